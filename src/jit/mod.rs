@@ -1,0 +1,5 @@
+//! Kernel source, compilation and the on-disk cache.
+pub mod cache;
+pub mod nvrtc;
+pub mod params;
+pub mod source;

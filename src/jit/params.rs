@@ -1,0 +1,101 @@
+//! The kernel parameter block, passed by value to every portable kernel.
+//!
+//! Mirrors `struct GemmParams` in kernels/common/params.cuh field for field; every field is
+//! 8 bytes except the trailing four 4-byte ones, so the C and Rust layouts agree without
+//! padding rules (a CPU test checks the size, and the kernel side static_asserts it).
+
+use crate::problem::{GemmPointers, GemmProblem, Scalar};
+use crate::types::ScalarType;
+
+pub const FLAG_BIAS: i32 = 1;
+pub const FLAG_BIAS_F32: i32 = 2;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GemmParams {
+    pub a: u64,
+    pub b: u64,
+    pub c: u64,
+    pub d: u64,
+    pub bias: u64,
+    /// Non-zero in pointer mode DEVICE: alpha is read from here instead of `alpha`.
+    pub alpha_ptr: u64,
+    pub beta_ptr: u64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub batch: i64,
+    /// op(A)(i, kk) = a[i*a_ms + kk*a_ks + batch*a_bs]
+    pub a_ms: i64,
+    pub a_ks: i64,
+    pub a_bs: i64,
+    /// op(B)(kk, j) = b[kk*b_ks + j*b_ns + batch*b_bs]
+    pub b_ks: i64,
+    pub b_ns: i64,
+    pub b_bs: i64,
+    pub c_ms: i64,
+    pub c_ns: i64,
+    pub c_bs: i64,
+    pub d_ms: i64,
+    pub d_ns: i64,
+    pub d_bs: i64,
+    pub bias_bs: i64,
+    pub alpha: f32,
+    pub beta: f32,
+    /// `Activation` as i32: 0 none, 1 ReLU, 2 GELU (tanh).
+    pub activation: i32,
+    /// FLAG_* bits.
+    pub flags: i32,
+}
+
+pub const GEMM_PARAMS_SIZE: usize = 24 * 8 + 4 * 4;
+const _: () = assert!(std::mem::size_of::<GemmParams>() == GEMM_PARAMS_SIZE);
+
+impl GemmParams {
+    pub fn new(p: &GemmProblem, ptr: &GemmPointers) -> Self {
+        let mut flags = 0;
+        if p.epilogue.bias {
+            flags |= FLAG_BIAS;
+            if p.bias_type == ScalarType::F32 {
+                flags |= FLAG_BIAS_F32;
+            }
+        }
+        // The kernel reads a scalar through its pointer when the pointer is non-zero.
+        let split = |s: Scalar| match s {
+            Scalar::Host(v) => (v, 0),
+            Scalar::Device(p) => (0.0, p),
+        };
+        let (alpha, alpha_ptr) = split(ptr.alpha);
+        let (beta, beta_ptr) = split(ptr.beta);
+        GemmParams {
+            a: ptr.a,
+            b: ptr.b,
+            c: ptr.c,
+            d: ptr.d,
+            bias: if p.epilogue.bias { ptr.bias } else { 0 },
+            alpha_ptr,
+            beta_ptr,
+            m: p.m as i64,
+            n: p.n as i64,
+            k: p.k as i64,
+            batch: p.batch as i64,
+            a_ms: p.a.row,
+            a_ks: p.a.col,
+            a_bs: p.a.batch,
+            b_ks: p.b.row,
+            b_ns: p.b.col,
+            b_bs: p.b.batch,
+            c_ms: p.c.row,
+            c_ns: p.c.col,
+            c_bs: p.c.batch,
+            d_ms: p.d.row,
+            d_ns: p.d.col,
+            d_bs: p.d.batch,
+            bias_bs: p.bias_batch_stride,
+            alpha,
+            beta,
+            activation: p.epilogue.activation as i32,
+            flags,
+        }
+    }
+}

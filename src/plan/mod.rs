@@ -1,0 +1,194 @@
+//! Planning: which kernel variant runs a `GemmProblem` on a device, and how it is launched.
+//!
+//! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
+
+use crate::error::Result;
+use crate::problem::GemmProblem;
+use crate::types::{Math, ScalarType};
+use crate::{invalid, unsupported};
+
+/// The facts about a device that planning needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceSpec {
+    pub cc_major: u32,
+    pub cc_minor: u32,
+    pub sm_count: u32,
+    /// Opt-in shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+    pub smem_per_block: u32,
+}
+
+impl DeviceSpec {
+    /// H100/H200 SXM.
+    pub const H200: DeviceSpec = DeviceSpec {
+        cc_major: 9,
+        cc_minor: 0,
+        sm_count: 132,
+        smem_per_block: 232_448,
+    };
+    pub const A100: DeviceSpec = DeviceSpec {
+        cc_major: 8,
+        cc_minor: 0,
+        sm_count: 108,
+        smem_per_block: 166_912,
+    };
+    pub const T4: DeviceSpec = DeviceSpec {
+        cc_major: 7,
+        cc_minor: 5,
+        sm_count: 40,
+        smem_per_block: 65_536,
+    };
+
+    /// The NVRTC target: the exact architecture, with the `a` suffix on Hopper so that
+    /// arch-specific instructions (wgmma, setmaxnreg) are available.
+    pub fn arch(&self) -> String {
+        let suffix = if self.cc_major == 9 && self.cc_minor == 0 {
+            "a"
+        } else {
+            ""
+        };
+        format!("sm_{}{}{}", self.cc_major, self.cc_minor, suffix)
+    }
+
+    /// mma.sync with fp16/bf16/tf32 inputs and fp32 accumulate needs sm_80.
+    pub fn has_mma_sync(&self) -> bool {
+        self.cc_major >= 8
+    }
+}
+
+/// Block tile of the portable kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+/// One compiled kernel: everything that changes its binary except the architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KernelVariant {
+    pub ab: ScalarType,
+    pub cd: ScalarType,
+    pub math: Math,
+    pub tile: Tile,
+    pub threads: u32,
+}
+
+impl KernelVariant {
+    /// The variant's name: its `extern "C"` entry symbol, cache-key prefix and log label.
+    /// Derived from the configuration, never written by hand.
+    pub fn name(&self) -> String {
+        format!(
+            "dg_portable_{}_{}_{}_m{}n{}k{}_t{}",
+            self.ab.tag(),
+            self.cd.tag(),
+            self.math.tag(),
+            self.tile.m,
+            self.tile.n,
+            self.tile.k,
+            self.threads
+        )
+    }
+
+    /// Every portable variant the library can launch (CI compiles each of them).
+    pub fn all() -> Vec<KernelVariant> {
+        let mut v = Vec::new();
+        for (ab, cds) in [
+            (ScalarType::F32, &[ScalarType::F32][..]),
+            (ScalarType::F16, &[ScalarType::F16, ScalarType::F32][..]),
+            (ScalarType::BF16, &[ScalarType::BF16, ScalarType::F32][..]),
+        ] {
+            for &cd in cds {
+                let maths: &[Math] = if ab == ScalarType::F32 {
+                    &[Math::Ffma, Math::MmaTf32]
+                } else {
+                    &[Math::Ffma, Math::Mma]
+                };
+                for &math in maths {
+                    v.push(KernelVariant::portable(ab, cd, math));
+                }
+            }
+        }
+        v
+    }
+
+    /// The portable configuration for a type/math combination.
+    pub fn portable(ab: ScalarType, cd: ScalarType, math: Math) -> KernelVariant {
+        let tile = match math {
+            Math::Ffma => Tile {
+                m: 64,
+                n: 64,
+                k: 16,
+            },
+            Math::Mma | Math::MmaTf32 => Tile {
+                m: 64,
+                n: 64,
+                k: 32,
+            },
+        };
+        KernelVariant {
+            ab,
+            cd,
+            math,
+            tile,
+            threads: 128,
+        }
+    }
+
+    /// Tensor-core variants need sm_80 or newer.
+    pub fn needs_mma(&self) -> bool {
+        self.math != Math::Ffma
+    }
+}
+
+/// Grid dimensions are capped at what CUDA allows; kernels loop over what is left.
+pub const MAX_GRID_Y: u64 = 65_535;
+pub const MAX_GRID_Z: u64 = 65_535;
+pub const MAX_GRID_X: u64 = (1 << 31) - 1;
+
+/// A launch decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Plan {
+    pub variant: KernelVariant,
+    pub grid: [u32; 3],
+    pub block: u32,
+    /// Workspace bytes the plan needs (the portable path needs none).
+    pub workspace: u64,
+}
+
+fn ceil_div(a: u64, b: u64) -> u64 {
+    a.div_ceil(b)
+}
+
+/// Chooses the kernel for `p` on `dev`. On devices without mma.sync the tensor-core
+/// math falls back to FFMA (exact fp32 products, so still within every tolerance).
+pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    if dev.cc_major < 7 || (dev.cc_major == 7 && dev.cc_minor < 5) {
+        return Err(unsupported!(
+            "compute capability {}.{}: deepgemm needs sm_75 or newer",
+            dev.cc_major,
+            dev.cc_minor
+        ));
+    }
+    let math = if dev.has_mma_sync() {
+        p.math
+    } else {
+        Math::Ffma
+    };
+    let variant = KernelVariant::portable(p.ab_type, p.cd_type, math);
+    let grid_for = |tiles: u64, cap: u64| -> u32 { tiles.clamp(1, cap) as u32 };
+    let m_tiles = ceil_div(p.m, variant.tile.m as u64);
+    let n_tiles = ceil_div(p.n, variant.tile.n as u64);
+    if m_tiles > MAX_GRID_X {
+        return Err(invalid!("m = {} is too large", p.m));
+    }
+    Ok(Plan {
+        variant,
+        grid: [
+            grid_for(m_tiles, MAX_GRID_X),
+            grid_for(n_tiles, MAX_GRID_Y),
+            grid_for(p.batch, MAX_GRID_Z),
+        ],
+        block: variant.threads,
+        workspace: 0,
+    })
+}

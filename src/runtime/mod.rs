@@ -1,0 +1,3 @@
+//! The CUDA driver side: contexts and streams, the per-device kernel registry, launches.
+pub mod driver;
+pub mod registry;
