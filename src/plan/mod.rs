@@ -155,6 +155,50 @@ pub struct Plan {
     pub workspace: u64,
 }
 
+/// First word of an encoded algo: "dgm" + encoding version 1. An algo whose first word
+/// differs was not made by this library (or is from another version): INVALID_VALUE.
+pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0001;
+
+impl Plan {
+    /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
+    pub fn waves(&self, dev: &DeviceSpec) -> f32 {
+        let ctas = self.grid.iter().map(|&g| g as f64).product::<f64>();
+        (ctas / dev.sm_count.max(1) as f64) as f32
+    }
+
+    /// Encodes the plan into the 8 words of a `deepgemmLtMatmulAlgo_t`.
+    pub fn to_algo(&self) -> [u64; 8] {
+        let v = &self.variant;
+        let ty = |t: ScalarType| t as u64;
+        [
+            ALGO_MAGIC,
+            ty(v.ab) | ty(v.cd) << 8 | (v.math as u64) << 16,
+            v.tile.m as u64 | (v.tile.n as u64) << 16 | (v.tile.k as u64) << 32,
+            v.threads as u64,
+            self.grid[0] as u64 | (self.grid[1] as u64) << 32,
+            self.grid[2] as u64,
+            self.workspace,
+            0,
+        ]
+    }
+
+    /// Decodes an algo made by `to_algo`, checking that it is one `choose` could make for
+    /// `p` on `dev` (so a caller-supplied algo can never launch a mismatched kernel).
+    pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+        if data[0] != ALGO_MAGIC {
+            return Err(invalid!("algo was not produced by deepgemm's heuristic"));
+        }
+        let expect = choose(p, dev)?;
+        if data[1..8] != expect.to_algo()[1..8] {
+            return Err(invalid!(
+                "algo does not fit this problem ({} expected)",
+                expect.variant.name()
+            ));
+        }
+        Ok(expect)
+    }
+}
+
 fn ceil_div(a: u64, b: u64) -> u64 {
     a.div_ceil(b)
 }
