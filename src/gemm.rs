@@ -3,35 +3,113 @@
 
 use std::ffi::c_void;
 
-use crate::error::{Error, Result};
-use crate::plan::Plan;
+use cudarc::driver::sys::{self, CUstream};
+
+use crate::error::Result;
+use crate::jit::params::GemmParams;
+use crate::plan::{self, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
+use crate::runtime::{driver, registry};
+use crate::{invalid, unsupported};
 
 /// Makes sure the driver is loadable, initialised and has at least one device.
 /// `Error::NotInitialized` otherwise (never panics, never exits).
 pub fn init() -> Result<()> {
-    Err(Error::NotInitialized("runtime not built yet".into()))
+    driver::init()
+}
+
+/// One ranked heuristic result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The plan encoded as a `deepgemmLtMatmulAlgo_t`.
+    pub algo: [u64; 8],
+    pub workspace: u64,
+    pub waves: f32,
 }
 
 /// Ranked candidate plans for `problem` on the current device (the device of the calling
 /// thread's current context), at most `requested`, each needing at most `max_workspace` bytes.
 /// `Error::NotSupported` when none fits.
-pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
-    let _ = (problem, max_workspace, requested);
-    Err(Error::NotInitialized("runtime not built yet".into()))
+pub fn heuristic(
+    problem: &GemmProblem,
+    max_workspace: u64,
+    requested: usize,
+) -> Result<Vec<Candidate>> {
+    let dev = driver::current_device()?;
+    let plan = plan::choose(problem, &dev.spec)?;
+    let candidates: Vec<Candidate> = [plan]
+        .iter()
+        .filter(|p| p.workspace <= max_workspace)
+        .take(requested)
+        .map(|p| Candidate {
+            algo: p.to_algo(),
+            workspace: p.workspace,
+            waves: p.waves(&dev.spec),
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Err(unsupported!(
+            "no kernel fits in {max_workspace} bytes of workspace"
+        ));
+    }
+    Ok(candidates)
 }
 
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
-/// context). `plan == None` lets deepgemm choose. Asynchronous like cuBLASLt: returns once
-/// the work is enqueued.
+/// context). `algo == None` lets deepgemm choose; otherwise exactly that algo runs (it must
+/// come from `heuristic` for this problem). Asynchronous like cuBLASLt: returns once the work
+/// is enqueued.
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
-    plan: Option<&Plan>,
+    algo: Option<&[u64; 8]>,
     stream: *mut c_void,
     workspace: u64,
     workspace_size: u64,
 ) -> Result<()> {
-    let _ = (problem, ptrs, plan, stream, workspace, workspace_size);
-    Err(Error::NotInitialized("runtime not built yet".into()))
+    ptrs.check(problem)?;
+    if workspace_size > 0 && workspace == 0 {
+        return Err(invalid!(
+            "workspace is NULL but its size is {workspace_size}"
+        ));
+    }
+    if workspace % 256 != 0 {
+        return Err(invalid!("workspace {workspace:#x} is not 256-byte aligned"));
+    }
+    let ctx = driver::enter(stream)?;
+    let plan = match algo {
+        Some(data) => Plan::from_algo(data, problem, &ctx.device.spec)?,
+        None => plan::choose(problem, &ctx.device.spec)?,
+    };
+    if plan.workspace > workspace_size {
+        return Err(invalid!(
+            "{} needs {} bytes of workspace, {workspace_size} given",
+            plan.variant.name(),
+            plan.workspace
+        ));
+    }
+    if problem.is_empty() {
+        return Ok(());
+    }
+    let kernel = registry::get(&ctx, &plan.variant)?;
+    let mut params = GemmParams::new(problem, ptrs);
+    let mut args = [(&mut params as *mut GemmParams).cast::<c_void>()];
+    // SAFETY: the function expects exactly one `GemmParams` by value (see params.rs); the
+    // context of `stream` is current; grid and block come from the plan, smem is static.
+    let r = unsafe {
+        sys::cuLaunchKernel(
+            kernel.function,
+            plan.grid[0],
+            plan.grid[1],
+            plan.grid[2],
+            plan.block,
+            1,
+            1,
+            0,
+            stream as CUstream,
+            args.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    driver::check(r, &format!("launching {}", kernel.name))
 }

@@ -447,3 +447,329 @@ impl GemmPointers {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::types::{Activation, compute_type::*, cuda_data_type::*};
+
+    fn op() -> OpSpec {
+        OpSpec::new(COMPUTE_32F, R_32F)
+    }
+
+    /// A problem with A m x k, B k x n (as stored for the given ops), C = D m x n.
+    fn specs(
+        m: u64,
+        n: u64,
+        k: u64,
+        ta: i32,
+        tb: i32,
+        ab: i32,
+        cd: i32,
+    ) -> (MatrixSpec, MatrixSpec, MatrixSpec) {
+        let (ar, ac) = if ta == 0 { (m, k) } else { (k, m) };
+        let (br, bc) = if tb == 0 { (k, n) } else { (n, k) };
+        (
+            MatrixSpec::col(ab, ar, ac, ar.max(1) as i64),
+            MatrixSpec::col(ab, br, bc, br.max(1) as i64),
+            MatrixSpec::col(cd, m, n, m.max(1) as i64),
+        )
+    }
+
+    fn problem(o: &OpSpec, m: u64, n: u64, k: u64, ab: i32, cd: i32) -> Result<GemmProblem> {
+        let (a, b, c) = specs(m, n, k, o.trans_a, o.trans_b, ab, cd);
+        GemmProblem::new(o, &a, &b, &c, &c)
+    }
+
+    #[test]
+    fn column_major_strides_follow_transposes() {
+        let mut o = op();
+        let p = problem(&o, 5, 7, 3, R_32F, R_32F).unwrap();
+        assert_eq!((p.m, p.n, p.k), (5, 7, 3));
+        assert_eq!((p.a.row, p.a.col), (1, 5));
+        assert_eq!((p.b.row, p.b.col), (1, 3));
+        assert_eq!((p.d.row, p.d.col), (1, 5));
+        o.trans_a = 1;
+        o.trans_b = 2; // OP_C on real types is a transpose
+        let p = problem(&o, 5, 7, 3, R_32F, R_32F).unwrap();
+        // A stored k x m (ld 3): op(A)(i, kk) = A[kk + i*3]
+        assert_eq!((p.a.row, p.a.col), (3, 1));
+        // B stored n x k (ld 7): op(B)(kk, j) = B[j + kk*7]
+        assert_eq!((p.b.row, p.b.col), (7, 1));
+        assert_eq!((p.op_a, p.op_b), (Op::T, Op::T));
+    }
+
+    #[test]
+    fn row_order_swaps_strides() {
+        let o = op();
+        let mut a = MatrixSpec::col(R_16BF, 4, 6, 9);
+        a.order = order::ROW; // 4 x 6 row-major with ld 9 >= cols
+        let b = MatrixSpec::col(R_16BF, 6, 2, 6);
+        let c = MatrixSpec::col(R_16BF, 4, 2, 4);
+        let p = GemmProblem::new(&o, &a, &b, &c, &c).unwrap();
+        assert_eq!((p.a.row, p.a.col), (9, 1));
+        assert_eq!(p.math, Math::Mma);
+        a.ld = 5; // < cols
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        a.order = 2; // COL32: a real order deepgemm does not do
+        a.ld = 9;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &c),
+            Err(Error::NotSupported(_))
+        ));
+        a.order = 17;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    #[test]
+    fn malformed_shapes_are_invalid_values() {
+        let o = op();
+        let (a, b, c) = specs(4, 5, 6, 0, 0, R_32F, R_32F);
+        let mut b2 = b;
+        b2.rows = 7; // inner dimension mismatch
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b2, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut d = c;
+        d.cols = 4;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &d),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut a2 = a;
+        a2.ld = 3; // < rows
+        assert!(matches!(
+            GemmProblem::new(&o, &a2, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        a2.ld = -1;
+        assert!(matches!(
+            GemmProblem::new(&o, &a2, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut c2 = c;
+        c2.batch_count = 2;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c2, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        c2.batch_count = 0;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c2, &c2),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut a3 = a;
+        a3.rows = u64::MAX;
+        assert!(matches!(
+            GemmProblem::new(&o, &a3, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        // Offsets that overflow int64 even though each dimension fits.
+        let big = MatrixSpec::col(R_32F, 1 << 32, 1 << 32, 1 << 32);
+        let bb = MatrixSpec::col(R_32F, 1 << 32, 1, 1 << 32);
+        let cc = MatrixSpec::col(R_32F, 1 << 32, 1, 1 << 32);
+        assert!(matches!(
+            GemmProblem::new(&o, &big, &bb, &cc, &cc),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut o2 = o;
+        o2.trans_a = 3; // CONJG does not exist for real GEMM
+        assert!(matches!(
+            GemmProblem::new(&o2, &a, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+        o2.trans_a = 0;
+        o2.trans_c = 1;
+        assert!(matches!(
+            GemmProblem::new(&o2, &a, &b, &c, &c),
+            Err(Error::NotSupported(_))
+        ));
+    }
+
+    #[test]
+    fn type_rules() {
+        let o = op();
+        assert_eq!(problem(&o, 2, 2, 2, R_32F, R_32F).unwrap().math, Math::Ffma);
+        let tf = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+        assert_eq!(
+            problem(&tf, 2, 2, 2, R_32F, R_32F).unwrap().math,
+            Math::MmaTf32
+        );
+        for (ab, cd) in [
+            (R_16F, R_16F),
+            (R_16F, R_32F),
+            (R_16BF, R_16BF),
+            (R_16BF, R_32F),
+        ] {
+            let p = problem(&o, 2, 2, 2, ab, cd).unwrap();
+            assert_eq!(p.math, Math::Mma);
+            assert_eq!(p.bias_type.cuda_value(), cd, "bias defaults to D's type");
+        }
+        let not =
+            |r: Result<GemmProblem>| assert!(matches!(r, Err(Error::NotSupported(_))), "{r:?}");
+        not(problem(&o, 2, 2, 2, R_16F, R_16BF));
+        not(problem(&o, 2, 2, 2, R_32F, R_16F));
+        not(problem(&o, 2, 2, 2, R_64F, R_64F));
+        not(problem(&o, 2, 2, 2, R_8F_E4M3, R_16BF));
+        not(problem(
+            &OpSpec::new(COMPUTE_16F, R_16F),
+            2,
+            2,
+            2,
+            R_16F,
+            R_16F,
+        ));
+        not(problem(
+            &OpSpec::new(COMPUTE_32F, R_16F),
+            2,
+            2,
+            2,
+            R_16F,
+            R_16F,
+        ));
+        not(problem(
+            &OpSpec::new(COMPUTE_32F_FAST_16BF, R_32F),
+            2,
+            2,
+            2,
+            R_32F,
+            R_32F,
+        ));
+        assert!(matches!(
+            problem(&OpSpec::new(99, R_32F), 2, 2, 2, R_32F, R_32F),
+            Err(Error::InvalidValue(_))
+        ));
+        // A and B of different types; C and D of different types.
+        let (a, b, c) = specs(2, 2, 2, 0, 0, R_16F, R_16F);
+        let mut b2 = b;
+        b2.dtype = R_16BF;
+        not(GemmProblem::new(&o, &a, &b2, &c, &c));
+        let mut d2 = c;
+        d2.dtype = R_32F;
+        not(GemmProblem::new(&o, &a, &b, &c, &d2));
+        let mut a2 = a;
+        a2.dtype = 99;
+        assert!(matches!(
+            GemmProblem::new(&o, &a2, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    #[test]
+    fn epilogue_and_pointer_mode_rules() {
+        let mut o = op();
+        o.epilogue = epilogue::GELU_BIAS;
+        o.bias_data_type = R_32F;
+        let p = problem(&o, 3, 3, 3, R_16BF, R_16BF).unwrap();
+        assert_eq!(p.epilogue.activation, Activation::Gelu);
+        assert!(p.epilogue.bias);
+        assert_eq!(p.bias_type, ScalarType::F32);
+        o.bias_data_type = R_16F; // neither D's type nor fp32
+        assert!(matches!(
+            problem(&o, 3, 3, 3, R_16BF, R_16BF),
+            Err(Error::NotSupported(_))
+        ));
+        o.bias_data_type = -1;
+        for (e, ok) in [
+            (epilogue::GELU_AUX, false),
+            (epilogue::DGELU_BGRAD, false),
+            (epilogue::BGRADA, false),
+            (epilogue::RELU_BIAS, true),
+        ] {
+            o.epilogue = e;
+            assert_eq!(
+                problem(&o, 3, 3, 3, R_16BF, R_16BF).is_ok(),
+                ok,
+                "epilogue {e}"
+            );
+        }
+        o.epilogue = 12345;
+        assert!(matches!(
+            problem(&o, 3, 3, 3, R_16BF, R_16BF),
+            Err(Error::InvalidValue(_))
+        ));
+        o.epilogue = epilogue::DEFAULT;
+        o.pointer_mode = pointer_mode::DEVICE_VECTOR;
+        assert!(matches!(
+            problem(&o, 3, 3, 3, R_16BF, R_16BF),
+            Err(Error::NotSupported(_))
+        ));
+        o.pointer_mode = 9;
+        assert!(matches!(
+            problem(&o, 3, 3, 3, R_16BF, R_16BF),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    #[test]
+    fn empty_and_batched_problems() {
+        let o = op();
+        assert!(problem(&o, 0, 5, 5, R_32F, R_32F).unwrap().is_empty());
+        let p = problem(&o, 5, 5, 0, R_32F, R_32F).unwrap();
+        assert!(!p.is_empty() && p.k == 0);
+        let (mut a, mut b, mut c) = specs(4, 4, 4, 0, 0, R_32F, R_32F);
+        for s in [&mut a, &mut b, &mut c] {
+            s.batch_count = 3;
+            s.batch_stride = 100;
+        }
+        let p = GemmProblem::new(&o, &a, &b, &c, &c).unwrap();
+        assert_eq!(p.batch, 3);
+        assert_eq!(p.a.batch, 100);
+        assert_eq!(p.extent[0], 2 * 100 + 3 + 3 * 4 + 1);
+        assert_eq!(p.flops(), 2.0 * 64.0 * 3.0);
+    }
+
+    #[test]
+    fn pointer_checks() {
+        let mut o = op();
+        let p = problem(&o, 4, 4, 4, R_32F, R_32F).unwrap();
+        let good = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0,
+            d: 0x3000,
+            bias: 0,
+        };
+        good.check(&p).unwrap(); // beta == 0: C is not read, may be NULL
+        let bad = |f: &dyn Fn(&mut GemmPointers)| {
+            let mut x = good;
+            f(&mut x);
+            assert!(matches!(x.check(&p), Err(Error::InvalidValue(_))), "{x:?}");
+        };
+        bad(&|x| x.d = 0);
+        bad(&|x| x.a = 0);
+        bad(&|x| x.b = 0x2002); // not 4-byte aligned
+        bad(&|x| x.beta = Scalar::Host(1.0)); // C needed but NULL
+        bad(&|x| x.beta = Scalar::Device(0));
+        o.epilogue = epilogue::BIAS;
+        let pb = problem(&o, 4, 4, 4, R_32F, R_32F).unwrap();
+        assert!(
+            good.check(&pb).is_err(),
+            "bias epilogue without a bias pointer"
+        );
+        // In place with an identical layout is fine.
+        let mut inplace = good;
+        inplace.beta = Scalar::Host(2.0);
+        inplace.c = inplace.d;
+        inplace.check(&p).unwrap();
+        // Empty problems need no pointers at all.
+        let e = problem(&op(), 0, 4, 4, R_32F, R_32F).unwrap();
+        let none = GemmPointers {
+            a: 0,
+            b: 0,
+            d: 0,
+            ..good
+        };
+        none.check(&e).unwrap();
+    }
+}

@@ -1,1 +1,245 @@
-//! TODO
+//! The on-disk CUBIN cache.
+//!
+//! Location: `$DEEPGEMM_CACHE_DIR`, else `$XDG_CACHE_HOME/deepgemm`, else `~/.cache/deepgemm`.
+//! Key: a 128-bit FNV-1a hash of everything that changes the binary (variant name, rendered
+//! source, NVRTC options and version, architecture, library version). Entries are written to a
+//! temporary file and renamed into place, so readers never see a partial file; each entry
+//! carries its length and a checksum, so a truncated or corrupt one is detected, ignored and
+//! rewritten. A directory that cannot be written costs one warning; the library then works
+//! from memory only.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use once_cell::sync::Lazy;
+
+const MAGIC: &[u8; 8] = b"DGCUBIN1";
+const HEADER: usize = 8 + 8 + 8;
+
+/// FNV-1a over 128 bits: stable across processes, platforms and Rust versions (unlike std's
+/// hasher), which is what an on-disk key needs. Not cryptographic; collisions are not a threat
+/// model here (the checksum guards integrity, the key only identity).
+pub fn fnv1a128(parts: &[&[u8]]) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013B;
+    let mut h = OFFSET;
+    for part in parts {
+        // Length-prefix each part so ("ab","c") and ("a","bc") differ.
+        for b in (part.len() as u64).to_le_bytes().iter().chain(part.iter()) {
+            h ^= *b as u128;
+            h = h.wrapping_mul(PRIME);
+        }
+    }
+    h
+}
+
+fn checksum(data: &[u8]) -> u64 {
+    let h = fnv1a128(&[data]);
+    (h as u64) ^ ((h >> 64) as u64)
+}
+
+/// Where the cache lives by default, from the environment (None: no usable location).
+pub fn default_dir() -> Option<PathBuf> {
+    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = env("DEEPGEMM_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(x) = env("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(x).join("deepgemm"));
+    }
+    env("HOME").map(|h| PathBuf::from(h).join(".cache").join("deepgemm"))
+}
+
+pub struct DiskCache {
+    dir: Option<PathBuf>,
+    /// Set after the first failed write: warn once, then stay in memory.
+    write_failed: AtomicBool,
+    tmp_counter: AtomicU64,
+}
+
+static GLOBAL: Lazy<DiskCache> = Lazy::new(|| DiskCache::new(default_dir()));
+
+/// The process-wide cache at the default location.
+pub fn global() -> &'static DiskCache {
+    &GLOBAL
+}
+
+impl DiskCache {
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        DiskCache {
+            dir,
+            write_failed: AtomicBool::new(false),
+            tmp_counter: AtomicU64::new(0),
+        }
+    }
+
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    fn path(&self, name: &str, key: u128) -> Option<PathBuf> {
+        self.dir
+            .as_ref()
+            .map(|d| d.join(format!("{name}-{key:032x}.cubin")))
+    }
+
+    /// The cached binary, or None when absent, unreadable, truncated or corrupt.
+    pub fn load(&self, name: &str, key: u128) -> Option<Vec<u8>> {
+        let bytes = fs::read(self.path(name, key)?).ok()?;
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return None;
+        }
+        let len = u64::from_le_bytes(bytes[8..16].try_into().ok()?) as usize;
+        let sum = u64::from_le_bytes(bytes[16..24].try_into().ok()?);
+        let payload = &bytes[HEADER..];
+        if payload.len() != len || checksum(payload) != sum {
+            crate::log::warn(
+                "jit",
+                &format!("cache entry for {name} is corrupt or truncated; recompiling"),
+            );
+            return None;
+        }
+        Some(payload.to_vec())
+    }
+
+    /// Writes an entry atomically (temp file in the same directory, then rename). Failures
+    /// are reported once and otherwise ignored: the cache is an optimisation.
+    pub fn store(&self, name: &str, key: u128, data: &[u8]) {
+        let Some(path) = self.path(name, key) else {
+            return;
+        };
+        if self.write_failed.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Err(e) = self.try_store(&path, data) {
+            if !self.write_failed.swap(true, Ordering::Relaxed) {
+                crate::log::warn(
+                    "jit",
+                    &format!(
+                        "kernel cache {} is not writable ({e}); compiled kernels stay in memory only",
+                        path.parent().unwrap_or(Path::new("?")).display()
+                    ),
+                );
+            }
+        }
+    }
+
+    fn try_store(&self, path: &Path, data: &[u8]) -> std::io::Result<()> {
+        let dir = path.parent().expect("cache path has a parent");
+        fs::create_dir_all(dir)?;
+        let tmp = dir.join(format!(
+            ".tmp-{}-{}-{}",
+            std::process::id(),
+            self.tmp_counter.fetch_add(1, Ordering::Relaxed),
+            path.file_name().and_then(|f| f.to_str()).unwrap_or("entry")
+        ));
+        let result = (|| {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(MAGIC)?;
+            f.write_all(&(data.len() as u64).to_le_bytes())?;
+            f.write_all(&checksum(data).to_le_bytes())?;
+            f.write_all(data)?;
+            f.sync_all()?;
+            fs::rename(&tmp, path)
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "deepgemm-cache-test-{tag}-{}-{}",
+            std::process::id(),
+            fnv1a128(&[format!("{:?}", std::time::Instant::now()).as_bytes()]) as u32
+        ));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn key_depends_on_every_part_and_on_boundaries() {
+        let k = fnv1a128(&[b"ab", b"c"]);
+        assert_ne!(k, fnv1a128(&[b"a", b"bc"]));
+        assert_ne!(k, fnv1a128(&[b"ab", b"d"]));
+        assert_eq!(k, fnv1a128(&[b"ab", b"c"]));
+    }
+
+    #[test]
+    fn round_trip_then_corruption_and_truncation_are_detected() {
+        let dir = temp_dir("rt");
+        let c = DiskCache::new(Some(dir.clone()));
+        assert_eq!(c.load("k", 7), None);
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        c.store("k", 7, &data);
+        assert_eq!(c.load("k", 7).as_deref(), Some(&data[..]));
+        assert_eq!(c.load("k", 8), None, "other key");
+        let path = c.path("k", 7).unwrap();
+
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER + 10] ^= 0xff;
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(c.load("k", 7), None, "flipped byte must be detected");
+
+        c.store("k", 7, &data);
+        let bytes = fs::read(&path).unwrap();
+        fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+        assert_eq!(c.load("k", 7), None, "truncation must be detected");
+        fs::write(&path, b"DGCU").unwrap();
+        assert_eq!(c.load("k", 7), None, "short file");
+
+        c.store("k", 7, &data);
+        assert_eq!(c.load("k", 7).as_deref(), Some(&data[..]), "rewritten");
+        // No temp files are left behind.
+        let leftovers: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn unwritable_location_degrades_to_memory_only() {
+        let dir = temp_dir("ro");
+        fs::create_dir_all(dir.parent().unwrap()).unwrap();
+        // A regular file where the directory should be: create_dir_all fails (also as root).
+        fs::write(&dir, b"not a directory").unwrap();
+        let c = DiskCache::new(Some(dir.join("sub")));
+        c.store("k", 1, b"data");
+        assert!(c.write_failed.load(Ordering::Relaxed));
+        assert_eq!(c.load("k", 1), None);
+        c.store("k", 1, b"data"); // second failure is silent
+        let _ = fs::remove_file(&dir);
+    }
+
+    #[test]
+    fn concurrent_writers_leave_a_valid_entry() {
+        let dir = temp_dir("conc");
+        let c = DiskCache::new(Some(dir.clone()));
+        let data: Vec<u8> = (0..50_000u32).map(|i| i as u8).collect();
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..5 {
+                        c.store("k", 3, &data);
+                        if let Some(d) = c.load("k", 3) {
+                            assert_eq!(d, data);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(c.load("k", 3).unwrap(), data);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -236,3 +236,121 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         workspace: 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{compute_type::*, cuda_data_type::*};
+
+    fn problem(m: u64, n: u64, k: u64, batch: i32, ab: i32, cd: i32, ct: i32) -> GemmProblem {
+        let mut a = MatrixSpec::col(ab, m, k, m.max(1) as i64);
+        let mut b = MatrixSpec::col(ab, k, n, k.max(1) as i64);
+        let mut c = MatrixSpec::col(cd, m, n, m.max(1) as i64);
+        for s in [&mut a, &mut b, &mut c] {
+            s.batch_count = batch;
+        }
+        GemmProblem::new(&OpSpec::new(ct, R_32F), &a, &b, &c, &c).unwrap()
+    }
+
+    #[test]
+    fn variant_names_are_unique_and_derived() {
+        let all = KernelVariant::all();
+        assert_eq!(all.len(), 10);
+        let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        assert_eq!(
+            KernelVariant::portable(ScalarType::BF16, ScalarType::F32, Math::Mma).name(),
+            "dg_portable_bf16_f32_mma_m64n64k32_t128"
+        );
+        for n in &names {
+            assert!(n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        }
+    }
+
+    #[test]
+    fn arch_strings() {
+        assert_eq!(DeviceSpec::H200.arch(), "sm_90a");
+        assert_eq!(DeviceSpec::A100.arch(), "sm_80");
+        assert_eq!(DeviceSpec::T4.arch(), "sm_75");
+    }
+
+    #[test]
+    fn every_problem_gets_a_compiled_variant_on_every_arch() {
+        let all = KernelVariant::all();
+        for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
+            for (ab, cd, ct) in [
+                (R_32F, R_32F, COMPUTE_32F),
+                (R_32F, R_32F, COMPUTE_32F_FAST_TF32),
+                (R_16F, R_16F, COMPUTE_32F),
+                (R_16F, R_32F, COMPUTE_32F),
+                (R_16BF, R_16BF, COMPUTE_32F),
+                (R_16BF, R_32F, COMPUTE_32F),
+            ] {
+                let p = problem(100, 50, 30, 1, ab, cd, ct);
+                let plan = choose(&p, &dev).unwrap();
+                assert!(all.contains(&plan.variant), "{:?}", plan.variant);
+                assert_eq!(
+                    plan.variant.needs_mma(),
+                    dev.has_mma_sync() && p.math != Math::Ffma
+                );
+                assert_eq!(plan.block, plan.variant.threads);
+            }
+        }
+        let old = DeviceSpec {
+            cc_major: 7,
+            cc_minor: 0,
+            ..DeviceSpec::T4
+        };
+        assert!(matches!(
+            choose(&problem(8, 8, 8, 1, R_32F, R_32F, COMPUTE_32F), &old),
+            Err(Error::NotSupported(_))
+        ));
+    }
+
+    #[test]
+    fn grid_covers_the_output_and_respects_limits() {
+        for (m, n, batch) in [
+            (1, 1, 1),
+            (64, 64, 1),
+            (65, 4097, 3),
+            (1, 10_000_000, 70_000),
+        ] {
+            let p = problem(m, n, 1, batch, R_16BF, R_16BF, COMPUTE_32F);
+            let plan = choose(&p, &DeviceSpec::H200).unwrap();
+            let t = plan.variant.tile;
+            assert!(plan.grid[0] as u64 * t.m as u64 >= m);
+            assert!(plan.grid.iter().all(|&g| g >= 1));
+            assert!(plan.grid[1] as u64 <= MAX_GRID_Y && plan.grid[2] as u64 <= MAX_GRID_Z);
+            // Below the caps the grid is exact; above, kernels loop.
+            let n_tiles = n.div_ceil(t.n as u64);
+            assert_eq!(plan.grid[1] as u64, n_tiles.min(MAX_GRID_Y));
+            assert_eq!(plan.grid[2] as u64, (batch as u64).min(MAX_GRID_Z));
+        }
+    }
+
+    #[test]
+    fn algo_round_trip_and_rejection() {
+        let p = problem(300, 200, 100, 1, R_16F, R_32F, COMPUTE_32F);
+        let dev = DeviceSpec::H200;
+        let plan = choose(&p, &dev).unwrap();
+        let algo = plan.to_algo();
+        assert_eq!(Plan::from_algo(&algo, &p, &dev).unwrap(), plan);
+        let mut bad = algo;
+        bad[0] ^= 1;
+        assert!(matches!(
+            Plan::from_algo(&bad, &p, &dev),
+            Err(Error::InvalidValue(_))
+        ));
+        // An algo for another problem (other types) is refused, not launched.
+        let q = problem(300, 200, 100, 1, R_16BF, R_16BF, COMPUTE_32F);
+        assert!(matches!(
+            Plan::from_algo(&algo, &q, &dev),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(plan.waves(&dev) > 0.0);
+    }
+}

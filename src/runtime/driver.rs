@@ -1,1 +1,254 @@
-//! TODO
+//! The result layer over the CUDA driver (cudarc's `sys`, loaded at run time).
+//!
+//! Every driver call goes through `check`, which turns a `CUresult` into an `Error` with the
+//! driver's own error name. cudarc panics when libcuda or a symbol is missing, so the first
+//! touch of the driver (`init`) checks for the library and catches panics: with no driver or
+//! no GPU the library reports NOT_INITIALIZED and the process lives on.
+
+use std::ffi::{CStr, c_void};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cudarc::driver::sys::{self, CUcontext, CUdevice, CUdevice_attribute, CUresult, CUstream};
+use once_cell::sync::OnceCell;
+use parking_lot::Mutex;
+
+use crate::error::{Error, Result};
+use crate::plan::DeviceSpec;
+
+/// The driver's name for an error code, e.g. "CUDA_ERROR_INVALID_VALUE".
+pub fn error_name(r: CUresult) -> String {
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: cuGetErrorName writes a pointer to a static string (or leaves it NULL).
+    let ok = unsafe { sys::cuGetErrorName(r, &mut p) } == CUresult::CUDA_SUCCESS;
+    if ok && !p.is_null() {
+        // SAFETY: the driver returns a NUL-terminated static string.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    } else {
+        format!("{r:?}")
+    }
+}
+
+/// Maps a driver result to the cuBLAS status with the same meaning.
+pub fn check(r: CUresult, what: &str) -> Result<()> {
+    use CUresult::*;
+    if r == CUDA_SUCCESS {
+        return Ok(());
+    }
+    let msg = format!("{what}: {}", error_name(r));
+    Err(match r {
+        CUDA_ERROR_NOT_INITIALIZED
+        | CUDA_ERROR_DEINITIALIZED
+        | CUDA_ERROR_NO_DEVICE
+        | CUDA_ERROR_INVALID_DEVICE
+        | CUDA_ERROR_STUB_LIBRARY
+        | CUDA_ERROR_SYSTEM_DRIVER_MISMATCH => Error::NotInitialized(msg),
+        CUDA_ERROR_OUT_OF_MEMORY => Error::AllocFailed(msg),
+        CUDA_ERROR_INVALID_VALUE
+        | CUDA_ERROR_INVALID_HANDLE
+        | CUDA_ERROR_INVALID_CONTEXT
+        | CUDA_ERROR_CONTEXT_IS_DESTROYED => Error::InvalidValue(msg),
+        CUDA_ERROR_NO_BINARY_FOR_GPU | CUDA_ERROR_UNSUPPORTED_PTX_VERSION => {
+            Error::ArchMismatch(msg)
+        }
+        CUDA_ERROR_LAUNCH_FAILED
+        | CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+        | CUDA_ERROR_LAUNCH_TIMEOUT
+        | CUDA_ERROR_ILLEGAL_ADDRESS
+        | CUDA_ERROR_MISALIGNED_ADDRESS
+        | CUDA_ERROR_ILLEGAL_INSTRUCTION
+        | CUDA_ERROR_HARDWARE_STACK_ERROR
+        | CUDA_ERROR_ECC_UNCORRECTABLE => Error::ExecutionFailed(msg),
+        _ => Error::Internal(msg),
+    })
+}
+
+/// Runs a closure that touches cudarc's lazily loaded symbols; a missing symbol panics inside
+/// cudarc, which becomes NOT_INITIALIZED here instead of unwinding further.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Error::NotInitialized(format!(
+            "{what}: the CUDA driver library lacks a needed symbol"
+        )))
+    })
+}
+
+/// Loads and initialises the driver once per process; the outcome (success or the reason for
+/// failure) is remembered, so later calls cost one atomic load.
+pub fn init() -> Result<()> {
+    static INIT: OnceCell<Result<()>> = OnceCell::new();
+    INIT.get_or_init(|| {
+        // SAFETY: probing for the library has no preconditions.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(Error::NotInitialized(
+                "no CUDA driver (libcuda.so) could be loaded".into(),
+            ));
+        }
+        guarded("cuInit", || {
+            // SAFETY: cuInit(0) is always valid to call.
+            check(unsafe { sys::cuInit(0) }, "cuInit")
+                .map_err(|e| Error::NotInitialized(e.to_string()))?;
+            let mut count = 0;
+            // SAFETY: count is a valid out-pointer.
+            check(
+                unsafe { sys::cuDeviceGetCount(&mut count) },
+                "cuDeviceGetCount",
+            )?;
+            if count < 1 {
+                return Err(Error::NotInitialized("no CUDA device found".into()));
+            }
+            Ok(())
+        })
+    })
+    .clone()
+}
+
+/// A device as the library sees it: ordinal plus the plain facts planning needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Device {
+    pub ordinal: i32,
+    pub spec: DeviceSpec,
+}
+
+fn attribute(dev: CUdevice, attr: CUdevice_attribute) -> Result<u32> {
+    let mut v = 0;
+    // SAFETY: v is a valid out-pointer; dev came from the driver.
+    check(
+        unsafe { sys::cuDeviceGetAttribute(&mut v, attr, dev) },
+        "cuDeviceGetAttribute",
+    )?;
+    Ok(v.max(0) as u32)
+}
+
+/// Device facts, queried once per ordinal.
+pub fn device(ordinal: i32) -> Result<Device> {
+    static SPECS: Mutex<Vec<Option<DeviceSpec>>> = Mutex::new(Vec::new());
+    let idx = usize::try_from(ordinal).map_err(|_| Error::InvalidValue("bad device".into()))?;
+    if let Some(Some(spec)) = SPECS.lock().get(idx) {
+        return Ok(Device {
+            ordinal,
+            spec: *spec,
+        });
+    }
+    let spec = guarded("device query", || {
+        let mut dev: CUdevice = 0;
+        // SAFETY: dev is a valid out-pointer.
+        check(
+            unsafe { sys::cuDeviceGet(&mut dev, ordinal) },
+            "cuDeviceGet",
+        )?;
+        use CUdevice_attribute::*;
+        Ok(DeviceSpec {
+            cc_major: attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+            cc_minor: attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            sm_count: attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            smem_per_block: attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+        })
+    })?;
+    let mut specs = SPECS.lock();
+    if specs.len() <= idx {
+        specs.resize(idx + 1, None);
+    }
+    specs[idx] = Some(spec);
+    Ok(Device { ordinal, spec })
+}
+
+/// The special stream handles the driver accepts besides real streams.
+const STREAM_LEGACY: usize = 0x1;
+const STREAM_PER_THREAD: usize = 0x2;
+
+/// The context a call runs in, made current for the guard's lifetime (and the previous one
+/// restored on drop) when it was not already current on this thread.
+pub struct ContextGuard {
+    pub ctx: CUcontext,
+    pub device: Device,
+    pushed: bool,
+}
+
+impl Drop for ContextGuard {
+    fn drop(&mut self) {
+        if self.pushed {
+            let mut old: CUcontext = std::ptr::null_mut();
+            // SAFETY: we pushed exactly this context in `enter`; popping restores the caller's.
+            let _ = unsafe { sys::cuCtxPopCurrent_v2(&mut old) };
+        }
+    }
+}
+
+fn current_context() -> Result<CUcontext> {
+    let mut ctx: CUcontext = std::ptr::null_mut();
+    // SAFETY: ctx is a valid out-pointer.
+    check(unsafe { sys::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
+    Ok(ctx)
+}
+
+/// The primary context of device 0, retained once for the life of the process. Used when
+/// the calling thread has no current context, as the CUDA runtime (and so cuBLAS) would.
+fn default_context() -> Result<CUcontext> {
+    static CTX: OnceCell<usize> = OnceCell::new();
+    CTX.get_or_try_init(|| {
+        let mut dev: CUdevice = 0;
+        // SAFETY: out-pointers are valid.
+        check(unsafe { sys::cuDeviceGet(&mut dev, 0) }, "cuDeviceGet")?;
+        let mut ctx: CUcontext = std::ptr::null_mut();
+        // SAFETY: out-pointer valid; the retain is deliberately never released.
+        check(
+            unsafe { sys::cuDevicePrimaryCtxRetain(&mut ctx, dev) },
+            "cuDevicePrimaryCtxRetain",
+        )?;
+        Ok(ctx as usize)
+    })
+    .map(|&c| c as CUcontext)
+}
+
+/// Resolves the context of `stream` (the caller's; NULL and the legacy/per-thread handles
+/// mean the current context) and makes it current for the returned guard's lifetime.
+///
+/// The device is re-derived on every call because callers move between threads and devices.
+pub fn enter(stream: *mut c_void) -> Result<ContextGuard> {
+    init()?;
+    guarded("context", || {
+        let current = current_context()?;
+        let ctx = match stream as usize {
+            0 | STREAM_LEGACY | STREAM_PER_THREAD => {
+                if current.is_null() {
+                    default_context()?
+                } else {
+                    current
+                }
+            }
+            _ => {
+                let mut ctx: CUcontext = std::ptr::null_mut();
+                // SAFETY: the caller promises `stream` is a live CUstream (as with cuBLASLt).
+                check(
+                    unsafe { sys::cuStreamGetCtx(stream as CUstream, &mut ctx) },
+                    "cuStreamGetCtx (is the stream valid?)",
+                )?;
+                ctx
+            }
+        };
+        let pushed = ctx != current;
+        if pushed {
+            // SAFETY: ctx is a live context (from the stream, current, or retained primary).
+            check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
+        }
+        // From here on the guard owns the push: any error below pops it again.
+        let mut guard = ContextGuard {
+            ctx,
+            device: Device {
+                ordinal: -1,
+                spec: DeviceSpec::H200,
+            },
+            pushed,
+        };
+        let mut dev: CUdevice = 0;
+        // SAFETY: `ctx` is current on this thread; dev is a valid out-pointer.
+        check(unsafe { sys::cuCtxGetDevice(&mut dev) }, "cuCtxGetDevice")?;
+        guard.device = device(dev)?;
+        Ok(guard)
+    })
+}
+
+/// The device of the calling thread's current context (device 0 when there is none).
+pub fn current_device() -> Result<Device> {
+    Ok(enter(std::ptr::null_mut())?.device)
+}
