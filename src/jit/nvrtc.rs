@@ -1,15 +1,196 @@
-//! Placeholder (the kernels branch provides the real module).
+//! NVRTC: CUDA C++ source -> CUBIN, through cudarc's dynamically loaded bindings.
+//!
+//! cudarc loads libnvrtc on first use and panics when the library or one of its symbols is
+//! missing. Nothing here may panic across the C boundary, so every entry point checks
+//! `is_available()` first and runs the NVRTC calls inside `catch_unwind`.
+
+use std::ffi::{CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cudarc::nvrtc::{result, sys};
+
+use crate::error::{Error, Result};
+
+/// A compiled kernel image.
+#[derive(Clone, Debug)]
 pub struct Compiled {
+    /// The CUBIN (ELF) for the requested `sm_*` architecture, ready for cuModuleLoadData.
     pub cubin: Vec<u8>,
+    /// NVRTC's program log (warnings; the ptxas report with `--ptxas-options=-v`).
     pub log: String,
 }
+
+/// True when libnvrtc can be loaded. Never panics.
 pub fn is_available() -> bool {
-    false
+    // SAFETY: only dlopen()s candidate library names and drops the handle; no NVRTC call.
+    catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
 }
-pub fn version() -> crate::Result<(i32, i32)> {
-    Err(crate::Error::NotInitialized("nvrtc".into()))
+
+fn not_available() -> Error {
+    Error::NotInitialized(
+        "libnvrtc could not be loaded (install the CUDA NVRTC runtime, e.g. libnvrtc.so.13, \
+         on the library search path)"
+            .into(),
+    )
 }
-pub fn compile(name: &str, source: &str, options: &[String]) -> crate::Result<Compiled> {
-    let _ = (name, source, options);
-    Err(crate::Error::NotInitialized("nvrtc".into()))
+
+/// Runs `f` (NVRTC calls) so that a panic inside cudarc (missing symbol) becomes an error.
+fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    if !is_available() {
+        return Err(not_available());
+    }
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(Error::Internal(format!(
+            "NVRTC {what} failed: libnvrtc is missing a required symbol"
+        )))
+    })
+}
+
+/// NVRTC's (major, minor) version, part of the cubin cache key.
+pub fn version() -> Result<(i32, i32)> {
+    guarded("version query", || {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: both pointers are valid for writes for the duration of the call.
+        unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
+            .result()
+            .map_err(|e| Error::Internal(format!("nvrtcVersion failed: {e}")))?;
+        Ok((major, minor))
+    })
+}
+
+/// Destroys the program when dropped, on every path out of `compile`.
+struct Program(sys::nvrtcProgram);
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        // SAFETY: self.0 came from create_program and is destroyed exactly once, here.
+        // A failure to free cannot be reported from Drop and leaks only host memory.
+        let _ = unsafe { result::destroy_program(self.0) };
+    }
+}
+
+fn c_chars_to_string(v: &[c_char]) -> String {
+    let bytes: Vec<u8> = v.iter().map(|&c| c as u8).take_while(|&b| b != 0).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Compiles `source` to CUBIN (never PTX: the driver must not JIT at load time).
+/// `name` labels the program in NVRTC's diagnostics. `Error::NotInitialized` when NVRTC is
+/// missing; `Error::Internal` carrying the program log when compilation fails. Thread-safe:
+/// NVRTC programs are independent objects.
+pub fn compile(name: &str, source: &str, options: &[String]) -> Result<Compiled> {
+    let src = CString::new(source)
+        .map_err(|_| Error::Internal(format!("kernel source for {name} contains a NUL byte")))?;
+    let prog_name = CString::new(format!("{name}.cu"))
+        .map_err(|_| Error::Internal(format!("kernel name {name:?} contains a NUL byte")))?;
+    if let Some(bad) = options.iter().find(|o| o.contains('\0')) {
+        return Err(Error::Internal(format!(
+            "NVRTC option {bad:?} contains a NUL byte"
+        )));
+    }
+    guarded("compilation", || {
+        let prog = Program(
+            result::create_program(&src, Some(&prog_name))
+                .map_err(|e| Error::Internal(format!("nvrtcCreateProgram({name}): {e}")))?,
+        );
+        // SAFETY: prog.0 is a live program (destroyed only by Program's Drop, after this).
+        let compiled = unsafe { result::compile_program(prog.0, options) };
+        // SAFETY: as above.
+        let log = unsafe { result::get_program_log(prog.0) }
+            .map(|l| c_chars_to_string(&l))
+            .unwrap_or_default();
+        if let Err(e) = compiled {
+            return Err(Error::Internal(format!(
+                "NVRTC could not compile {name} ({e}), options {options:?}:\n{log}"
+            )));
+        }
+        let mut size = 0usize;
+        // SAFETY: prog.0 is live and compiled; size is valid for writes.
+        unsafe { sys::nvrtcGetCUBINSize(prog.0, &mut size) }
+            .result()
+            .map_err(|e| Error::Internal(format!("nvrtcGetCUBINSize({name}): {e}")))?;
+        if size == 0 {
+            // A compute_* target gives PTX only; the caller asked for something unloadable.
+            return Err(Error::Internal(format!(
+                "NVRTC produced no CUBIN for {name}: options {options:?} need an sm_* architecture"
+            )));
+        }
+        let mut cubin = vec![0u8; size];
+        // SAFETY: cubin has exactly the `size` bytes NVRTC reported.
+        unsafe { sys::nvrtcGetCUBIN(prog.0, cubin.as_mut_ptr().cast::<c_char>()) }
+            .result()
+            .map_err(|e| Error::Internal(format!("nvrtcGetCUBIN({name}): {e}")))?;
+        Ok(Compiled { cubin, log })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skip() -> bool {
+        if is_available() {
+            return false;
+        }
+        assert!(
+            std::env::var("DEEPGEMM_SKIP_NVRTC_TESTS").as_deref() == Ok("1"),
+            "libnvrtc is not loadable: put it on LD_LIBRARY_PATH or set DEEPGEMM_SKIP_NVRTC_TESTS=1"
+        );
+        true
+    }
+
+    #[test]
+    fn version_is_sane() {
+        if skip() {
+            return;
+        }
+        let (major, minor) = version().unwrap();
+        assert!(major >= 11 && minor >= 0, "{major}.{minor}");
+    }
+
+    #[test]
+    fn tiny_kernel_compiles_to_an_elf_cubin() {
+        if skip() {
+            return;
+        }
+        let src = "extern \"C\" __global__ void dg_tiny(float* x) { x[threadIdx.x] *= 2.f; }";
+        let c = compile("dg_tiny", src, &["--gpu-architecture=sm_80".into()]).unwrap();
+        assert_eq!(&c.cubin[..4], b"\x7fELF");
+        assert!(c.cubin.windows(7).any(|w| w == b"dg_tiny"));
+    }
+
+    #[test]
+    fn errors_carry_the_log() {
+        if skip() {
+            return;
+        }
+        let err = compile(
+            "dg_broken",
+            "__global__ void f() { undeclared_thing(); }",
+            &["--gpu-architecture=sm_80".into()],
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::Internal(_)));
+        assert!(err.message().contains("undeclared_thing"), "{err}");
+    }
+
+    #[test]
+    fn ptx_only_targets_are_refused() {
+        if skip() {
+            return;
+        }
+        let err = compile(
+            "dg_ptx",
+            "extern \"C\" __global__ void k() {}",
+            &["--gpu-architecture=compute_80".into()],
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::Internal(_)), "{err}");
+    }
+
+    #[test]
+    fn nul_bytes_are_errors_not_panics() {
+        assert!(compile("x", "a\0b", &[]).is_err());
+        assert!(compile("x", "a", &["--x\0".into()]).is_err());
+    }
 }
