@@ -302,9 +302,19 @@ typedef int32_t deepgemmLtBatchMode_t;
 
 #define DEEPGEMM_COMPUTE_32F_FAST_TF32 77
 
+/**
+ * CUDA 13.0: fp32 emulated with bf16x9 (accepted by Create, NOT_SUPPORTED at use).
+ */
+#define DEEPGEMM_COMPUTE_32F_EMULATED_16BFX9 78
+
 #define DEEPGEMM_COMPUTE_64F 70
 
 #define DEEPGEMM_COMPUTE_64F_PEDANTIC 71
+
+/**
+ * CUDA 13.0: fp64 emulated with fixed point (accepted by Create, NOT_SUPPORTED at use).
+ */
+#define DEEPGEMM_COMPUTE_64F_EMULATED_FIXEDPOINT 79
 
 #define DEEPGEMM_COMPUTE_32I 72
 
