@@ -39,6 +39,9 @@ fn build_and_run(compiler_env: &str, default: &str, std: &str, source: &str, nam
         .arg("-L")
         .arg(&lib_dir)
         .arg("-ldeepgemm")
+        // RPATH, not RUNPATH: LD_LIBRARY_PATH (cargo sets it, with target/<profile>, where
+        // a stale copy of the library may be) must not win over the fresh one.
+        .arg("-Wl,--disable-new-dtags")
         .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
         .output()
         .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
@@ -50,6 +53,15 @@ fn build_and_run(compiler_env: &str, default: &str, std: &str, source: &str, nam
     );
 
     let mut run = Command::new(&exe);
+    let ld_path = match std::env::var_os("LD_LIBRARY_PATH") {
+        Some(old) => {
+            let mut paths = vec![lib_dir.clone()];
+            paths.extend(std::env::split_paths(&old));
+            std::env::join_paths(paths).expect("LD_LIBRARY_PATH")
+        }
+        None => lib_dir.clone().into_os_string(),
+    };
+    run.env("LD_LIBRARY_PATH", ld_path);
     // SAFETY: only probes whether libcuda can be dlopen'ed.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         // No driver here: the programs must see NOT_INITIALIZED from the Create functions.
