@@ -32,8 +32,8 @@ fn check(r: sys::CUresult, what: &str) -> Result<()> {
     }
 }
 
-/// The ordinal of the device that `stream` (NULL: the legacy default stream of the current
-/// context) runs on.
+/// The ordinal of the device that `stream` runs on. NULL (the legacy default stream) means
+/// the current context's device, or device 0 when the thread has no context.
 fn device_of(stream: *mut c_void) -> Result<sys::CUdevice> {
     // SAFETY: probing whether libcuda can be loaded has no preconditions.
     if !unsafe { sys::is_culib_present() } {
@@ -43,11 +43,21 @@ fn device_of(stream: *mut c_void) -> Result<sys::CUdevice> {
     }
     let mut dev = MaybeUninit::<sys::CUdevice>::uninit();
     if stream.is_null() {
+        // SAFETY: cuInit is idempotent and has no preconditions.
+        check(unsafe { sys::cuInit(0) }, "cuInit")?;
         // SAFETY: `dev` is a valid out-pointer.
-        check(
-            unsafe { sys::cuCtxGetDevice(dev.as_mut_ptr()) },
-            "cuCtxGetDevice",
-        )?;
+        let r = unsafe { sys::cuCtxGetDevice(dev.as_mut_ptr()) };
+        if r == sys::CUresult::CUDA_ERROR_INVALID_CONTEXT {
+            // No context on this thread: the CUDA runtime's current device defaults to 0,
+            // and that is the device cuBLAS-style callers then run on.
+            // SAFETY: `dev` is a valid out-pointer.
+            check(
+                unsafe { sys::cuDeviceGet(dev.as_mut_ptr(), 0) },
+                "cuDeviceGet",
+            )?;
+        } else {
+            check(r, "cuCtxGetDevice")?;
+        }
     } else {
         let mut ctx = MaybeUninit::<sys::CUcontext>::uninit();
         // SAFETY: the caller promises `stream` is a live stream (cuBLASLt's contract);
