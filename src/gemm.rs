@@ -7,7 +7,7 @@ use cudarc::driver::sys::{self, CUstream};
 
 use crate::error::Result;
 use crate::jit::params::GemmParams;
-use crate::plan::{self, Plan};
+use crate::plan::{self, DeviceSpec, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::runtime::{driver, registry};
 use crate::{invalid, unsupported};
@@ -18,67 +18,45 @@ pub fn init() -> Result<()> {
     driver::init()
 }
 
-/// One ranked heuristic result.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Candidate {
-    /// The plan encoded as a `deepgemmLtMatmulAlgo_t`.
-    pub algo: [u64; 8],
-    pub workspace: u64,
-    pub waves: f32,
-}
-
 /// Ranked candidate plans for `problem` on the current device (the device of the calling
 /// thread's current context), at most `requested`, each needing at most `max_workspace` bytes.
 /// `Error::NotSupported` when none fits.
-pub fn heuristic(
-    problem: &GemmProblem,
-    max_workspace: u64,
-    requested: usize,
-) -> Result<Vec<Candidate>> {
+pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
     let dev = driver::current_device()?;
-    let plan = plan::choose(problem, &dev.spec)?;
-    let candidates: Vec<Candidate> = [plan]
-        .iter()
+    let plans: Vec<Plan> = [plan::choose(problem, &dev.spec)?]
+        .into_iter()
         .filter(|p| p.workspace <= max_workspace)
         .take(requested)
-        .map(|p| Candidate {
-            algo: p.to_algo(),
-            workspace: p.workspace,
-            waves: p.waves(&dev.spec),
-        })
         .collect();
-    if candidates.is_empty() {
+    if plans.is_empty() {
         return Err(unsupported!(
             "no kernel fits in {max_workspace} bytes of workspace"
         ));
     }
-    Ok(candidates)
+    Ok(plans)
+}
+
+/// The device facts of `stream`'s device (NULL: the current context's).
+pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
+    Ok(driver::enter(stream)?.device.spec)
 }
 
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
-/// context). `algo == None` lets deepgemm choose; otherwise exactly that algo runs (it must
-/// come from `heuristic` for this problem). Asynchronous like cuBLASLt: returns once the work
-/// is enqueued.
+/// context). `plan == None` lets deepgemm choose; otherwise exactly that plan runs (the API
+/// layer decoded it with `Plan::from_algo` and checked pointers and workspace). Asynchronous
+/// like cuBLASLt: returns once the work is enqueued.
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
-    algo: Option<&[u64; 8]>,
+    plan: Option<&Plan>,
     stream: *mut c_void,
     workspace: u64,
     workspace_size: u64,
 ) -> Result<()> {
-    ptrs.check(problem)?;
-    if workspace_size > 0 && workspace == 0 {
-        return Err(invalid!(
-            "workspace is NULL but its size is {workspace_size}"
-        ));
-    }
-    if workspace % 256 != 0 {
-        return Err(invalid!("workspace {workspace:#x} is not 256-byte aligned"));
-    }
+    let _ = workspace; // the portable kernels need none
     let ctx = driver::enter(stream)?;
-    let plan = match algo {
-        Some(data) => Plan::from_algo(data, problem, &ctx.device.spec)?,
+    let plan = match plan {
+        Some(p) => *p,
         None => plan::choose(problem, &ctx.device.spec)?,
     };
     if plan.workspace > workspace_size {

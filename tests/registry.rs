@@ -66,7 +66,10 @@ fn compiled_once_across_threads_then_reused_by_the_next_process() {
 
     let cold = ask_from_16_threads("sm_90a");
     let s = registry::stats();
-    assert_eq!(s.compiles, 1, "16 concurrent askers must cause one compilation");
+    assert_eq!(
+        s.compiles, 1,
+        "16 concurrent askers must cause one compilation"
+    );
     assert_eq!(s.disk_hits, 0);
     let again = ask_from_16_threads("sm_90a");
     assert_eq!(registry::stats().compiles, 1, "memory hit the second time");
@@ -75,13 +78,18 @@ fn compiled_once_across_threads_then_reused_by_the_next_process() {
 
     // A second process with the same cache directory compiles nothing.
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["child_process_uses_the_disk_cache", "--exact", "--ignored", "--nocapture"])
+        .args([
+            "child_process_uses_the_disk_cache",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+        ])
         .env(CHILD_ENV, "1")
         .env("DEEPGEMM_CACHE_DIR", &dir)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "child failed:\n{text}");
     let warm: f64 = text
         .lines()

@@ -95,7 +95,7 @@ impl DiskCache {
         let sum = u64::from_le_bytes(bytes[16..24].try_into().ok()?);
         let payload = &bytes[HEADER..];
         if payload.len() != len || checksum(payload) != sum {
-            crate::log::warn(
+            crate::log::error(
                 "jit",
                 &format!("cache entry for {name} is corrupt or truncated; recompiling"),
             );
@@ -115,7 +115,7 @@ impl DiskCache {
         }
         if let Err(e) = self.try_store(&path, data) {
             if !self.write_failed.swap(true, Ordering::Relaxed) {
-                crate::log::warn(
+                crate::log::error(
                     "jit",
                     &format!(
                         "kernel cache {} is not writable ({e}); compiled kernels stay in memory only",
