@@ -1,0 +1,275 @@
+//! Attributes of the cuBLASLt objects: one table per object type gives each attribute's id,
+//! C type, default and value check, so that Set/Get validation and round-trips are one
+//! piece of code for all three objects.
+
+use crate::error::Result;
+use crate::{invalid, unsupported};
+
+/// The C type of an attribute's value; its size is what Set/Get require exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AttrType {
+    I8,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+    /// A pointer (`void *`): pointer-sized.
+    Ptr,
+}
+
+impl AttrType {
+    pub fn size(self) -> usize {
+        match self {
+            AttrType::I8 => 1,
+            AttrType::I32 | AttrType::U32 | AttrType::F32 => 4,
+            AttrType::I64 | AttrType::U64 => 8,
+            AttrType::Ptr => std::mem::size_of::<usize>(),
+        }
+    }
+
+    pub fn c_name(self) -> &'static str {
+        match self {
+            AttrType::I8 => "int8_t",
+            AttrType::I32 => "int32_t",
+            AttrType::U32 => "uint32_t",
+            AttrType::I64 => "int64_t",
+            AttrType::U64 => "uint64_t",
+            AttrType::F32 => "float",
+            AttrType::Ptr => "void *",
+        }
+    }
+}
+
+/// An attribute value as stored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AttrValue {
+    I8(i8),
+    I32(i32),
+    U32(u32),
+    I64(i64),
+    U64(u64),
+    F32(f32),
+    Ptr(usize),
+}
+
+impl AttrValue {
+    pub fn ty(self) -> AttrType {
+        match self {
+            AttrValue::I8(_) => AttrType::I8,
+            AttrValue::I32(_) => AttrType::I32,
+            AttrValue::U32(_) => AttrType::U32,
+            AttrValue::I64(_) => AttrType::I64,
+            AttrValue::U64(_) => AttrType::U64,
+            AttrValue::F32(_) => AttrType::F32,
+            AttrValue::Ptr(_) => AttrType::Ptr,
+        }
+    }
+
+    /// Decodes native-endian bytes; `bytes.len()` must be the type's size.
+    pub fn decode(ty: AttrType, bytes: &[u8]) -> Result<AttrValue> {
+        if bytes.len() != ty.size() {
+            return Err(invalid!(
+                "attribute size {} != sizeof({}) = {}",
+                bytes.len(),
+                ty.c_name(),
+                ty.size()
+            ));
+        }
+        let mut b = [0u8; 8];
+        b[..bytes.len()].copy_from_slice(bytes);
+        let b4 = [b[0], b[1], b[2], b[3]];
+        Ok(match ty {
+            AttrType::I8 => AttrValue::I8(b[0] as i8),
+            AttrType::I32 => AttrValue::I32(i32::from_ne_bytes(b4)),
+            AttrType::U32 => AttrValue::U32(u32::from_ne_bytes(b4)),
+            AttrType::F32 => AttrValue::F32(f32::from_ne_bytes(b4)),
+            AttrType::I64 => AttrValue::I64(i64::from_ne_bytes(b)),
+            AttrType::U64 => AttrValue::U64(u64::from_ne_bytes(b)),
+            AttrType::Ptr => {
+                let mut p = [0u8; std::mem::size_of::<usize>()];
+                p.copy_from_slice(bytes);
+                AttrValue::Ptr(usize::from_ne_bytes(p))
+            }
+        })
+    }
+
+    /// Native-endian bytes; the first `self.ty().size()` are the value.
+    pub fn encode(self) -> [u8; 8] {
+        let mut b = [0u8; 8];
+        match self {
+            AttrValue::I8(v) => b[0] = v as u8,
+            AttrValue::I32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
+            AttrValue::U32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
+            AttrValue::F32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
+            AttrValue::I64(v) => b.copy_from_slice(&v.to_ne_bytes()),
+            AttrValue::U64(v) => b.copy_from_slice(&v.to_ne_bytes()),
+            AttrValue::Ptr(v) => {
+                let p = v.to_ne_bytes();
+                b[..p.len()].copy_from_slice(&p);
+            }
+        }
+        b
+    }
+
+    /// The value as an integer (pointers as addresses, floats truncated: only used for
+    /// integer-typed attributes).
+    pub fn as_i128(self) -> i128 {
+        match self {
+            AttrValue::I8(v) => v as i128,
+            AttrValue::I32(v) => v as i128,
+            AttrValue::U32(v) => v as i128,
+            AttrValue::I64(v) => v as i128,
+            AttrValue::U64(v) => v as i128,
+            AttrValue::F32(v) => v as i128,
+            AttrValue::Ptr(v) => v as i128,
+        }
+    }
+
+    pub fn is_default_zero(self) -> bool {
+        match self {
+            AttrValue::F32(v) => v == 0.0,
+            v => v.as_i128() == 0,
+        }
+    }
+}
+
+/// What a value must satisfy to be accepted by Set (INVALID_VALUE otherwise).
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    Any,
+    /// The integer value is in `lo..=hi`.
+    Range(i64, i64),
+    /// One of the listed values.
+    OneOf(&'static [i64]),
+    /// A known cudaDataType_t, or -1 when `allow_default`.
+    DataType {
+        allow_default: bool,
+    },
+    /// A known cublasComputeType_t.
+    ComputeType,
+    /// A known cublasLtEpilogue_t.
+    Epilogue,
+    /// A finite, non-negative float.
+    NonNegativeF32,
+}
+
+impl Check {
+    pub fn accepts(self, v: AttrValue) -> bool {
+        let i = v.as_i128();
+        match self {
+            Check::Any => true,
+            Check::Range(lo, hi) => (lo as i128..=hi as i128).contains(&i),
+            Check::OneOf(list) => list.iter().any(|&x| x as i128 == i),
+            Check::DataType { allow_default } => {
+                (allow_default && i == -1)
+                    || (i32::try_from(i).is_ok_and(crate::types::cuda_data_type::is_known))
+            }
+            Check::ComputeType => i32::try_from(i).is_ok_and(crate::types::compute_type::is_known),
+            Check::Epilogue => i32::try_from(i).is_ok_and(crate::types::epilogue::is_known),
+            Check::NonNegativeF32 => match v {
+                AttrValue::F32(f) => f.is_finite() && f >= 0.0,
+                _ => false,
+            },
+        }
+    }
+}
+
+/// One attribute of an object type.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrDef {
+    pub id: i32,
+    /// The C constant, for logs.
+    pub name: &'static str,
+    /// Its default; its variant is the attribute's type.
+    pub default: AttrValue,
+    pub check: Check,
+}
+
+/// The attribute values of one object, in the order of its table.
+#[derive(Clone, Debug)]
+pub struct Attrs {
+    table: &'static [AttrDef],
+    values: Vec<AttrValue>,
+}
+
+impl Attrs {
+    pub fn new(table: &'static [AttrDef]) -> Attrs {
+        Attrs {
+            table,
+            values: table.iter().map(|d| d.default).collect(),
+        }
+    }
+
+    fn index(&self, id: i32) -> Result<usize> {
+        self.table
+            .iter()
+            .position(|d| d.id == id)
+            .ok_or_else(|| invalid!("unknown attribute {id}"))
+    }
+
+    /// The definition of attribute `id` (INVALID_VALUE when the object has none).
+    pub fn def(&self, id: i32) -> Result<&'static AttrDef> {
+        let table: &'static [AttrDef] = self.table;
+        Ok(&table[self.index(id)?])
+    }
+
+    /// Sets attribute `id` from the caller's bytes (exact size, checked value).
+    pub fn set_bytes(&mut self, id: i32, bytes: &[u8]) -> Result<()> {
+        let def = self.def(id)?;
+        let v = AttrValue::decode(def.default.ty(), bytes)
+            .map_err(|e| invalid!("{}: {}", def.name, e))?;
+        self.set(id, v)
+    }
+
+    /// Sets attribute `id`; the value's type must be the attribute's.
+    pub fn set(&mut self, id: i32, v: AttrValue) -> Result<()> {
+        let i = self.index(id)?;
+        let def = &self.table[i];
+        if v.ty() != def.default.ty() {
+            return Err(invalid!(
+                "{}: value of type {} for an attribute of type {}",
+                def.name,
+                v.ty().c_name(),
+                def.default.ty().c_name()
+            ));
+        }
+        if !def.check.accepts(v) {
+            return Err(invalid!("{}: invalid value {:?}", def.name, v));
+        }
+        self.values[i] = v;
+        Ok(())
+    }
+
+    pub fn get(&self, id: i32) -> Result<AttrValue> {
+        Ok(self.values[self.index(id)?])
+    }
+
+    /// Integer value of an attribute the table is known to have (a missing id is a bug).
+    pub fn int(&self, id: i32) -> i128 {
+        match self.index(id) {
+            Ok(i) => self.values[i].as_i128(),
+            Err(_) => panic!("attribute {id} is not in this object's table"),
+        }
+    }
+
+    /// NOT_SUPPORTED unless every attribute listed still has a zero value.
+    pub fn require_zero(&self, ids: &[i32], why: &str) -> Result<()> {
+        for &id in ids {
+            let i = self.index(id)?;
+            if !self.values[i].is_default_zero() {
+                return Err(unsupported!(
+                    "{} = {:?}: {}",
+                    self.table[i].name,
+                    self.values[i],
+                    why
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn table(&self) -> &'static [AttrDef] {
+        self.table
+    }
+}

@@ -1,0 +1,189 @@
+//! The contexts behind `deepgemmLtHandle_t` and `deepgemmHandle_t`, and the backend a
+//! handle runs its calls on.
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+
+use parking_lot::Mutex;
+
+use crate::error::Result;
+use crate::gemm;
+use crate::invalid;
+use crate::plan::{self, DeviceSpec, Plan};
+use crate::problem::{GemmPointers, GemmProblem};
+use crate::types::pointer_mode;
+
+/// One call a `Backend::Record` handle would have launched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordedCall {
+    pub problem: GemmProblem,
+    pub ptrs: GemmPointers,
+    pub plan: Option<Plan>,
+    pub stream: usize,
+    pub workspace: u64,
+    pub workspace_size: u64,
+}
+
+/// Where a handle's work goes.
+#[derive(Debug)]
+pub enum Backend {
+    /// The real runtime: `gemm::heuristic` / `gemm::run`, device facts from the driver.
+    Gpu,
+    /// No device (CPU tests of the C API): planning uses `dev` and `plan::choose`, and
+    /// every call that passed validation is recorded instead of launched, so tests can
+    /// check exactly what would have reached `gemm::run`.
+    Record {
+        dev: DeviceSpec,
+        calls: Mutex<Vec<RecordedCall>>,
+    },
+}
+
+impl Backend {
+    pub fn record(dev: DeviceSpec) -> Backend {
+        Backend::Record {
+            dev,
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The device `stream` runs on.
+    pub fn device_spec(&self, stream: *mut c_void) -> Result<DeviceSpec> {
+        match self {
+            Backend::Gpu => super::device::spec_for_stream(stream),
+            Backend::Record { dev, .. } => Ok(*dev),
+        }
+    }
+
+    /// Ranked plans (at most `requested`, each within `max_workspace`).
+    pub fn heuristic(
+        &self,
+        p: &GemmProblem,
+        max_workspace: u64,
+        requested: usize,
+    ) -> Result<Vec<Plan>> {
+        match self {
+            Backend::Gpu => gemm::heuristic(p, max_workspace, requested),
+            Backend::Record { dev, .. } => {
+                let plan = plan::choose(p, dev)?;
+                if plan.workspace > max_workspace {
+                    return Err(crate::unsupported!(
+                        "the plan needs {} workspace bytes, the preference allows {}",
+                        plan.workspace,
+                        max_workspace
+                    ));
+                }
+                Ok(vec![plan].into_iter().take(requested).collect())
+            }
+        }
+    }
+
+    pub fn run(
+        &self,
+        problem: &GemmProblem,
+        ptrs: &GemmPointers,
+        plan: Option<&Plan>,
+        stream: *mut c_void,
+        workspace: u64,
+        workspace_size: u64,
+    ) -> Result<()> {
+        match self {
+            Backend::Gpu => gemm::run(problem, ptrs, plan, stream, workspace, workspace_size),
+            Backend::Record { calls, .. } => {
+                calls.lock().push(RecordedCall {
+                    problem: *problem,
+                    ptrs: *ptrs,
+                    plan: plan.copied(),
+                    stream: stream as usize,
+                    workspace,
+                    workspace_size,
+                });
+                Ok(())
+            }
+        }
+    }
+
+    /// The recorded calls (empty for `Gpu`).
+    pub fn recorded(&self) -> Vec<RecordedCall> {
+        match self {
+            Backend::Gpu => Vec::new(),
+            Backend::Record { calls, .. } => calls.lock().clone(),
+        }
+    }
+}
+
+/// The context of a cuBLASLt-style handle. It has no mutable state: a handle is used from
+/// many threads at once.
+#[derive(Debug)]
+pub struct LtHandle {
+    pub backend: Backend,
+}
+
+impl LtHandle {
+    /// cublasLtCreate: NOT_INITIALIZED without a usable driver and device.
+    pub fn new() -> Result<LtHandle> {
+        gemm::init()?;
+        Ok(LtHandle {
+            backend: Backend::Gpu,
+        })
+    }
+
+    /// A handle that needs no device and records instead of launching (tests).
+    pub fn recording(dev: DeviceSpec) -> LtHandle {
+        LtHandle {
+            backend: Backend::record(dev),
+        }
+    }
+}
+
+/// The context of a cuBLAS-style handle: a stream and a pointer mode, each set and read
+/// atomically because the handle may be shared between threads.
+#[derive(Debug)]
+pub struct BlasHandle {
+    pub backend: Backend,
+    stream: AtomicUsize,
+    pointer_mode: AtomicI32,
+}
+
+impl BlasHandle {
+    /// cublasCreate: NOT_INITIALIZED without a usable driver and device.
+    pub fn new() -> Result<BlasHandle> {
+        gemm::init()?;
+        Ok(Self::with_backend(Backend::Gpu))
+    }
+
+    /// A handle that needs no device and records instead of launching (tests).
+    pub fn recording(dev: DeviceSpec) -> BlasHandle {
+        Self::with_backend(Backend::record(dev))
+    }
+
+    fn with_backend(backend: Backend) -> BlasHandle {
+        BlasHandle {
+            backend,
+            stream: AtomicUsize::new(0),
+            pointer_mode: AtomicI32::new(pointer_mode::HOST),
+        }
+    }
+
+    pub fn stream(&self) -> *mut c_void {
+        self.stream.load(Ordering::Acquire) as *mut c_void
+    }
+
+    pub fn set_stream(&self, stream: *mut c_void) {
+        self.stream.store(stream as usize, Ordering::Release);
+    }
+
+    pub fn pointer_mode(&self) -> i32 {
+        self.pointer_mode.load(Ordering::Acquire)
+    }
+
+    /// cublasSetPointerMode: HOST (0) or DEVICE (1), INVALID_VALUE otherwise.
+    pub fn set_pointer_mode(&self, mode: i32) -> Result<()> {
+        if mode != pointer_mode::HOST && mode != pointer_mode::DEVICE {
+            return Err(invalid!(
+                "pointer mode {mode} (DEEPGEMM_POINTER_MODE_HOST 0 or _DEVICE 1)"
+            ));
+        }
+        self.pointer_mode.store(mode, Ordering::Release);
+        Ok(())
+    }
+}

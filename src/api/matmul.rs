@@ -1,0 +1,137 @@
+//! cublasLtMatmul and cublasLtMatmulAlgoGetHeuristic over the safe objects.
+//!
+//! The C boundary calls `problem` first (descriptors -> validated `GemmProblem`), reads
+//! alpha and beta the way the problem's pointer mode says, then calls `matmul`.
+
+use std::ffi::c_void;
+
+use super::handle::Backend;
+use super::matmul_desc::{DescSnapshot, MatmulDesc};
+use super::matrix_layout::MatrixLayout;
+use super::preference::PrefSnapshot;
+use crate::error::Result;
+use crate::plan::Plan;
+use crate::problem::{GemmPointers, GemmProblem};
+use crate::{invalid, log_trace, unsupported};
+
+/// cuBLASLt requires the workspace pointer to be 256-byte aligned.
+pub const WORKSPACE_ALIGNMENT: u64 = 256;
+
+/// The validated problem of a matmul call, and the descriptor state it came from.
+pub fn problem(
+    desc: &MatmulDesc,
+    a: &MatrixLayout,
+    b: &MatrixLayout,
+    c: &MatrixLayout,
+    d: &MatrixLayout,
+) -> Result<(GemmProblem, DescSnapshot)> {
+    let snap = desc.snapshot()?;
+    let p = GemmProblem::new(&snap.op, &a.spec()?, &b.spec()?, &c.spec()?, &d.spec()?)?;
+    Ok((p, snap))
+}
+
+/// Checks a call's pointers and workspace, decodes the caller's algo (if any) and runs it.
+/// `algo == None` lets deepgemm choose, as cuBLASLt does for a NULL algo.
+#[allow(clippy::too_many_arguments)]
+pub fn matmul(
+    backend: &Backend,
+    p: &GemmProblem,
+    ptrs: &GemmPointers,
+    algo: Option<&[u64; 8]>,
+    workspace: u64,
+    workspace_size: u64,
+    stream: *mut c_void,
+) -> Result<()> {
+    ptrs.check(p)?;
+    if workspace == 0 && workspace_size > 0 {
+        return Err(invalid!(
+            "workspace is NULL but workspaceSizeInBytes is {workspace_size}"
+        ));
+    }
+    if workspace % WORKSPACE_ALIGNMENT != 0 {
+        return Err(invalid!(
+            "workspace {workspace:#x} is not {WORKSPACE_ALIGNMENT}-byte aligned"
+        ));
+    }
+    let plan = match algo {
+        Some(a) => {
+            let dev = backend.device_spec(stream)?;
+            let plan = Plan::from_algo(a, p, &dev)?;
+            if plan.workspace > workspace_size {
+                return Err(invalid!(
+                    "the algo needs {} workspace bytes, {} given",
+                    plan.workspace,
+                    workspace_size
+                ));
+            }
+            Some(plan)
+        }
+        None => None,
+    };
+    if p.is_empty() || p.batch == 0 {
+        // D has no element: nothing to do (cuBLASLt returns SUCCESS).
+        return Ok(());
+    }
+    log_trace!(
+        "deepgemmLtMatmul",
+        "m={} n={} k={} batch={} ab={:?} cd={:?} math={:?} op=({:?},{:?}) epilogue={:?} plan={}",
+        p.m,
+        p.n,
+        p.k,
+        p.batch,
+        p.ab_type,
+        p.cd_type,
+        p.math,
+        p.op_a,
+        p.op_b,
+        p.epilogue,
+        plan.map(|pl| pl.variant.name())
+            .unwrap_or_else(|| "heuristic".into())
+    );
+    backend.run(p, ptrs, plan.as_ref(), stream, workspace, workspace_size)
+}
+
+/// One heuristic result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    pub plan: Plan,
+    pub waves: f32,
+}
+
+/// Up to `requested` candidates, best first; NOT_SUPPORTED when none fits.
+pub fn heuristic(
+    backend: &Backend,
+    p: &GemmProblem,
+    pref: &PrefSnapshot,
+    requested: usize,
+) -> Result<Vec<Candidate>> {
+    if requested == 0 {
+        return Err(invalid!("requestedAlgoCount must be at least 1"));
+    }
+    if pref.search_mode != 0 {
+        return Err(unsupported!(
+            "SEARCH_MODE {} (only DEEPGEMMLT_SEARCH_BEST_FIT)",
+            pref.search_mode
+        ));
+    }
+    let plans = backend.heuristic(p, pref.max_workspace, requested)?;
+    let dev = backend.device_spec(std::ptr::null_mut())?;
+    let out: Vec<Candidate> = plans
+        .into_iter()
+        .filter(|pl| pl.workspace <= pref.max_workspace)
+        .map(|plan| Candidate {
+            plan,
+            waves: plan.waves(&dev),
+        })
+        .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
+        .take(requested)
+        .collect();
+    if out.is_empty() {
+        return Err(unsupported!(
+            "no algorithm fits (max workspace {} bytes, max waves {})",
+            pref.max_workspace,
+            pref.max_waves
+        ));
+    }
+    Ok(out)
+}

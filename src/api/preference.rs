@@ -1,0 +1,95 @@
+//! The heuristic preference behind `deepgemmLtMatmulPreference_t`.
+
+use parking_lot::Mutex;
+
+use super::attr::{AttrDef, AttrValue, Attrs, Check};
+use crate::error::Result;
+
+// Attribute ids (cublasLtMatmulPreferenceAttributes_t).
+pub const SEARCH_MODE: i32 = 0;
+pub const MAX_WORKSPACE_BYTES: i32 = 1;
+pub const REDUCTION_SCHEME_MASK: i32 = 3;
+pub const MIN_ALIGNMENT_A_BYTES: i32 = 5;
+pub const MIN_ALIGNMENT_B_BYTES: i32 = 6;
+pub const MIN_ALIGNMENT_C_BYTES: i32 = 7;
+pub const MIN_ALIGNMENT_D_BYTES: i32 = 8;
+pub const MAX_WAVES_COUNT: i32 = 9;
+pub const IMPL_MASK: i32 = 12;
+
+macro_rules! def {
+    ($id:ident, $default:expr, $check:expr) => {
+        AttrDef {
+            id: $id,
+            name: concat!("DEEPGEMMLT_MATMUL_PREF_", stringify!($id)),
+            default: $default,
+            check: $check,
+        }
+    };
+}
+
+/// cublasLtMatmulPreferenceAttributes_t (CUDA 13.0) with cuBLASLt's types and defaults.
+pub static TABLE: [AttrDef; 9] = [
+    // BEST_FIT 0, LIMITED_BY_ALGO_ID 1; 2..=9 are reserved.
+    def!(SEARCH_MODE, AttrValue::U32(0), Check::Range(0, 1)),
+    def!(MAX_WORKSPACE_BYTES, AttrValue::U64(0), Check::Any),
+    def!(REDUCTION_SCHEME_MASK, AttrValue::U32(7), Check::Range(0, 7)),
+    def!(MIN_ALIGNMENT_A_BYTES, AttrValue::U32(256), Check::Any),
+    def!(MIN_ALIGNMENT_B_BYTES, AttrValue::U32(256), Check::Any),
+    def!(MIN_ALIGNMENT_C_BYTES, AttrValue::U32(256), Check::Any),
+    def!(MIN_ALIGNMENT_D_BYTES, AttrValue::U32(256), Check::Any),
+    def!(MAX_WAVES_COUNT, AttrValue::F32(0.0), Check::NonNegativeF32),
+    def!(IMPL_MASK, AttrValue::U64(u64::MAX), Check::Any),
+];
+
+/// What the heuristic takes from a preference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefSnapshot {
+    pub search_mode: u32,
+    pub max_workspace: u64,
+    /// 0 = no limit.
+    pub max_waves: f32,
+}
+
+#[derive(Debug)]
+pub struct MatmulPreference {
+    attrs: Mutex<Attrs>,
+}
+
+impl Default for MatmulPreference {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MatmulPreference {
+    pub fn new() -> MatmulPreference {
+        MatmulPreference {
+            attrs: Mutex::new(Attrs::new(&TABLE)),
+        }
+    }
+
+    pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
+        self.attrs.lock().set_bytes(id, bytes)
+    }
+
+    pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
+        self.attrs.lock().set(id, v)
+    }
+
+    pub fn get(&self, id: i32) -> Result<AttrValue> {
+        self.attrs.lock().get(id)
+    }
+
+    pub fn snapshot(&self) -> PrefSnapshot {
+        let a = self.attrs.lock();
+        let max_waves = match a.get(MAX_WAVES_COUNT) {
+            Ok(AttrValue::F32(f)) => f,
+            _ => 0.0,
+        };
+        PrefSnapshot {
+            search_mode: a.int(SEARCH_MODE) as u32,
+            max_workspace: a.int(MAX_WORKSPACE_BYTES) as u64,
+            max_waves,
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The cuBLAS-style handle API: deepgemmCreate, streams, pointer mode, GemmEx.
+
+use std::ffi::c_void;
+
+use super::boundary::{check_out, ffi_boundary, free_box, to_boxed_ptr, try_handle, write_out};
+use super::matmul::scalars;
+use super::types::*;
+use crate::api;
+use crate::api::blas::GemmExArgs;
+use crate::problem::{GemmPointers, GemmProblem};
+
+/// Creates a cuBLAS-style handle (stream NULL, pointer mode HOST). NOT_INITIALIZED when no
+/// CUDA driver or device can be used. `*handle` is written only on success; free it with
+/// deepgemmDestroy.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmCreate(handle: *mut deepgemmHandle_t) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmCreate", || {
+        check_out(handle, "handle")?;
+        let h = api::BlasHandle::new()?;
+        write_out(handle, to_boxed_ptr::<deepgemmContext>(h))
+    })
+}
+
+/// Destroys a handle made by deepgemmCreate; NULL is a no-op.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmDestroy", || {
+        free_box(handle);
+        Ok(())
+    })
+}
+
+/// Sets the stream later calls on this handle are enqueued on (NULL: default stream).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmSetStream(
+    handle: deepgemmHandle_t,
+    streamId: deepgemmStream_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSetStream", || {
+        try_handle(handle)?.set_stream(streamId.cast());
+        Ok(())
+    })
+}
+
+/// Writes the handle's stream to `*streamId`.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmGetStream(
+    handle: deepgemmHandle_t,
+    streamId: *mut deepgemmStream_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetStream", || {
+        let h = try_handle(handle)?;
+        write_out(streamId, h.stream().cast())
+    })
+}
+
+/// Sets where alpha and beta live: DEEPGEMM_POINTER_MODE_HOST (0) or _DEVICE (1).
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmSetPointerMode(
+    handle: deepgemmHandle_t,
+    mode: deepgemmPointerMode_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSetPointerMode", || {
+        try_handle(handle)?.set_pointer_mode(mode)
+    })
+}
+
+/// Writes the handle's pointer mode to `*mode`.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetPointerMode(
+    handle: deepgemmHandle_t,
+    mode: *mut deepgemmPointerMode_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetPointerMode", || {
+        let h = try_handle(handle)?;
+        write_out(mode, h.pointer_mode())
+    })
+}
+
+/// Shared body of GemmEx and GemmStridedBatchedEx.
+fn gemm_ex(
+    handle: deepgemmHandle_t,
+    x: &GemmExArgs,
+    alpha: *const c_void,
+    a: *const c_void,
+    b: *const c_void,
+    beta: *const c_void,
+    c: *mut c_void,
+) -> crate::Result<()> {
+    let h = try_handle(handle)?;
+    let Some((mut op, sa, sb, sc)) = api::blas::describe(x)? else {
+        return Ok(());
+    };
+    op.pointer_mode = h.pointer_mode();
+    let p = GemmProblem::new(&op, &sa, &sb, &sc, &sc)?;
+    let (alpha, beta) = scalars(&p, alpha, beta)?;
+    let ptrs = GemmPointers {
+        alpha,
+        beta,
+        a: a as u64,
+        b: b as u64,
+        c: c as u64,
+        d: c as u64,
+        bias: 0,
+    };
+    api::matmul::matmul(&h.backend, &p, &ptrs, None, 0, 0, h.stream())
+}
+
+/// C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
+/// output). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
+/// m or n == 0: SUCCESS, nothing done. Every cublasGemmAlgo_t value except AUTOTUNE is
+/// accepted and means "let deepgemm choose".
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmGemmEx(
+    handle: deepgemmHandle_t,
+    transa: deepgemmOperation_t,
+    transb: deepgemmOperation_t,
+    m: i32,
+    n: i32,
+    k: i32,
+    alpha: *const c_void,
+    A: *const c_void,
+    Atype: deepgemmDataType_t,
+    lda: i32,
+    B: *const c_void,
+    Btype: deepgemmDataType_t,
+    ldb: i32,
+    beta: *const c_void,
+    C: *mut c_void,
+    Ctype: deepgemmDataType_t,
+    ldc: i32,
+    computeType: deepgemmComputeType_t,
+    algo: deepgemmGemmAlgo_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGemmEx", || {
+        let x = GemmExArgs {
+            transa,
+            transb,
+            m,
+            n,
+            k,
+            a_type: Atype,
+            lda,
+            stride_a: 0,
+            b_type: Btype,
+            ldb,
+            stride_b: 0,
+            c_type: Ctype,
+            ldc,
+            stride_c: 0,
+            batch: 1,
+            compute_type: computeType,
+            algo,
+        };
+        gemm_ex(handle, &x, alpha, A, B, beta, C)
+    })
+}
+
+/// deepgemmGemmEx over `batchCount` matrices each, matrix i of A at A + i * strideA
+/// elements (likewise B, C). batchCount < 0: INVALID_VALUE; 0: SUCCESS, nothing done.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmGemmStridedBatchedEx(
+    handle: deepgemmHandle_t,
+    transa: deepgemmOperation_t,
+    transb: deepgemmOperation_t,
+    m: i32,
+    n: i32,
+    k: i32,
+    alpha: *const c_void,
+    A: *const c_void,
+    Atype: deepgemmDataType_t,
+    lda: i32,
+    strideA: i64,
+    B: *const c_void,
+    Btype: deepgemmDataType_t,
+    ldb: i32,
+    strideB: i64,
+    beta: *const c_void,
+    C: *mut c_void,
+    Ctype: deepgemmDataType_t,
+    ldc: i32,
+    strideC: i64,
+    batchCount: i32,
+    computeType: deepgemmComputeType_t,
+    algo: deepgemmGemmAlgo_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGemmStridedBatchedEx", || {
+        let x = GemmExArgs {
+            transa,
+            transb,
+            m,
+            n,
+            k,
+            a_type: Atype,
+            lda,
+            stride_a: strideA,
+            b_type: Btype,
+            ldb,
+            stride_b: strideB,
+            c_type: Ctype,
+            ldc,
+            stride_c: strideC,
+            batch: batchCount,
+            compute_type: computeType,
+            algo,
+        };
+        gemm_ex(handle, &x, alpha, A, B, beta, C)
+    })
+}

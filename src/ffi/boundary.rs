@@ -1,0 +1,239 @@
+//! The one place where C meets Rust: the panic boundary, the Error -> status mapping, and
+//! every cast between an opaque C pointer and the Rust object behind it.
+//!
+//! Rules every export follows (rustls-ffi's): the body runs inside `ffi_boundary`, so a
+//! panic becomes DEEPGEMM_STATUS_INTERNAL_ERROR and an `Error` its status, each logged with
+//! the function name; out-pointers are checked first and written only on success;
+//! Destroy(NULL) is a no-op.
+
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::types::*;
+use crate::api;
+use crate::error::{Error, Result};
+use crate::invalid;
+
+/// Runs `f` for the export `func`: a panic is caught (INTERNAL_ERROR), an error is mapped
+/// to its status, and both are logged at the Error level with the reason.
+pub fn ffi_boundary<F>(func: &'static str, f: F) -> deepgemmStatus_t
+where
+    F: FnOnce() -> Result<()>,
+{
+    crate::log_api!(func, "called");
+    // AssertUnwindSafe: after a panic nothing of `f`'s state is used again; the objects it
+    // may have touched are behind mutexes that parking_lot does not poison, and each holds
+    // only plain values that are valid at every point.
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
+        Ok(Err(e)) => {
+            let st = deepgemmStatus_t::from(&e);
+            crate::log_error!(func, "{}: {}", st.name().to_string_lossy(), e);
+            st
+        }
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            crate::log_error!(func, "DEEPGEMM_STATUS_INTERNAL_ERROR: panic: {msg}");
+            // Dropping a panic payload can itself panic; leak it instead of risking an
+            // unwind across the C boundary.
+            std::mem::forget(payload);
+            deepgemmStatus_t::DEEPGEMM_STATUS_INTERNAL_ERROR
+        }
+    }
+}
+
+/// `ffi_boundary` for exports that return a value instead of a status: `fallback` on a
+/// panic.
+pub fn ffi_boundary_value<T, F>(func: &'static str, fallback: T, f: F) -> T
+where
+    F: FnOnce() -> T,
+{
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(payload) => {
+            crate::log_error!(func, "panic caught");
+            std::mem::forget(payload);
+            fallback
+        }
+    }
+}
+
+/// Ties an opaque C type to the Rust object a pointer to it really points at.
+pub trait Castable {
+    type RustType;
+    /// What the C API calls the object, for error messages.
+    const WHAT: &'static str;
+}
+
+impl Castable for deepgemmLtContext {
+    type RustType = api::LtHandle;
+    const WHAT: &'static str = "handle";
+}
+impl Castable for deepgemmContext {
+    type RustType = api::BlasHandle;
+    const WHAT: &'static str = "handle";
+}
+impl Castable for deepgemmLtMatmulDescOpaque {
+    type RustType = api::MatmulDesc;
+    const WHAT: &'static str = "matmul descriptor";
+}
+impl Castable for deepgemmLtMatrixLayoutOpaque {
+    type RustType = api::MatrixLayout;
+    const WHAT: &'static str = "matrix layout";
+}
+impl Castable for deepgemmLtMatmulPreferenceOpaque {
+    type RustType = api::MatmulPreference;
+    const WHAT: &'static str = "preference";
+}
+
+/// Moves `v` to the heap; the C side owns the pointer until it calls the Destroy function.
+pub fn to_boxed_ptr<C: Castable>(v: C::RustType) -> *mut C {
+    Box::into_raw(Box::new(v)).cast()
+}
+
+/// The object behind a pointer made by `to_boxed_ptr`; INVALID_VALUE for NULL
+/// (`what` names the argument).
+pub fn try_ref<'a, C: Castable>(p: *const C, what: &str) -> Result<&'a C::RustType> {
+    if p.is_null() {
+        return Err(invalid!("{what} ({}) is NULL", C::WHAT));
+    }
+    // SAFETY: non-NULL pointers of type *C are only ever made by `to_boxed_ptr` (the C
+    // contract: pass back what Create returned and not yet Destroyed), so this points at a
+    // live C::RustType. Objects use interior mutability, so shared access suffices.
+    Ok(unsafe { &*p.cast::<C::RustType>() })
+}
+
+/// A handle: cuBLAS/cuBLASLt report a NULL handle as NOT_INITIALIZED.
+pub fn try_handle<'a, C: Castable>(p: *const C) -> Result<&'a C::RustType> {
+    if p.is_null() {
+        return Err(Error::NotInitialized("handle is NULL".into()));
+    }
+    try_ref(p, "handle")
+}
+
+/// Frees an object made by `to_boxed_ptr`; NULL is a no-op.
+pub fn free_box<C: Castable>(p: *mut C) {
+    if p.is_null() {
+        return;
+    }
+    // SAFETY: as in `try_ref`; the C contract says this is the last use of `p`.
+    drop(unsafe { Box::from_raw(p.cast::<C::RustType>()) });
+}
+
+/// INVALID_VALUE when an out-pointer is NULL (checked before any work is done).
+pub fn check_out<T>(p: *mut T, what: &str) -> Result<()> {
+    if p.is_null() {
+        Err(invalid!("{what} is NULL"))
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes an output (after `check_out`, on success only).
+pub fn write_out<T>(p: *mut T, v: T) -> Result<()> {
+    check_out(p, "output")?;
+    // SAFETY: non-NULL, and the caller promises it points at writable storage for a T;
+    // `write_unaligned` because C callers are not bound to Rust's alignment for T.
+    unsafe { p.write_unaligned(v) };
+    Ok(())
+}
+
+/// The caller's attribute buffer as bytes. NULL is INVALID_VALUE.
+pub fn input_bytes<'a>(buf: *const c_void, size: usize) -> Result<&'a [u8]> {
+    if buf.is_null() {
+        return Err(invalid!("buf is NULL"));
+    }
+    // SAFETY: the caller promises `buf` points at `size` readable bytes (cuBLASLt's
+    // contract for Set*Attribute).
+    Ok(unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) })
+}
+
+/// Copies `bytes` into the caller's buffer of at least `bytes.len()` bytes.
+pub fn output_bytes(buf: *mut c_void, bytes: &[u8]) -> Result<()> {
+    check_out(buf, "buf")?;
+    // SAFETY: non-NULL, and the caller promises `buf` has room for the attribute's size
+    // (checked equal to `bytes.len()` by the caller of this fn).
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.cast::<u8>(), bytes.len()) };
+    Ok(())
+}
+
+/// Reads a host float (alpha/beta in pointer mode HOST). NULL is INVALID_VALUE.
+pub fn read_host_f32(p: *const c_void, what: &str) -> Result<f32> {
+    if p.is_null() {
+        return Err(invalid!("{what} is NULL"));
+    }
+    // SAFETY: the caller promises a host float there (pointer mode HOST, scale type
+    // R_32F, both checked before this is called).
+    Ok(unsafe { p.cast::<f32>().read_unaligned() })
+}
+
+/// Reads the caller's algo, if any.
+pub fn read_algo(p: *const deepgemmLtMatmulAlgo_t) -> Option<[u64; 8]> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL, the caller promises a deepgemmLtMatmulAlgo_t there.
+    Some(unsafe { p.read_unaligned() }.data)
+}
+
+/// Writes `results` into the caller's array (room for at least `results.len()`).
+pub fn write_results(
+    out: *mut deepgemmLtMatmulHeuristicResult_t,
+    results: &[deepgemmLtMatmulHeuristicResult_t],
+) -> Result<()> {
+    check_out(out, "heuristicResultsArray")?;
+    // SAFETY: the caller promises room for requestedAlgoCount results, and
+    // results.len() <= requestedAlgoCount.
+    unsafe {
+        std::ptr::copy_nonoverlapping(results.as_ptr(), out, results.len());
+    }
+    Ok(())
+}
+
+/// Generic Get*Attribute: `buf == NULL`-or-`size == 0` queries the size; otherwise `size`
+/// must equal the attribute's size (cuBLASLt: "sizeInBytes doesn't match size of internal
+/// storage" is INVALID_VALUE). `size_written`, when non-NULL, gets the bytes written (or
+/// needed, when querying).
+pub fn get_attribute(
+    value: Result<api::AttrValue>,
+    buf: *mut c_void,
+    size: usize,
+    size_written: *mut usize,
+) -> Result<()> {
+    let value = value?;
+    let need = value.ty().size();
+    if size == 0 {
+        if size_written.is_null() {
+            return Err(invalid!("sizeInBytes is 0 and sizeWritten is NULL"));
+        }
+        return write_out(size_written, need);
+    }
+    check_out(buf, "buf")?;
+    if size != need {
+        return Err(invalid!(
+            "sizeInBytes {size} != sizeof({}) = {need}",
+            value.ty().c_name()
+        ));
+    }
+    output_bytes(buf, &value.encode()[..need])?;
+    if !size_written.is_null() {
+        write_out(size_written, need)?;
+    }
+    Ok(())
+}
+
+/// A NUL-terminated UTF-8 string from the caller; `None` for NULL.
+pub fn read_cstr<'a>(p: *const std::ffi::c_char) -> Result<Option<&'a str>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL; the caller promises a NUL-terminated string that outlives the call.
+    let s = unsafe { std::ffi::CStr::from_ptr(p) };
+    s.to_str()
+        .map(Some)
+        .map_err(|_| invalid!("string argument is not UTF-8"))
+}

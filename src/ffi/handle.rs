@@ -1,0 +1,107 @@
+//! Library-wide exports: the cuBLASLt handle, versions, status strings.
+
+use std::ffi::c_char;
+
+use super::boundary::{ffi_boundary, ffi_boundary_value, free_box, to_boxed_ptr, write_out};
+use super::types::*;
+use crate::api;
+
+const fn parse_version(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut v = 0;
+    while i < b.len() {
+        assert!(b[i].is_ascii_digit(), "version component is not a number");
+        v = v * 10 + (b[i] - b'0') as usize;
+        i += 1;
+    }
+    v
+}
+
+pub const VERSION_MAJOR: usize = parse_version(env!("CARGO_PKG_VERSION_MAJOR"));
+pub const VERSION_MINOR: usize = parse_version(env!("CARGO_PKG_VERSION_MINOR"));
+pub const VERSION_PATCH: usize = parse_version(env!("CARGO_PKG_VERSION_PATCH"));
+/// MAJOR * 10000 + MINOR * 100 + PATCH, as cuBLAS encodes its version.
+pub const VERSION: usize = VERSION_MAJOR * 10_000 + VERSION_MINOR * 100 + VERSION_PATCH;
+
+/// Creates a cuBLASLt-style handle. Returns DEEPGEMM_STATUS_NOT_INITIALIZED when no CUDA
+/// driver or device can be used. On success `*handle` owns the context; free it with
+/// deepgemmLtDestroy. `*handle` is written only on success.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtCreate(handle: *mut deepgemmLtHandle_t) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtCreate", || {
+        super::boundary::check_out(handle, "handle")?;
+        let h = api::LtHandle::new()?;
+        write_out(handle, to_boxed_ptr::<deepgemmLtContext>(h))
+    })
+}
+
+/// Destroys a handle made by deepgemmLtCreate. NULL is a no-op (SUCCESS). Work already
+/// enqueued on streams is not waited for.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtDestroy(handle: deepgemmLtHandle_t) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtDestroy", || {
+        free_box(handle);
+        Ok(())
+    })
+}
+
+/// The library version: MAJOR * 10000 + MINOR * 100 + PATCH (the DEEPGEMM_VERSION_* macros).
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtGetVersion() -> usize {
+    VERSION
+}
+
+/// Writes the library version (as deepgemmLtGetVersion) to `*version`.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetVersion(version: *mut i32) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetVersion", || write_out(version, VERSION as i32))
+}
+
+fn status_name(status: i32) -> *const c_char {
+    deepgemmStatus_t::from_i32(status)
+        .map(|s| s.name())
+        .unwrap_or(c"DEEPGEMM_STATUS_UNKNOWN")
+        .as_ptr()
+}
+
+fn status_string(status: i32) -> *const c_char {
+    deepgemmStatus_t::from_i32(status)
+        .map(|s| s.description())
+        .unwrap_or(c"unknown status")
+        .as_ptr()
+}
+
+/// The name of a status value, e.g. "DEEPGEMM_STATUS_INVALID_VALUE"; unknown values give
+/// "DEEPGEMM_STATUS_UNKNOWN". The string is static: never free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetStatusName(status: i32) -> *const c_char {
+    ffi_boundary_value("deepgemmGetStatusName", std::ptr::null(), || {
+        status_name(status)
+    })
+}
+
+/// A description of a status value; unknown values give "unknown status". The string is
+/// static: never free it.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetStatusString(status: i32) -> *const c_char {
+    ffi_boundary_value("deepgemmGetStatusString", std::ptr::null(), || {
+        status_string(status)
+    })
+}
+
+/// Same as deepgemmGetStatusName.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtGetStatusName(status: i32) -> *const c_char {
+    ffi_boundary_value("deepgemmLtGetStatusName", std::ptr::null(), || {
+        status_name(status)
+    })
+}
+
+/// Same as deepgemmGetStatusString.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtGetStatusString(status: i32) -> *const c_char {
+    ffi_boundary_value("deepgemmLtGetStatusString", std::ptr::null(), || {
+        status_string(status)
+    })
+}

@@ -1,0 +1,153 @@
+//! deepgemmLtMatmul and deepgemmLtMatmulAlgoGetHeuristic.
+
+use std::ffi::c_void;
+
+use super::boundary::{
+    check_out, ffi_boundary, read_algo, read_host_f32, try_handle, try_ref, write_out,
+    write_results,
+};
+use super::types::*;
+use crate::api;
+use crate::error::Error;
+use crate::problem::{GemmPointers, GemmProblem, Scalar};
+use crate::types::PointerMode;
+
+/// alpha/beta as the problem's pointer mode says: host floats are read now, device
+/// addresses are passed on.
+pub(crate) fn scalars(
+    p: &GemmProblem,
+    alpha: *const c_void,
+    beta: *const c_void,
+) -> crate::Result<(Scalar, Scalar)> {
+    Ok(match p.pointer_mode {
+        PointerMode::Host => (
+            Scalar::Host(read_host_f32(alpha, "alpha")?),
+            Scalar::Host(read_host_f32(beta, "beta")?),
+        ),
+        PointerMode::Device => (Scalar::Device(alpha as u64), Scalar::Device(beta as u64)),
+    })
+}
+
+/// Asks for up to `requestedAlgoCount` algorithms for the operation, best first. On
+/// success `heuristicResultsArray[0..*returnAlgoCount]` is written (each with state
+/// SUCCESS, its workspace size and waves count). When nothing fits, returns
+/// DEEPGEMM_STATUS_NOT_SUPPORTED and sets `*returnAlgoCount` to 0. INVALID_VALUE for
+/// `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
+    lightHandle: deepgemmLtHandle_t,
+    operationDesc: deepgemmLtMatmulDesc_t,
+    Adesc: deepgemmLtMatrixLayout_t,
+    Bdesc: deepgemmLtMatrixLayout_t,
+    Cdesc: deepgemmLtMatrixLayout_t,
+    Ddesc: deepgemmLtMatrixLayout_t,
+    preference: deepgemmLtMatmulPreference_t,
+    requestedAlgoCount: i32,
+    heuristicResultsArray: *mut deepgemmLtMatmulHeuristicResult_t,
+    returnAlgoCount: *mut i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulAlgoGetHeuristic", || {
+        let h = try_handle(lightHandle)?;
+        let desc = try_ref(operationDesc, "operationDesc")?;
+        let a = try_ref(Adesc, "Adesc")?;
+        let b = try_ref(Bdesc, "Bdesc")?;
+        let c = try_ref(Cdesc, "Cdesc")?;
+        let d = try_ref(Ddesc, "Ddesc")?;
+        let pref = try_ref(preference, "preference")?;
+        check_out(heuristicResultsArray, "heuristicResultsArray")?;
+        check_out(returnAlgoCount, "returnAlgoCount")?;
+        if requestedAlgoCount < 1 {
+            return Err(crate::invalid!(
+                "requestedAlgoCount = {requestedAlgoCount} < 1"
+            ));
+        }
+        let found = api::matmul::problem(desc, a, b, c, d).and_then(|(p, _)| {
+            api::matmul::heuristic(
+                &h.backend,
+                &p,
+                &pref.snapshot(),
+                requestedAlgoCount as usize,
+            )
+        });
+        let found = match found {
+            Ok(f) => f,
+            Err(e @ Error::NotSupported(_)) => {
+                // cuBLASLt reports "no algorithm" as NOT_SUPPORTED with a count of 0.
+                write_out(returnAlgoCount, 0)?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        let results: Vec<deepgemmLtMatmulHeuristicResult_t> = found
+            .iter()
+            .map(|c| deepgemmLtMatmulHeuristicResult_t {
+                algo: deepgemmLtMatmulAlgo_t {
+                    data: c.plan.to_algo(),
+                },
+                workspaceSize: c.plan.workspace as usize,
+                state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
+                wavesCount: c.waves,
+                reserved: [0; 4],
+            })
+            .collect();
+        write_results(heuristicResultsArray, &results)?;
+        write_out(returnAlgoCount, results.len() as i32)
+    })
+}
+
+/// D = epilogue(alpha * op(A) op(B) + beta * C), cuBLASLt semantics. Asynchronous: returns
+/// once the work is enqueued on `stream`. `algo` NULL lets deepgemm choose; otherwise it
+/// must come from deepgemmLtMatmulAlgoGetHeuristic for the same problem. C may alias D
+/// (identical layouts). The workspace must be 256-byte aligned and at least the algo's
+/// workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
+/// to floats (DEVICE).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmLtMatmul(
+    lightHandle: deepgemmLtHandle_t,
+    computeDesc: deepgemmLtMatmulDesc_t,
+    alpha: *const c_void,
+    A: *const c_void,
+    Adesc: deepgemmLtMatrixLayout_t,
+    B: *const c_void,
+    Bdesc: deepgemmLtMatrixLayout_t,
+    beta: *const c_void,
+    C: *const c_void,
+    Cdesc: deepgemmLtMatrixLayout_t,
+    D: *mut c_void,
+    Ddesc: deepgemmLtMatrixLayout_t,
+    algo: *const deepgemmLtMatmulAlgo_t,
+    workspace: *mut c_void,
+    workspaceSizeInBytes: usize,
+    stream: deepgemmStream_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmul", || {
+        let h = try_handle(lightHandle)?;
+        let desc = try_ref(computeDesc, "computeDesc")?;
+        let a = try_ref(Adesc, "Adesc")?;
+        let b = try_ref(Bdesc, "Bdesc")?;
+        let c = try_ref(Cdesc, "Cdesc")?;
+        let d = try_ref(Ddesc, "Ddesc")?;
+        let (p, snap) = api::matmul::problem(desc, a, b, c, d)?;
+        let (alpha, beta) = scalars(&p, alpha, beta)?;
+        let ptrs = GemmPointers {
+            alpha,
+            beta,
+            a: A as u64,
+            b: B as u64,
+            c: C as u64,
+            d: D as u64,
+            bias: if p.epilogue.bias { snap.bias } else { 0 },
+        };
+        api::matmul::matmul(
+            &h.backend,
+            &p,
+            &ptrs,
+            read_algo(algo).as_ref(),
+            workspace as u64,
+            workspaceSizeInBytes as u64,
+            stream.cast(),
+        )
+    })
+}

@@ -1,0 +1,72 @@
+//! deepgemmLtMatmulDesc*: the operation descriptor.
+
+use std::ffi::c_void;
+
+use super::boundary::{
+    check_out, ffi_boundary, free_box, get_attribute, input_bytes, to_boxed_ptr, try_ref, write_out,
+};
+use super::types::*;
+use crate::api;
+
+/// Creates a matmul descriptor with a compute type (deepgemmComputeType_t) and a scale type
+/// (deepgemmDataType_t of alpha and beta); unknown values are INVALID_VALUE. `*matmulDesc`
+/// is written only on success; free it with deepgemmLtMatmulDescDestroy.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulDescCreate(
+    matmulDesc: *mut deepgemmLtMatmulDesc_t,
+    computeType: deepgemmComputeType_t,
+    scaleType: deepgemmDataType_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulDescCreate", || {
+        check_out(matmulDesc, "matmulDesc")?;
+        let d = api::MatmulDesc::new(computeType, scaleType)?;
+        write_out(matmulDesc, to_boxed_ptr::<deepgemmLtMatmulDescOpaque>(d))
+    })
+}
+
+/// Destroys a matmul descriptor; NULL is a no-op.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulDescDestroy(
+    matmulDesc: deepgemmLtMatmulDesc_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulDescDestroy", || {
+        free_box(matmulDesc);
+        Ok(())
+    })
+}
+
+/// Sets an attribute from `sizeInBytes` bytes at `buf`. INVALID_VALUE for an unknown
+/// attribute, a NULL `buf`, a size other than the attribute type's, or an invalid value.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulDescSetAttribute(
+    matmulDesc: deepgemmLtMatmulDesc_t,
+    attr: deepgemmLtMatmulDescAttributes_t,
+    buf: *const c_void,
+    sizeInBytes: usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulDescSetAttribute", || {
+        let d = try_ref(matmulDesc, "matmulDesc")?;
+        d.set_attribute(attr, input_bytes(buf, sizeInBytes)?)
+    })
+}
+
+/// Reads an attribute. With `sizeInBytes == 0`, writes the size the attribute needs to
+/// `*sizeWritten` and returns SUCCESS. Otherwise `sizeInBytes` must be exactly the
+/// attribute's size and `buf` non-NULL; `*sizeWritten` (if not NULL) gets the bytes written.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulDescGetAttribute(
+    matmulDesc: deepgemmLtMatmulDesc_t,
+    attr: deepgemmLtMatmulDescAttributes_t,
+    buf: *mut c_void,
+    sizeInBytes: usize,
+    sizeWritten: *mut usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulDescGetAttribute", || {
+        let d = try_ref(matmulDesc, "matmulDesc")?;
+        get_attribute(d.get(attr), buf, sizeInBytes, sizeWritten)
+    })
+}

@@ -1,0 +1,66 @@
+//! deepgemmLtMatmulPreference*: limits for the heuristic.
+
+use std::ffi::c_void;
+
+use super::boundary::{
+    check_out, ffi_boundary, free_box, get_attribute, input_bytes, to_boxed_ptr, try_ref, write_out,
+};
+use super::types::*;
+use crate::api;
+
+/// Creates a preference with cuBLASLt's defaults (no workspace allowed). `*pref` is
+/// written only on success; free it with deepgemmLtMatmulPreferenceDestroy.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtMatmulPreferenceCreate(
+    pref: *mut deepgemmLtMatmulPreference_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulPreferenceCreate", || {
+        check_out(pref, "pref")?;
+        write_out(
+            pref,
+            to_boxed_ptr::<deepgemmLtMatmulPreferenceOpaque>(api::MatmulPreference::new()),
+        )
+    })
+}
+
+/// Destroys a preference; NULL is a no-op.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtMatmulPreferenceDestroy(
+    pref: deepgemmLtMatmulPreference_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulPreferenceDestroy", || {
+        free_box(pref);
+        Ok(())
+    })
+}
+
+/// Sets an attribute (see deepgemmLtMatmulDescSetAttribute for the rules).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulPreferenceSetAttribute(
+    pref: deepgemmLtMatmulPreference_t,
+    attr: deepgemmLtMatmulPreferenceAttributes_t,
+    buf: *const c_void,
+    sizeInBytes: usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulPreferenceSetAttribute", || {
+        let p = try_ref(pref, "pref")?;
+        p.set_attribute(attr, input_bytes(buf, sizeInBytes)?)
+    })
+}
+
+/// Reads an attribute (see deepgemmLtMatmulDescGetAttribute for the rules).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulPreferenceGetAttribute(
+    pref: deepgemmLtMatmulPreference_t,
+    attr: deepgemmLtMatmulPreferenceAttributes_t,
+    buf: *mut c_void,
+    sizeInBytes: usize,
+    sizeWritten: *mut usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulPreferenceGetAttribute", || {
+        let p = try_ref(pref, "pref")?;
+        get_attribute(p.get(attr), buf, sizeInBytes, sizeWritten)
+    })
+}

@@ -1,0 +1,35 @@
+//! Test-only constructors: handles that need no GPU and record, instead of launching,
+//! every call that passes validation. Handles otherwise only come from
+//! deepgemmLtCreate/deepgemmCreate, which need a driver; these let CPU tests drive every
+//! validation path of deepgemmLtMatmul, the heuristic and GemmEx through the real exports.
+//! Not part of the C API (no symbol is exported).
+#![doc(hidden)]
+
+use super::boundary::{to_boxed_ptr, try_ref};
+use super::types::*;
+use crate::api::{self, RecordedCall};
+use crate::plan::DeviceSpec;
+
+/// A deepgemmLtHandle_t planning for `dev`; free it with deepgemmLtDestroy.
+pub fn recording_lt_handle(dev: DeviceSpec) -> deepgemmLtHandle_t {
+    to_boxed_ptr::<deepgemmLtContext>(api::LtHandle::recording(dev))
+}
+
+/// A deepgemmHandle_t planning for `dev`; free it with deepgemmDestroy.
+pub fn recording_handle(dev: DeviceSpec) -> deepgemmHandle_t {
+    to_boxed_ptr::<deepgemmContext>(api::BlasHandle::recording(dev))
+}
+
+/// The calls a recording Lt handle accepted, oldest first.
+pub fn lt_recorded(h: deepgemmLtHandle_t) -> Vec<RecordedCall> {
+    try_ref(h, "handle")
+        .map(|h| h.backend.recorded())
+        .unwrap_or_default()
+}
+
+/// The calls a recording handle accepted, oldest first.
+pub fn recorded(h: deepgemmHandle_t) -> Vec<RecordedCall> {
+    try_ref(h, "handle")
+        .map(|h| h.backend.recorded())
+        .unwrap_or_default()
+}
