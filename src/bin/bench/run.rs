@@ -279,6 +279,7 @@ impl Bench<'_> {
         })
     }
 
+    #[allow(clippy::needless_range_loop)]
     fn measure(
         &self,
         spec: &GemmSpec,

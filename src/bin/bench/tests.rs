@@ -541,3 +541,217 @@ fn sampled_and_cross_comparison() {
     let c = host::compare_outputs(&s, &bad, &out);
     assert!(!c.passes(1.0));
 }
+
+/// The descriptors and calls the GPU checks make, driven through deepgemm's real C API
+/// with a recording handle (validation and planning run, nothing launches): what reaches
+/// the library must be exactly the GEMM the spec describes. deepgemm's own parser
+/// (`GemmProblem`) is the independent reading of our layouts.
+#[test]
+fn descriptors_reach_deepgemm_as_specified() {
+    use crate::lt::{self, Args, Descs, LtApi, LtHandle};
+    use deepgemm::ffi::testing::{lt_recorded, recording_lt_handle};
+    use deepgemm::plan::DeviceSpec;
+    use deepgemm::problem::Scalar;
+    use deepgemm::types::{Activation, Math, Op, PointerMode, ScalarType};
+
+    let api = LtApi::deepgemm();
+    let st = |t: DType| match t {
+        DType::F32 => ScalarType::F32,
+        DType::F16 => ScalarType::F16,
+        DType::BF16 => ScalarType::BF16,
+    };
+    let mut specs = Vec::new();
+    for (i, &(ab, cd, tf32)) in crate::case::TYPE_COMBOS.iter().enumerate() {
+        let mut s = GemmSpec::new(ab, cd, 17 + i as u64, 5, 129);
+        s.tf32 = tf32;
+        s.trans_a = i % 2 == 1;
+        s.trans_b = i % 3 == 1;
+        s.order = [
+            if i % 2 == 0 { Order::Row } else { Order::Col },
+            if i % 3 == 0 { Order::Row } else { Order::Col },
+            Order::Col,
+            if i % 2 == 1 { Order::Row } else { Order::Col },
+        ];
+        s.pad = [3, 0, 1, 2];
+        s.alpha = 0.75;
+        s.beta = 0.5;
+        s.epi = Epi::ALL[i];
+        if s.epi.has_bias() && i % 2 == 0 {
+            s.bias_type = Some(DType::F32);
+        }
+        if i == 4 {
+            s.batch = 3;
+            s.batch_pad = [5, 7, 0, 11];
+            s.bias_batch_stride = 40;
+            s.device_scalars = true;
+        }
+        if i == 5 {
+            s.in_place = true;
+            s.batch = 2;
+        }
+        specs.push(s);
+    }
+    for s in &specs {
+        let h = LtHandle {
+            api: &api,
+            h: recording_lt_handle(DeviceSpec::H200) as lt::Handle,
+        };
+        let bias_ptr = 0x7000_0000u64;
+        let descs = Descs::new(&api, s, bias_ptr, 1 << 20).unwrap();
+        let heur = descs.heuristic(&h, 1 << 20).unwrap();
+        let (alpha, beta) = (s.alpha, s.beta);
+        let args = Args {
+            alpha: if s.device_scalars {
+                0x6000_0000usize as *const std::ffi::c_void
+            } else {
+                &alpha as *const f32 as *const std::ffi::c_void
+            },
+            beta: if s.device_scalars {
+                0x6000_0004usize as *const std::ffi::c_void
+            } else {
+                &beta as *const f32 as *const std::ffi::c_void
+            },
+            a: 0x1000_0000,
+            b: 0x2000_0000,
+            c: if s.in_place { 0x4000_0000 } else { 0x3000_0000 },
+            d: 0x4000_0000,
+            workspace: 0x5000_0000,
+            workspace_size: 1 << 20,
+            stream: 0x1234usize as *mut std::ffi::c_void,
+        };
+        lt::matmul(&h, &descs, Some(&heur.algo), &args).unwrap();
+        lt::matmul(&h, &descs, None, &args).unwrap();
+        let calls = lt_recorded(h.h as _);
+        assert_eq!(calls.len(), 2, "{s}");
+        let call = &calls[0];
+        let p = &call.problem;
+        assert_eq!((p.m, p.n, p.k, p.batch), (s.m, s.n, s.k, s.batch), "{s}");
+        assert_eq!((p.ab_type, p.cd_type), (st(s.ab), st(s.cd)), "{s}");
+        let math = match (s.ab, s.tf32) {
+            (DType::F32, false) => Math::Ffma,
+            (DType::F32, true) => Math::MmaTf32,
+            _ => Math::Mma,
+        };
+        assert_eq!(p.math, math, "{s}");
+        assert_eq!(p.op_a, if s.trans_a { Op::T } else { Op::N }, "{s}");
+        assert_eq!(p.op_b, if s.trans_b { Op::T } else { Op::N }, "{s}");
+        // Logical strides from our geometry must be deepgemm's.
+        let strides = |which: usize| {
+            let g = s.geom(which);
+            let at = |b: u64, r: u64, c: u64| -> i64 {
+                (match which {
+                    A => s.a_at(&g, b, r, c),
+                    B => s.b_at(&g, b, r, c),
+                    _ => g.at(b, r, c),
+                }) as i64
+            };
+            let o = at(0, 0, 0);
+            (at(0, 1, 0) - o, at(0, 0, 1) - o, g.batch_stride as i64)
+        };
+        for (which, ps) in [(A, p.a), (B, p.b), (C, p.c), (D, p.d)] {
+            let (row, col, batch) = strides(which);
+            assert_eq!((ps.row, ps.col), (row, col), "operand {which}: {s}");
+            if s.batch > 1 {
+                assert_eq!(ps.batch, batch, "operand {which}: {s}");
+            }
+        }
+        let act = match s.epi {
+            Epi::Default | Epi::Bias => Activation::None,
+            Epi::Relu | Epi::ReluBias => Activation::Relu,
+            Epi::Gelu | Epi::GeluBias => Activation::Gelu,
+        };
+        assert_eq!(
+            (p.epilogue.activation, p.epilogue.bias),
+            (act, s.epi.has_bias()),
+            "{s}"
+        );
+        if s.epi.has_bias() {
+            assert_eq!(p.bias_type, st(s.bias_dtype()), "{s}");
+            assert_eq!(p.bias_batch_stride, s.bias_batch_stride as i64, "{s}");
+            assert_eq!(call.ptrs.bias, bias_ptr);
+        }
+        if s.device_scalars {
+            assert_eq!(p.pointer_mode, PointerMode::Device);
+            assert_eq!(call.ptrs.alpha, Scalar::Device(0x6000_0000));
+            assert_eq!(call.ptrs.beta, Scalar::Device(0x6000_0004));
+        } else {
+            assert_eq!(p.pointer_mode, PointerMode::Host);
+            assert_eq!(call.ptrs.alpha, Scalar::Host(s.alpha));
+            assert_eq!(call.ptrs.beta, Scalar::Host(s.beta));
+        }
+        assert_eq!(
+            (call.ptrs.a, call.ptrs.b, call.ptrs.c, call.ptrs.d),
+            (args.a, args.b, args.c, args.d)
+        );
+        assert_eq!(call.stream, 0x1234);
+        assert_eq!(
+            (call.workspace, call.workspace_size),
+            (0x5000_0000, 1 << 20)
+        );
+        assert!(call.plan.is_some());
+        assert_eq!(heur.state, 0);
+        // Extents: our buffer sizes cover everything deepgemm may touch.
+        for (which, ext) in [
+            (A, p.extent[0]),
+            (B, p.extent[1]),
+            (C, p.extent[2]),
+            (D, p.extent[3]),
+        ] {
+            assert!(ext <= s.geom(which).buffer_elems(), "operand {which}: {s}");
+        }
+    }
+}
+
+/// Our attribute numbers and enum values are deepgemm's (and so cuBLASLt's).
+#[test]
+fn constants_match_deepgemm() {
+    use crate::lt::attr;
+    use deepgemm::ffi::*;
+    assert_eq!(attr::DESC_POINTER_MODE, DEEPGEMMLT_MATMUL_DESC_POINTER_MODE);
+    assert_eq!(attr::DESC_TRANSA, DEEPGEMMLT_MATMUL_DESC_TRANSA);
+    assert_eq!(attr::DESC_TRANSB, DEEPGEMMLT_MATMUL_DESC_TRANSB);
+    assert_eq!(attr::DESC_EPILOGUE, DEEPGEMMLT_MATMUL_DESC_EPILOGUE);
+    assert_eq!(attr::DESC_BIAS_POINTER, DEEPGEMMLT_MATMUL_DESC_BIAS_POINTER);
+    assert_eq!(
+        attr::DESC_BIAS_BATCH_STRIDE,
+        DEEPGEMMLT_MATMUL_DESC_BIAS_BATCH_STRIDE
+    );
+    assert_eq!(
+        attr::DESC_BIAS_DATA_TYPE,
+        DEEPGEMMLT_MATMUL_DESC_BIAS_DATA_TYPE
+    );
+    assert_eq!(attr::LAYOUT_ORDER, DEEPGEMMLT_MATRIX_LAYOUT_ORDER);
+    assert_eq!(
+        attr::LAYOUT_BATCH_COUNT,
+        DEEPGEMMLT_MATRIX_LAYOUT_BATCH_COUNT
+    );
+    assert_eq!(
+        attr::LAYOUT_STRIDED_BATCH_OFFSET,
+        DEEPGEMMLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET
+    );
+    assert_eq!(
+        attr::PREF_MAX_WORKSPACE_BYTES,
+        DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES
+    );
+    assert_eq!(attr::POINTER_MODE_DEVICE, DEEPGEMMLT_POINTER_MODE_DEVICE);
+    assert_eq!(DType::F32.cuda(), DEEPGEMM_R_32F);
+    assert_eq!(DType::F16.cuda(), DEEPGEMM_R_16F);
+    assert_eq!(DType::BF16.cuda(), DEEPGEMM_R_16BF);
+    assert_eq!(Order::Row.cuda(), DEEPGEMMLT_ORDER_ROW);
+    let epis = [
+        (Epi::Default, DEEPGEMMLT_EPILOGUE_DEFAULT),
+        (Epi::Relu, DEEPGEMMLT_EPILOGUE_RELU),
+        (Epi::Bias, DEEPGEMMLT_EPILOGUE_BIAS),
+        (Epi::ReluBias, DEEPGEMMLT_EPILOGUE_RELU_BIAS),
+        (Epi::Gelu, DEEPGEMMLT_EPILOGUE_GELU),
+        (Epi::GeluBias, DEEPGEMMLT_EPILOGUE_GELU_BIAS),
+    ];
+    for (e, v) in epis {
+        assert_eq!(e.cuda() as i32, v);
+    }
+    let s = GemmSpec::new(DType::F32, DType::F32, 1, 1, 1);
+    assert_eq!(s.compute_type(), DEEPGEMM_COMPUTE_32F);
+    let mut t = s.clone();
+    t.tf32 = true;
+    assert_eq!(t.compute_type(), DEEPGEMM_COMPUTE_32F_FAST_TF32);
+}
