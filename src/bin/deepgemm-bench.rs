@@ -5,6 +5,9 @@
 //! The helpers shared with the GPU test suite live in `tests/common/` and are compiled
 //! into this binary too, so the bench and the tests check with the same code.
 
+#[cfg(test)]
+#[path = "../../tests/common/blas.rs"]
+mod blas;
 #[path = "../../tests/common/case.rs"]
 mod case;
 #[path = "../../tests/common/device.rs"]

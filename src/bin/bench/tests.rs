@@ -755,3 +755,72 @@ fn constants_match_deepgemm() {
     t.tf32 = true;
     assert_eq!(t.compute_type(), DEEPGEMM_COMPUTE_32F_FAST_TF32);
 }
+
+/// The GemmEx / GemmStridedBatchedEx calls of the GPU suite, through deepgemm's real C
+/// API with a recording handle: the problem that arrives is the spec's.
+#[test]
+fn gemm_ex_reaches_deepgemm_as_specified() {
+    use crate::blas::{self, BlasHandle};
+    use deepgemm::ffi::testing::{recorded, recording_handle};
+    use deepgemm::plan::DeviceSpec;
+    use deepgemm::problem::Scalar;
+    for (i, &(ab, cd, tf32)) in crate::case::TYPE_COMBOS.iter().enumerate() {
+        for strided in [false, true] {
+            let mut s = GemmSpec::new(ab, cd, 33 + i as u64, 17, 65);
+            s.tf32 = tf32;
+            s.trans_a = i % 2 == 0;
+            s.trans_b = strided;
+            s.in_place = true;
+            s.pad = [3, 1, 0, 2];
+            s.alpha = 1.5;
+            s.beta = -0.5;
+            if strided {
+                s.batch = 3;
+                s.batch_pad = [37, 0, 0, 5];
+            }
+            let h = BlasHandle(recording_handle(DeviceSpec::H200));
+            h.set_stream(0x99usize as *mut std::ffi::c_void).unwrap();
+            let (alpha, beta) = (s.alpha, s.beta);
+            blas::gemm_ex(
+                &h,
+                &s,
+                strided,
+                &alpha as *const f32 as *const std::ffi::c_void,
+                &beta as *const f32 as *const std::ffi::c_void,
+                0x1000,
+                0x2000,
+                0x3000,
+            )
+            .unwrap();
+            let calls = recorded(h.0);
+            assert_eq!(calls.len(), 1);
+            let (p, x) = (&calls[0].problem, &calls[0].ptrs);
+            assert_eq!((p.m, p.n, p.k, p.batch), (s.m, s.n, s.k, s.batch), "{s}");
+            assert_eq!((x.a, x.b, x.c, x.d), (0x1000, 0x2000, 0x3000, 0x3000));
+            assert_eq!((x.alpha, x.beta), (Scalar::Host(1.5), Scalar::Host(-0.5)));
+            assert_eq!(calls[0].stream, 0x99);
+            let ga = s.geom(A);
+            let row = (s.a_at(&ga, 0, 1, 0) - s.a_at(&ga, 0, 0, 0)) as i64;
+            let col = (s.a_at(&ga, 0, 0, 1) - s.a_at(&ga, 0, 0, 0)) as i64;
+            assert_eq!((p.a.row, p.a.col), (row, col), "{s}");
+            assert_eq!((p.d.row, p.d.col), (1, s.geom(D).ld as i64), "{s}");
+            if strided {
+                assert_eq!(
+                    (p.a.batch, p.b.batch, p.d.batch),
+                    (
+                        s.geom(A).batch_stride as i64,
+                        s.geom(B).batch_stride as i64,
+                        s.geom(D).batch_stride as i64
+                    )
+                );
+            }
+            // A spec GemmEx cannot express is refused before any call.
+            let mut t = s.clone();
+            t.order[A] = Order::Row;
+            assert!(
+                blas::gemm_ex(&h, &t, strided, std::ptr::null(), std::ptr::null(), 1, 1, 1)
+                    .is_err()
+            );
+        }
+    }
+}
