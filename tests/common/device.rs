@@ -111,10 +111,15 @@ impl DevBuf {
             return Ok(());
         }
         // SAFETY: `data.len()` bytes fit in the allocation (checked above).
-        unsafe { cu::memcpy_htod_sync(self.ptr, data) }.map_err(ctx_err("cuMemcpyHtoD"))
+        unsafe { cu::memcpy_htod_sync(self.ptr, data) }.map_err(ctx_err("cuMemcpyHtoD"))?;
+        // From pageable memory cuMemcpyHtoD may return before the DMA has landed, and it
+        // is ordered only with the legacy stream: the non-blocking streams the GEMMs run on
+        // would not wait for it. Finish it here.
+        cu::ctx::synchronize().map_err(ctx_err("cuCtxSynchronize after upload"))
     }
 
-    /// Synchronous device -> host copy of the first `self.bytes` bytes.
+    /// Device -> host copy of the first `self.bytes` bytes. It runs on the legacy stream,
+    /// which does not wait for non-blocking streams: synchronize the producer first.
     pub fn download(&self) -> CuResult<Vec<u8>> {
         let mut v = vec![0u8; self.bytes];
         if !v.is_empty() {

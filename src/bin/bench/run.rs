@@ -191,7 +191,8 @@ fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
         .and_then(|p| Plan::from_algo(&algo.data, &p, &dev))
     {
         Ok(plan) => plan.variant.name(),
-        Err(e) => format!("? ({e})"),
+        // Not a plan `plan::choose` makes for this problem: show the raw words.
+        Err(e) => format!("algo {:x?} ({e})", &algo.data[1..4]),
     }
 }
 
