@@ -134,6 +134,17 @@ impl AttrValue {
     }
 }
 
+/// CUDA 13.0's emulated compute types, which `types::compute_type` does not list.
+pub const COMPUTE_32F_EMULATED_16BFX9: i32 = 78;
+pub const COMPUTE_64F_EMULATED_FIXEDPOINT: i32 = 79;
+
+/// Every cublasComputeType_t of CUDA 13.0.
+pub fn compute_type_is_known(v: i32) -> bool {
+    crate::types::compute_type::is_known(v)
+        || v == COMPUTE_32F_EMULATED_16BFX9
+        || v == COMPUTE_64F_EMULATED_FIXEDPOINT
+}
+
 /// What a value must satisfy to be accepted by Set (INVALID_VALUE otherwise).
 #[derive(Clone, Copy, Debug)]
 pub enum Check {
@@ -165,7 +176,7 @@ impl Check {
                 (allow_default && i == -1)
                     || (i32::try_from(i).is_ok_and(crate::types::cuda_data_type::is_known))
             }
-            Check::ComputeType => i32::try_from(i).is_ok_and(crate::types::compute_type::is_known),
+            Check::ComputeType => i32::try_from(i).is_ok_and(compute_type_is_known),
             Check::Epilogue => i32::try_from(i).is_ok_and(crate::types::epilogue::is_known),
             Check::NonNegativeF32 => match v {
                 AttrValue::F32(f) => f.is_finite() && f >= 0.0,

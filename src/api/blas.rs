@@ -75,6 +75,7 @@ pub fn describe(x: &GemmExArgs) -> Result<Option<(OpSpec, MatrixSpec, MatrixSpec
     if m == 0 || n == 0 || x.batch == 0 {
         return Ok(None);
     }
+    super::matmul::reject_emulated(x.compute_type)?;
     let mut op = OpSpec::new(x.compute_type, scale_type_for(x.compute_type));
     op.trans_a = x.transa;
     op.trans_b = x.transb;

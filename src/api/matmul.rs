@@ -26,8 +26,21 @@ pub fn problem(
     d: &MatrixLayout,
 ) -> Result<(GemmProblem, DescSnapshot)> {
     let snap = desc.snapshot()?;
+    reject_emulated(snap.op.compute_type)?;
     let p = GemmProblem::new(&snap.op, &a.spec()?, &b.spec()?, &c.spec()?, &d.spec()?)?;
     Ok((p, snap))
+}
+
+/// The CUDA 13 emulated compute types are valid values deepgemm does not implement; the
+/// shared validation (`GemmProblem::new`) predates them and would call them unknown.
+pub fn reject_emulated(compute_type: i32) -> Result<()> {
+    use super::attr::{COMPUTE_32F_EMULATED_16BFX9, COMPUTE_64F_EMULATED_FIXEDPOINT};
+    if compute_type == COMPUTE_32F_EMULATED_16BFX9
+        || compute_type == COMPUTE_64F_EMULATED_FIXEDPOINT
+    {
+        return Err(unsupported!("emulated compute type {compute_type}"));
+    }
+    Ok(())
 }
 
 /// Checks a call's pointers and workspace, decodes the caller's algo (if any) and runs it.

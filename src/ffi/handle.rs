@@ -5,24 +5,7 @@ use std::ffi::c_char;
 use super::boundary::{ffi_boundary, ffi_boundary_value, free_box, to_boxed_ptr, write_out};
 use super::types::*;
 use crate::api;
-
-const fn parse_version(s: &str) -> usize {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut v = 0;
-    while i < b.len() {
-        assert!(b[i].is_ascii_digit(), "version component is not a number");
-        v = v * 10 + (b[i] - b'0') as usize;
-        i += 1;
-    }
-    v
-}
-
-pub const VERSION_MAJOR: usize = parse_version(env!("CARGO_PKG_VERSION_MAJOR"));
-pub const VERSION_MINOR: usize = parse_version(env!("CARGO_PKG_VERSION_MINOR"));
-pub const VERSION_PATCH: usize = parse_version(env!("CARGO_PKG_VERSION_PATCH"));
-/// MAJOR * 10000 + MINOR * 100 + PATCH, as cuBLAS encodes its version.
-pub const VERSION: usize = VERSION_MAJOR * 10_000 + VERSION_MINOR * 100 + VERSION_PATCH;
+use crate::api::VERSION;
 
 /// Creates a cuBLASLt-style handle. Returns DEEPGEMM_STATUS_NOT_INITIALIZED when no CUDA
 /// driver or device can be used. On success `*handle` owns the context; free it with

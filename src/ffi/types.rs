@@ -159,8 +159,12 @@ pub const DEEPGEMM_COMPUTE_32F_PEDANTIC: deepgemmComputeType_t = 69;
 pub const DEEPGEMM_COMPUTE_32F_FAST_16F: deepgemmComputeType_t = 74;
 pub const DEEPGEMM_COMPUTE_32F_FAST_16BF: deepgemmComputeType_t = 75;
 pub const DEEPGEMM_COMPUTE_32F_FAST_TF32: deepgemmComputeType_t = 77;
+/// CUDA 13.0: fp32 emulated with bf16x9 (accepted by Create, NOT_SUPPORTED at use).
+pub const DEEPGEMM_COMPUTE_32F_EMULATED_16BFX9: deepgemmComputeType_t = 78;
 pub const DEEPGEMM_COMPUTE_64F: deepgemmComputeType_t = 70;
 pub const DEEPGEMM_COMPUTE_64F_PEDANTIC: deepgemmComputeType_t = 71;
+/// CUDA 13.0: fp64 emulated with fixed point (accepted by Create, NOT_SUPPORTED at use).
+pub const DEEPGEMM_COMPUTE_64F_EMULATED_FIXEDPOINT: deepgemmComputeType_t = 79;
 pub const DEEPGEMM_COMPUTE_32I: deepgemmComputeType_t = 72;
 pub const DEEPGEMM_COMPUTE_32I_PEDANTIC: deepgemmComputeType_t = 73;
 

@@ -1,0 +1,315 @@
+/*
+ * Host-side behaviour of libdeepgemm from C: descriptors, attribute round-trips, error
+ * statuses, versions and status strings, and handle creation without a GPU. Allocates no
+ * device memory. Built and run by tests/ffi_programs.rs with
+ * gcc -std=c11 -Wall -Wextra -Wpedantic -Werror. Exit status 0 = every check passed.
+ *
+ * DEEPGEMM_EXPECT_NO_GPU=1 (set by the driver when libcuda cannot be loaded) makes
+ * NOT_INITIALIZED from the Create functions mandatory.
+ */
+
+/* What CUDA's driver_types.h declares: a deepgemmStream_t must accept it without a cast. */
+typedef struct CUstream_st *cudaStream_t;
+
+#include "deepgemm.h"
+#include "deepgemm.h" /* the include guard makes a second inclusion harmless */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(deepgemmLtMatmulAlgo_t) == 64, "cublasLtMatmulAlgo_t is 64 bytes");
+_Static_assert(sizeof(deepgemmLtMatmulHeuristicResult_t) == 96,
+               "cublasLtMatmulHeuristicResult_t is 96 bytes");
+_Static_assert(DEEPGEMM_VERSION == DEEPGEMM_VERSION_MAJOR * 10000 + DEEPGEMM_VERSION_MINOR * 100 +
+                                       DEEPGEMM_VERSION_PATCH,
+               "version encoding");
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                    \
+    do {                                                                               \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                                \
+        }                                                                              \
+    } while (0)
+
+#define CHECK_STATUS(call, expect)                                                            \
+    do {                                                                                      \
+        deepgemmStatus_t st_ = (call);                                                        \
+        if (st_ != (expect)) {                                                                \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, \
+                    deepgemmGetStatusName((int)st_), deepgemmGetStatusName((int)(expect)));   \
+            failures++;                                                                       \
+        }                                                                                     \
+    } while (0)
+
+static void versions_and_strings(void) {
+    int v = -1;
+    CHECK(deepgemmLtGetVersion() == DEEPGEMM_VERSION);
+    CHECK_STATUS(deepgemmGetVersion(&v), DEEPGEMM_STATUS_SUCCESS);
+    CHECK(v == DEEPGEMM_VERSION);
+    CHECK_STATUS(deepgemmGetVersion(NULL), DEEPGEMM_STATUS_INVALID_VALUE);
+
+    CHECK(strcmp(deepgemmGetStatusName(DEEPGEMM_STATUS_SUCCESS), "DEEPGEMM_STATUS_SUCCESS") == 0);
+    CHECK(strcmp(deepgemmGetStatusName(DEEPGEMM_STATUS_NOT_SUPPORTED),
+                 "DEEPGEMM_STATUS_NOT_SUPPORTED") == 0);
+    CHECK(strcmp(deepgemmLtGetStatusName(7), "DEEPGEMM_STATUS_INVALID_VALUE") == 0);
+    CHECK(strcmp(deepgemmGetStatusName(12345), "DEEPGEMM_STATUS_UNKNOWN") == 0);
+    CHECK(strcmp(deepgemmGetStatusString(-3), "unknown status") == 0);
+    CHECK(strlen(deepgemmGetStatusString(DEEPGEMM_STATUS_INVALID_VALUE)) > 0);
+    CHECK(strcmp(deepgemmLtGetStatusString(1), deepgemmGetStatusString(1)) == 0);
+}
+
+static void matmul_desc(void) {
+    deepgemmLtMatmulDesc_t desc = NULL;
+    CHECK_STATUS(deepgemmLtMatmulDescCreate(&desc, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(desc != NULL);
+
+    /* cuBLASLt's usual calls, with the C types of each attribute. */
+    deepgemmOperation_t opT = DEEPGEMM_OP_T, op = -1;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &opT,
+                                                  sizeof(opT)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    size_t written = 0;
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &op,
+                                                  sizeof(op), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(op == DEEPGEMM_OP_T && written == sizeof(op));
+
+    uint32_t epi = DEEPGEMMLT_EPILOGUE_GELU_BIAS, epi_out = 0;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_EPILOGUE, &epi,
+                                                  sizeof(epi)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_EPILOGUE, &epi_out,
+                                                  sizeof(epi_out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(epi_out == 36);
+
+    const void *bias = (const void *)(uintptr_t)0x7f0000001000u, *bias_out = NULL;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                                                  sizeof(bias)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_BIAS_POINTER,
+                                                  &bias_out, sizeof(bias_out), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(bias_out == bias && written == sizeof(void *));
+
+    int8_t fast = 1, fast_out = 0;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_FAST_ACCUM, &fast,
+                                                  sizeof(fast)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_FAST_ACCUM,
+                                                  &fast_out, sizeof(fast_out), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(fast_out == 1 && written == 1);
+
+    int64_t stride = 1LL << 40, stride_out = 0;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
+                                                  &stride, sizeof(stride)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
+                                                  &stride_out, sizeof(stride_out), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(stride_out == stride);
+
+    /* Size query: buf NULL, size 0. */
+    written = 0;
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_AMAX_D_POINTER,
+                                                  NULL, 0, &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(written == sizeof(void *));
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_EPILOGUE, NULL, 0,
+                                                  NULL),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+
+    /* Errors: wrong size, NULL buffer, unknown attribute, invalid value; nothing changes. */
+    int64_t wide = 1;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &wide,
+                                                  sizeof(wide)),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, NULL, 4),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, 9, &opT, sizeof(opT)),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    int32_t conj = DEEPGEMM_OP_CONJG;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &conj,
+                                                  sizeof(conj)),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    uint32_t bad_epi = 3;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_EPILOGUE, &bad_epi,
+                                                  sizeof(bad_epi)),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    int16_t small = 0;
+    written = 99;
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &small,
+                                                  sizeof(small), &written),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK(small == 0 && written == 99);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &op,
+                                                  sizeof(op), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(op == DEEPGEMM_OP_T);
+
+    /* Bad Create arguments write nothing. */
+    deepgemmLtMatmulDesc_t keep = desc;
+    CHECK_STATUS(deepgemmLtMatmulDescCreate(&keep, 0, DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK(keep == desc);
+    CHECK_STATUS(deepgemmLtMatmulDescCreate(NULL, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+
+    CHECK_STATUS(deepgemmLtMatmulDescDestroy(desc), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescDestroy(NULL), DEEPGEMM_STATUS_SUCCESS);
+}
+
+static void layout_and_preference(void) {
+    deepgemmLtMatrixLayout_t l = NULL;
+    CHECK_STATUS(deepgemmLtMatrixLayoutCreate(&l, DEEPGEMM_R_16BF, 4096, 1024, 4096),
+                 DEEPGEMM_STATUS_SUCCESS);
+    uint64_t rows = 0;
+    int64_t ld = 0;
+    uint32_t type = 99;
+    size_t written = 0;
+    CHECK_STATUS(deepgemmLtMatrixLayoutGetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_ROWS, &rows,
+                                                    sizeof(rows), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(rows == 4096 && written == 8);
+    CHECK_STATUS(deepgemmLtMatrixLayoutGetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_LD, &ld,
+                                                    sizeof(ld), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(ld == 4096);
+    CHECK_STATUS(deepgemmLtMatrixLayoutGetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_TYPE, &type,
+                                                    sizeof(type), &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(type == DEEPGEMM_R_16BF && written == 4);
+    deepgemmLtOrder_t order = DEEPGEMMLT_ORDER_ROW, order_out = -1;
+    CHECK_STATUS(deepgemmLtMatrixLayoutSetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_ORDER, &order,
+                                                    sizeof(order)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatrixLayoutGetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_ORDER, &order_out,
+                                                    sizeof(order_out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(order_out == DEEPGEMMLT_ORDER_ROW);
+    int32_t batch = 0;
+    CHECK_STATUS(deepgemmLtMatrixLayoutSetAttribute(l, DEEPGEMMLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                                    &batch, sizeof(batch)),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatrixLayoutDestroy(l), DEEPGEMM_STATUS_SUCCESS);
+
+    /* Invalid layouts: unknown type, rows over INT64_MAX, negative ld. */
+    deepgemmLtMatrixLayout_t keep = NULL;
+    CHECK_STATUS(deepgemmLtMatrixLayoutCreate(&keep, 99, 2, 2, 2), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatrixLayoutCreate(&keep, DEEPGEMM_R_32F, UINT64_MAX, 2, 2),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatrixLayoutCreate(&keep, DEEPGEMM_R_32F, 2, 2, -1),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK(keep == NULL);
+
+    deepgemmLtMatmulPreference_t pref = NULL;
+    CHECK_STATUS(deepgemmLtMatmulPreferenceCreate(&pref), DEEPGEMM_STATUS_SUCCESS);
+    uint64_t ws = 32u << 20, ws_out = 0;
+    CHECK_STATUS(deepgemmLtMatmulPreferenceGetAttribute(
+                     pref, DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_out, sizeof(ws_out),
+                     NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(ws_out == 0);
+    CHECK_STATUS(deepgemmLtMatmulPreferenceSetAttribute(
+                     pref, DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulPreferenceGetAttribute(
+                     pref, DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_out, sizeof(ws_out),
+                     NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(ws_out == ws);
+    float waves = 2.5f, waves_out = 0.0f;
+    CHECK_STATUS(deepgemmLtMatmulPreferenceSetAttribute(pref, DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT,
+                                                        &waves, sizeof(waves)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulPreferenceGetAttribute(pref, DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT,
+                                                        &waves_out, sizeof(waves_out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(waves_out == 2.5f);
+    uint32_t align = 0;
+    CHECK_STATUS(deepgemmLtMatmulPreferenceGetAttribute(
+                     pref, DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &align, sizeof(align),
+                     NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(align == 256);
+    CHECK_STATUS(deepgemmLtMatmulPreferenceDestroy(pref), DEEPGEMM_STATUS_SUCCESS);
+}
+
+static void handles(void) {
+    int expect_no_gpu = getenv("DEEPGEMM_EXPECT_NO_GPU") != NULL;
+    cudaStream_t stream = NULL; /* passed below without a cast */
+
+    deepgemmLtHandle_t lt = (deepgemmLtHandle_t)(uintptr_t)0x5a50;
+    deepgemmStatus_t st = deepgemmLtCreate(&lt);
+    if (st == DEEPGEMM_STATUS_SUCCESS) {
+        CHECK(!expect_no_gpu);
+        CHECK(lt != (deepgemmLtHandle_t)(uintptr_t)0x5a50);
+        CHECK_STATUS(deepgemmLtDestroy(lt), DEEPGEMM_STATUS_SUCCESS);
+    } else {
+        CHECK(st == DEEPGEMM_STATUS_NOT_INITIALIZED);
+        CHECK(lt == (deepgemmLtHandle_t)(uintptr_t)0x5a50);
+    }
+    deepgemmHandle_t h = NULL;
+    st = deepgemmCreate(&h);
+    if (st == DEEPGEMM_STATUS_SUCCESS) {
+        CHECK(!expect_no_gpu);
+        cudaStream_t got = (cudaStream_t)(uintptr_t)0x10;
+        CHECK_STATUS(deepgemmSetStream(h, stream), DEEPGEMM_STATUS_SUCCESS);
+        CHECK_STATUS(deepgemmGetStream(h, &got), DEEPGEMM_STATUS_SUCCESS);
+        CHECK(got == stream);
+        CHECK_STATUS(deepgemmSetPointerMode(h, DEEPGEMM_POINTER_MODE_DEVICE),
+                     DEEPGEMM_STATUS_SUCCESS);
+        deepgemmPointerMode_t mode = -1;
+        CHECK_STATUS(deepgemmGetPointerMode(h, &mode), DEEPGEMM_STATUS_SUCCESS);
+        CHECK(mode == DEEPGEMM_POINTER_MODE_DEVICE);
+        CHECK_STATUS(deepgemmDestroy(h), DEEPGEMM_STATUS_SUCCESS);
+    } else {
+        CHECK(st == DEEPGEMM_STATUS_NOT_INITIALIZED);
+        CHECK(h == NULL);
+    }
+    CHECK_STATUS(deepgemmLtCreate(NULL), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtDestroy(NULL), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmDestroy(NULL), DEEPGEMM_STATUS_SUCCESS);
+
+    /* NULL handles are NOT_INITIALIZED, as in cuBLAS/cuBLASLt. */
+    float alpha = 1.0f, beta = 0.0f;
+    CHECK_STATUS(deepgemmLtMatmul(NULL, NULL, &alpha, NULL, NULL, NULL, NULL, &beta, NULL, NULL,
+                                  NULL, NULL, NULL, NULL, 0, stream),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    deepgemmLtMatmulHeuristicResult_t results[2];
+    int count = -1;
+    CHECK_STATUS(deepgemmLtMatmulAlgoGetHeuristic(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2,
+                                                  results, &count),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK(count == -1);
+    CHECK_STATUS(deepgemmSetStream(NULL, stream), DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK_STATUS(deepgemmGemmEx(NULL, DEEPGEMM_OP_N, DEEPGEMM_OP_N, 4, 4, 4, &alpha, NULL,
+                                DEEPGEMM_R_16BF, 4, NULL, DEEPGEMM_R_16BF, 4, &beta, NULL,
+                                DEEPGEMM_R_16BF, 4, DEEPGEMM_COMPUTE_32F, DEEPGEMM_GEMM_DEFAULT),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK_STATUS(deepgemmGemmStridedBatchedEx(
+                     NULL, DEEPGEMM_OP_T, DEEPGEMM_OP_N, 4, 4, 4, &alpha, NULL, DEEPGEMM_R_16F, 4,
+                     16, NULL, DEEPGEMM_R_16F, 4, 16, &beta, NULL, DEEPGEMM_R_16F, 4, 16, 2,
+                     DEEPGEMM_COMPUTE_32F, DEEPGEMM_GEMM_DEFAULT_TENSOR_OP),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+}
+
+int main(void) {
+    CHECK_STATUS(deepgemmLtLoggerSetLevel(0), DEEPGEMM_STATUS_SUCCESS);
+    versions_and_strings();
+    matmul_desc();
+    layout_and_preference();
+    handles();
+    if (failures != 0) {
+        fprintf(stderr, "host_api.c: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("host_api.c: all checks passed\n");
+    return 0;
+}

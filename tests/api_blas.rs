@@ -1,0 +1,446 @@
+//! The cuBLAS-style handle API through the C exports, on a recording handle (no GPU):
+//! stream and pointer mode, GemmEx / GemmStridedBatchedEx argument validation, and what
+//! reaches `gemm::run`.
+
+mod api_common;
+use api_common::*;
+use std::ffi::c_void;
+use std::ptr::{null, null_mut};
+
+use deepgemm::ffi::testing;
+use deepgemm::plan::DeviceSpec;
+use deepgemm::problem::Scalar;
+use deepgemm::types::{Math, Op, ScalarType};
+
+const A: usize = 0x10000;
+const B: usize = 0x20000;
+const C: usize = 0x30000;
+
+struct H(deepgemmHandle_t);
+impl Drop for H {
+    fn drop(&mut self) {
+        assert_eq!(deepgemmDestroy(self.0), DEEPGEMM_STATUS_SUCCESS);
+    }
+}
+
+fn handle() -> H {
+    H(testing::recording_handle(DeviceSpec::H200))
+}
+
+/// GemmEx arguments, defaults: C(4x3) = A^T B with A 5x4 (lda 5), B 5x3 (ldb 5), C ldc 4,
+/// bf16 in, fp32 out, COMPUTE_32F.
+#[derive(Clone, Copy)]
+struct Ex {
+    transa: i32,
+    transb: i32,
+    m: i32,
+    n: i32,
+    k: i32,
+    a: usize,
+    at: i32,
+    lda: i32,
+    b: usize,
+    bt: i32,
+    ldb: i32,
+    c: usize,
+    ct: i32,
+    ldc: i32,
+    compute: i32,
+    algo: i32,
+}
+
+const EX: Ex = Ex {
+    transa: DEEPGEMM_OP_T,
+    transb: DEEPGEMM_OP_N,
+    m: 4,
+    n: 3,
+    k: 5,
+    a: A,
+    at: DEEPGEMM_R_16BF,
+    lda: 5,
+    b: B,
+    bt: DEEPGEMM_R_16BF,
+    ldb: 5,
+    c: C,
+    ct: DEEPGEMM_R_32F,
+    ldc: 4,
+    compute: DEEPGEMM_COMPUTE_32F,
+    algo: DEEPGEMM_GEMM_DEFAULT,
+};
+
+fn gemm_ex(h: &H, x: Ex, alpha: *const c_void, beta: *const c_void) -> deepgemmStatus_t {
+    deepgemmGemmEx(
+        h.0,
+        x.transa,
+        x.transb,
+        x.m,
+        x.n,
+        x.k,
+        alpha,
+        x.a as *const c_void,
+        x.at,
+        x.lda,
+        x.b as *const c_void,
+        x.bt,
+        x.ldb,
+        beta,
+        x.c as *mut c_void,
+        x.ct,
+        x.ldc,
+        x.compute,
+        x.algo,
+    )
+}
+
+fn run(h: &H, x: Ex) -> deepgemmStatus_t {
+    let (alpha, beta) = (1.5f32, 0.25f32);
+    gemm_ex(
+        h,
+        x,
+        (&alpha as *const f32).cast(),
+        (&beta as *const f32).cast(),
+    )
+}
+
+#[test]
+fn stream_and_pointer_mode() {
+    let h = handle();
+    let mut s = 0x99usize as deepgemmStream_t;
+    assert_eq!(deepgemmGetStream(h.0, &mut s), DEEPGEMM_STATUS_SUCCESS);
+    assert!(s.is_null(), "a new handle uses the default stream");
+    assert_eq!(
+        deepgemmSetStream(h.0, 0xabc0usize as deepgemmStream_t),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(deepgemmGetStream(h.0, &mut s), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(s as usize, 0xabc0);
+    let mut mode = 7;
+    assert_eq!(
+        deepgemmGetPointerMode(h.0, &mut mode),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(mode, DEEPGEMM_POINTER_MODE_HOST);
+    assert_eq!(
+        deepgemmSetPointerMode(h.0, DEEPGEMM_POINTER_MODE_DEVICE),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        deepgemmGetPointerMode(h.0, &mut mode),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(mode, DEEPGEMM_POINTER_MODE_DEVICE);
+    for bad in [-1, 2, 100] {
+        assert_eq!(
+            deepgemmSetPointerMode(h.0, bad),
+            DEEPGEMM_STATUS_INVALID_VALUE
+        );
+    }
+    assert_eq!(
+        deepgemmGetPointerMode(h.0, &mut mode),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(mode, DEEPGEMM_POINTER_MODE_DEVICE);
+    // NULL out-pointers and NULL handles.
+    assert_eq!(
+        deepgemmGetStream(h.0, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        deepgemmGetPointerMode(h.0, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        deepgemmSetStream(null_mut(), null_mut()),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmGetStream(null_mut(), &mut s),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmSetPointerMode(null_mut(), 0),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmGetPointerMode(null_mut(), &mut mode),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(deepgemmDestroy(null_mut()), DEEPGEMM_STATUS_SUCCESS);
+}
+
+#[test]
+fn gemm_ex_maps_onto_the_column_major_problem() {
+    let h = handle();
+    assert_eq!(
+        deepgemmSetStream(h.0, 0x5100usize as deepgemmStream_t),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    let c = testing::recorded(h.0)[0];
+    let p = c.problem;
+    assert_eq!((p.m, p.n, p.k, p.batch), (4, 3, 5, 1));
+    assert_eq!(
+        (p.ab_type, p.cd_type, p.math),
+        (ScalarType::BF16, ScalarType::F32, Math::Mma)
+    );
+    assert_eq!((p.op_a, p.op_b), (Op::T, Op::N));
+    // op(A)(i, kk) = A[kk + i*lda] for a transposed column-major A.
+    assert_eq!((p.a.row, p.a.col), (5, 1));
+    assert_eq!((p.b.row, p.b.col), (1, 5));
+    assert_eq!((p.c.row, p.c.col), (1, 4));
+    assert_eq!(p.c, p.d);
+    assert_eq!(
+        (c.ptrs.a, c.ptrs.b, c.ptrs.c, c.ptrs.d),
+        (A as u64, B as u64, C as u64, C as u64)
+    );
+    assert_eq!(
+        (c.ptrs.alpha, c.ptrs.beta),
+        (Scalar::Host(1.5), Scalar::Host(0.25))
+    );
+    assert_eq!(c.stream, 0x5100);
+    assert_eq!(c.plan, None);
+
+    // TF32 passes through.
+    let x = Ex {
+        at: DEEPGEMM_R_32F,
+        bt: DEEPGEMM_R_32F,
+        compute: DEEPGEMM_COMPUTE_32F_FAST_TF32,
+        ..EX
+    };
+    assert_eq!(run(&h, x), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(testing::recorded(h.0)[1].problem.math, Math::MmaTf32);
+}
+
+#[test]
+fn gemm_ex_rejects_bad_arguments() {
+    let h = handle();
+    let bad: Vec<(&str, Ex)> = vec![
+        ("m < 0", Ex { m: -1, ..EX }),
+        ("n < 0", Ex { n: -1, ..EX }),
+        ("k < 0", Ex { k: -1, ..EX }),
+        ("transa", Ex { transa: 3, ..EX }),
+        ("transa", Ex { transa: -1, ..EX }),
+        ("transb", Ex { transb: 7, ..EX }),
+        ("lda < k (A transposed)", Ex { lda: 4, ..EX }),
+        (
+            "lda < m (A not transposed)",
+            Ex {
+                transa: DEEPGEMM_OP_N,
+                lda: 3,
+                ..EX
+            },
+        ),
+        ("ldb < k", Ex { ldb: 4, ..EX }),
+        (
+            "ldb < n (B transposed)",
+            Ex {
+                transb: DEEPGEMM_OP_T,
+                ldb: 2,
+                ..EX
+            },
+        ),
+        ("ldc < m", Ex { ldc: 3, ..EX }),
+        ("lda <= 0", Ex { m: 0, lda: 0, ..EX }),
+        ("negative lda", Ex { lda: -5, ..EX }),
+        ("unknown compute type", Ex { compute: 0, ..EX }),
+        (
+            "unknown data type",
+            Ex {
+                at: 99,
+                bt: 99,
+                ..EX
+            },
+        ),
+        ("A NULL", Ex { a: 0, ..EX }),
+        ("C NULL", Ex { c: 0, ..EX }),
+        ("A misaligned", Ex { a: A + 1, ..EX }),
+    ];
+    for (name, x) in &bad {
+        assert_eq!(run(&h, *x), DEEPGEMM_STATUS_INVALID_VALUE, "{name}");
+    }
+    for algo in [-2, 24, 98, 116, 999, i32::MIN] {
+        assert_eq!(
+            run(&h, Ex { algo, ..EX }),
+            DEEPGEMM_STATUS_INVALID_VALUE,
+            "algo {algo}"
+        );
+    }
+    let unsupported: Vec<(&str, Ex)> = vec![
+        (
+            "A and B types differ",
+            Ex {
+                bt: DEEPGEMM_R_16F,
+                ..EX
+            },
+        ),
+        (
+            "fp8",
+            Ex {
+                at: DEEPGEMM_R_8F_E4M3,
+                bt: DEEPGEMM_R_8F_E4M3,
+                ..EX
+            },
+        ),
+        (
+            "compute 16F",
+            Ex {
+                at: 2,
+                bt: 2,
+                ct: 2,
+                compute: DEEPGEMM_COMPUTE_16F,
+                ..EX
+            },
+        ),
+        (
+            "compute 64F",
+            Ex {
+                at: 1,
+                bt: 1,
+                ct: 1,
+                compute: DEEPGEMM_COMPUTE_64F,
+                ..EX
+            },
+        ),
+        (
+            "emulated",
+            Ex {
+                at: 0,
+                bt: 0,
+                ct: 0,
+                compute: DEEPGEMM_COMPUTE_32F_EMULATED_16BFX9,
+                ..EX
+            },
+        ),
+    ];
+    for (name, x) in &unsupported {
+        assert_eq!(run(&h, *x), DEEPGEMM_STATUS_NOT_SUPPORTED, "{name}");
+    }
+    // Host scalars must not be NULL.
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    assert_eq!(gemm_ex(&h, EX, null(), o), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(gemm_ex(&h, EX, o, null()), DEEPGEMM_STATUS_INVALID_VALUE);
+    // NULL handle.
+    assert_eq!(
+        gemm_ex(&H(null_mut()), EX, o, o),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert!(testing::recorded(h.0).is_empty());
+    // Every defined algo is accepted.
+    for algo in [-1, 0, 7, 23, 99, 100, 115] {
+        assert_eq!(
+            run(&h, Ex { algo, ..EX }),
+            DEEPGEMM_STATUS_SUCCESS,
+            "algo {algo}"
+        );
+    }
+    assert_eq!(testing::recorded(h.0).len(), 7);
+}
+
+#[test]
+fn gemm_ex_empty_and_k_zero() {
+    let h = handle();
+    // m or n == 0: SUCCESS, nothing launched, pointers may be NULL.
+    for x in [
+        Ex {
+            m: 0,
+            a: 0,
+            c: 0,
+            ..EX
+        },
+        Ex {
+            n: 0,
+            b: 0,
+            c: 0,
+            ..EX
+        },
+    ] {
+        assert_eq!(gemm_ex(&h, x, null(), null()), DEEPGEMM_STATUS_SUCCESS);
+    }
+    assert!(testing::recorded(h.0).is_empty());
+    // k == 0: C = beta * C still has to happen (BLAS semantics); A and B are not read.
+    assert_eq!(
+        run(
+            &h,
+            Ex {
+                k: 0,
+                a: 0,
+                b: 0,
+                lda: 1,
+                ldb: 1,
+                ..EX
+            }
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let c = testing::recorded(h.0);
+    assert_eq!(c.len(), 1);
+    assert_eq!((c[0].problem.m, c[0].problem.n, c[0].problem.k), (4, 3, 0));
+}
+
+#[test]
+fn device_pointer_mode() {
+    let h = handle();
+    assert_eq!(
+        deepgemmSetPointerMode(h.0, DEEPGEMM_POINTER_MODE_DEVICE),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        gemm_ex(&h, EX, 0x8000usize as _, 0x8004usize as _),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let c = testing::recorded(h.0)[0];
+    assert_eq!(
+        (c.ptrs.alpha, c.ptrs.beta),
+        (Scalar::Device(0x8000), Scalar::Device(0x8004))
+    );
+    assert_eq!(
+        gemm_ex(&h, EX, null(), 0x8004usize as _),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+}
+
+#[test]
+fn strided_batched() {
+    let h = handle();
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let call = |batch: i32, sa: i64, sb: i64, sc: i64| {
+        deepgemmGemmStridedBatchedEx(
+            h.0,
+            EX.transa,
+            EX.transb,
+            EX.m,
+            EX.n,
+            EX.k,
+            (&alpha as *const f32).cast(),
+            A as *const c_void,
+            EX.at,
+            EX.lda,
+            sa,
+            B as *const c_void,
+            EX.bt,
+            EX.ldb,
+            sb,
+            (&beta as *const f32).cast(),
+            C as *mut c_void,
+            EX.ct,
+            EX.ldc,
+            sc,
+            batch,
+            EX.compute,
+            EX.algo,
+        )
+    };
+    assert_eq!(call(3, 20, 15, 12), DEEPGEMM_STATUS_SUCCESS);
+    let p = testing::recorded(h.0)[0].problem;
+    assert_eq!(p.batch, 3);
+    assert_eq!(
+        (p.a.batch, p.b.batch, p.c.batch, p.d.batch),
+        (20, 15, 12, 12)
+    );
+    // Broadcasting A (stride 0) is allowed.
+    assert_eq!(call(3, 0, 15, 12), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(call(-1, 20, 15, 12), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(call(0, 20, 15, 12), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(testing::recorded(h.0).len(), 2);
+}

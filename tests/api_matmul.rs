@@ -1,0 +1,937 @@
+//! deepgemmLtMatmul and deepgemmLtMatmulAlgoGetHeuristic through the C exports, on a
+//! recording handle (no GPU needed): every validation path, and exactly what reaches
+//! `gemm::run` when validation passes.
+
+mod api_common;
+use api_common::*;
+use std::ffi::c_void;
+use std::ptr::{null, null_mut};
+
+use deepgemm::ffi::testing;
+use deepgemm::plan::{self, DeviceSpec};
+use deepgemm::problem::Scalar;
+use deepgemm::types::{Math, Op, ScalarType};
+
+const A: usize = 0x10000;
+const B: usize = 0x20000;
+const C: usize = 0x30000;
+const D: usize = 0x40000;
+const STREAM: usize = 0x1234_5600;
+
+fn p(addr: usize) -> *const c_void {
+    addr as *const c_void
+}
+
+/// A bf16 problem, D(5x3) = alpha * A(5x7) B(7x3) + beta * C, all column-major.
+struct Setup {
+    h: deepgemmLtHandle_t,
+    desc: Obj,
+    a: Obj,
+    b: Obj,
+    c: Obj,
+    d: Obj,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        Setup {
+            h: testing::recording_lt_handle(DeviceSpec::H200),
+            desc: Obj::Desc(desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F)),
+            a: Obj::Layout(layout(DEEPGEMM_R_16BF, 5, 7, 5)),
+            b: Obj::Layout(layout(DEEPGEMM_R_16BF, 7, 3, 7)),
+            c: Obj::Layout(layout(DEEPGEMM_R_16BF, 5, 3, 5)),
+            d: Obj::Layout(layout(DEEPGEMM_R_16BF, 5, 3, 5)),
+        }
+    }
+
+    fn raw(o: Obj) -> deepgemmLtMatrixLayout_t {
+        match o {
+            Obj::Layout(l) => l,
+            _ => unreachable!(),
+        }
+    }
+
+    fn desc_raw(&self) -> deepgemmLtMatmulDesc_t {
+        match self.desc {
+            Obj::Desc(d) => d,
+            _ => unreachable!(),
+        }
+    }
+
+    /// Calls deepgemmLtMatmul with `alpha`/`beta` pointers and the rest from `args`.
+    #[allow(clippy::too_many_arguments)]
+    fn matmul_full(
+        &self,
+        alpha: *const c_void,
+        beta: *const c_void,
+        ptrs: [usize; 4],
+        algo: *const deepgemmLtMatmulAlgo_t,
+        ws: usize,
+        ws_size: usize,
+    ) -> deepgemmStatus_t {
+        deepgemmLtMatmul(
+            self.h,
+            self.desc_raw(),
+            alpha,
+            p(ptrs[0]),
+            Self::raw(self.a),
+            p(ptrs[1]),
+            Self::raw(self.b),
+            beta,
+            p(ptrs[2]),
+            Self::raw(self.c),
+            ptrs[3] as *mut c_void,
+            Self::raw(self.d),
+            algo,
+            ws as *mut c_void,
+            ws_size,
+            STREAM as deepgemmStream_t,
+        )
+    }
+
+    fn matmul(&self, alpha: f32, beta: f32) -> deepgemmStatus_t {
+        self.matmul_full(
+            (&alpha as *const f32).cast(),
+            (&beta as *const f32).cast(),
+            [A, B, C, D],
+            null(),
+            0,
+            0,
+        )
+    }
+
+    fn heuristic(
+        &self,
+        pref: deepgemmLtMatmulPreference_t,
+        n: usize,
+    ) -> (
+        deepgemmStatus_t,
+        Vec<deepgemmLtMatmulHeuristicResult_t>,
+        i32,
+    ) {
+        let blank = deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t { data: [7; 8] },
+            workspaceSize: 77,
+            state: DEEPGEMM_STATUS_LICENSE_ERROR,
+            wavesCount: -1.0,
+            reserved: [9; 4],
+        };
+        let mut res = vec![blank; n.max(1)];
+        let mut count = -5;
+        let st = deepgemmLtMatmulAlgoGetHeuristic(
+            self.h,
+            self.desc_raw(),
+            Self::raw(self.a),
+            Self::raw(self.b),
+            Self::raw(self.c),
+            Self::raw(self.d),
+            pref,
+            n as i32,
+            res.as_mut_ptr(),
+            &mut count,
+        );
+        (st, res, count)
+    }
+
+    fn recorded(&self) -> Vec<deepgemm::api::RecordedCall> {
+        testing::lt_recorded(self.h)
+    }
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        for o in [self.desc, self.a, self.b, self.c, self.d] {
+            o.destroy();
+        }
+        assert_eq!(deepgemmLtDestroy(self.h), DEEPGEMM_STATUS_SUCCESS);
+    }
+}
+
+#[test]
+fn valid_call_reaches_the_runtime_with_the_callers_values() {
+    let s = Setup::new();
+    assert_eq!(s.matmul(2.0, 0.5), DEEPGEMM_STATUS_SUCCESS);
+    let calls = s.recorded();
+    assert_eq!(calls.len(), 1);
+    let c = calls[0];
+    assert_eq!(
+        (c.problem.m, c.problem.n, c.problem.k, c.problem.batch),
+        (5, 3, 7, 1)
+    );
+    assert_eq!(c.problem.ab_type, ScalarType::BF16);
+    assert_eq!(c.problem.cd_type, ScalarType::BF16);
+    assert_eq!(c.problem.math, Math::Mma);
+    assert_eq!((c.problem.op_a, c.problem.op_b), (Op::N, Op::N));
+    assert_eq!(c.ptrs.alpha, Scalar::Host(2.0));
+    assert_eq!(c.ptrs.beta, Scalar::Host(0.5));
+    assert_eq!(
+        (c.ptrs.a, c.ptrs.b, c.ptrs.c, c.ptrs.d, c.ptrs.bias),
+        (A as u64, B as u64, C as u64, D as u64, 0)
+    );
+    assert_eq!(c.plan, None, "a NULL algo lets the library choose");
+    assert_eq!(c.stream, STREAM);
+    assert_eq!((c.workspace, c.workspace_size), (0, 0));
+}
+
+#[test]
+fn null_handle_is_not_initialized_and_null_objects_invalid() {
+    let s = Setup::new();
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let (ap, bp) = ((&alpha as *const f32).cast(), (&beta as *const f32).cast());
+    let l = |o| Setup::raw(o);
+    let call = |h, d, a, b, c, dd| {
+        deepgemmLtMatmul(
+            h,
+            d,
+            ap,
+            p(A),
+            a,
+            p(B),
+            b,
+            bp,
+            p(C),
+            c,
+            D as *mut c_void,
+            dd,
+            null(),
+            null_mut(),
+            0,
+            null_mut(),
+        )
+    };
+    assert_eq!(
+        call(null_mut(), s.desc_raw(), l(s.a), l(s.b), l(s.c), l(s.d)),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        call(s.h, null_mut(), l(s.a), l(s.b), l(s.c), l(s.d)),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, s.desc_raw(), null_mut(), l(s.b), l(s.c), l(s.d)),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, s.desc_raw(), l(s.a), null_mut(), l(s.c), l(s.d)),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, s.desc_raw(), l(s.a), l(s.b), null_mut(), l(s.d)),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, s.desc_raw(), l(s.a), l(s.b), l(s.c), null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert!(s.recorded().is_empty());
+    // Sanity: the same call with every object is accepted.
+    assert_eq!(
+        call(s.h, s.desc_raw(), l(s.a), l(s.b), l(s.c), l(s.d)),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.recorded().len(), 1);
+}
+
+#[test]
+fn pointers_are_checked() {
+    let s = Setup::new();
+    let (one, zero) = (1.0f32, 0.0f32);
+    let (o, z) = (
+        (&one as *const f32).cast::<c_void>(),
+        (&zero as *const f32).cast::<c_void>(),
+    );
+    // Host scalars must not be NULL.
+    assert_eq!(
+        s.matmul_full(null(), o, [A, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        s.matmul_full(o, null(), [A, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    // A, B, D must not be NULL; C only when beta != 0.
+    for ptrs in [[0, B, C, D], [A, 0, C, D], [A, B, C, 0], [A, B, 0, D]] {
+        assert_eq!(
+            s.matmul_full(o, o, ptrs, null(), 0, 0),
+            DEEPGEMM_STATUS_INVALID_VALUE,
+            "{ptrs:x?}"
+        );
+    }
+    // Misaligned for bf16.
+    assert_eq!(
+        s.matmul_full(o, z, [A + 1, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert!(s.recorded().is_empty());
+    assert_eq!(
+        s.matmul_full(o, z, [A, B, 0, D], null(), 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.recorded()[0].ptrs.c, 0);
+    // In place: C == D with identical layouts.
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, D, D], null(), 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.recorded().len(), 2);
+}
+
+#[test]
+fn device_pointer_mode_passes_addresses() {
+    let s = Setup::new();
+    assert_eq!(
+        s.desc.set(
+            DEEPGEMMLT_MATMUL_DESC_POINTER_MODE,
+            DEEPGEMMLT_POINTER_MODE_DEVICE
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.matmul_full(p(0x5000), p(0x5004), [A, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let c = s.recorded()[0];
+    assert_eq!(
+        (c.ptrs.alpha, c.ptrs.beta),
+        (Scalar::Device(0x5000), Scalar::Device(0x5004))
+    );
+    // A NULL device scalar is invalid.
+    assert_eq!(
+        s.matmul_full(null(), p(0x5004), [A, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    // Vector pointer modes are valid values deepgemm does not implement.
+    assert_eq!(
+        s.desc.set(
+            DEEPGEMMLT_MATMUL_DESC_POINTER_MODE,
+            DEEPGEMMLT_POINTER_MODE_DEVICE_VECTOR
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.matmul_full(p(0x5000), p(0x5004), [A, B, C, D], null(), 0, 0),
+        DEEPGEMM_STATUS_NOT_SUPPORTED
+    );
+    assert_eq!(s.recorded().len(), 1);
+}
+
+#[test]
+fn shapes_and_leading_dimensions_are_checked() {
+    let s = Setup::new();
+    // ld < rows (column-major).
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 4i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 5i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // Inner dimensions differ.
+    assert_eq!(
+        s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_ROWS, 6u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_ROWS, 7u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // D is not m x n.
+    assert_eq!(
+        s.d.set(DEEPGEMMLT_MATRIX_LAYOUT_COLS, 4u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        s.d.set(DEEPGEMMLT_MATRIX_LAYOUT_COLS, 3u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // Batch counts differ.
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_BATCH_COUNT, 2i32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_BATCH_COUNT, 1i32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // Overflowing extents: a huge ld times cols does not fit int64.
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, i64::MAX / 2),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 5i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert!(s.recorded().is_empty());
+    // Row-major A (ld >= cols) with op T on B.
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_ORDER, DEEPGEMMLT_ORDER_ROW),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 7i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.desc.set(DEEPGEMMLT_MATMUL_DESC_TRANSB, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_ROWS, 3u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_COLS, 7u64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 3i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_SUCCESS);
+    let c = s.recorded()[0];
+    assert_eq!((c.problem.m, c.problem.n, c.problem.k), (5, 3, 7));
+    assert_eq!(
+        (c.problem.a.row, c.problem.a.col),
+        (7, 1),
+        "row-major A: row stride ld"
+    );
+    assert_eq!(c.problem.op_b, Op::T);
+    assert_eq!(
+        (c.problem.b.row, c.problem.b.col),
+        (3, 1),
+        "B^T(kk, j) = B[j + kk*ld]"
+    );
+}
+
+#[test]
+fn unsupported_requests_are_not_supported() {
+    type Step = (
+        fn(&Setup) -> deepgemmStatus_t,
+        fn(&Setup) -> deepgemmStatus_t,
+    );
+    let steps: Vec<(&str, Step)> = vec![
+        (
+            "fp8 A/B",
+            (
+                |s| {
+                    s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_TYPE, DEEPGEMM_R_8F_E4M3 as u32);
+                    s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_TYPE, DEEPGEMM_R_8F_E4M3 as u32)
+                },
+                |s| {
+                    s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_TYPE, 14u32);
+                    s.b.set(DEEPGEMMLT_MATRIX_LAYOUT_TYPE, 14u32)
+                },
+            ),
+        ),
+        (
+            "A scale pointer",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_A_SCALE_POINTER, 0x100usize)
+                },
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_A_SCALE_POINTER, 0usize),
+            ),
+        ),
+        (
+            "D scale pointer",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_D_SCALE_POINTER, 0x100usize)
+                },
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_D_SCALE_POINTER, 0usize),
+            ),
+        ),
+        (
+            "amax",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_AMAX_D_POINTER, 0x100usize)
+                },
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_AMAX_D_POINTER, 0usize),
+            ),
+        ),
+        (
+            "aux pointer",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, 0x100usize)
+                },
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, 0usize)
+                },
+            ),
+        ),
+        (
+            "scale mode",
+            (
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_B_SCALE_MODE, 2i32),
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_B_SCALE_MODE, 0i32),
+            ),
+        ),
+        (
+            "fill mode",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_FILL_MODE, DEEPGEMM_FILL_MODE_LOWER)
+                },
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_FILL_MODE, DEEPGEMM_FILL_MODE_FULL)
+                },
+            ),
+        ),
+        (
+            "transc",
+            (
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_TRANSC, DEEPGEMM_OP_T),
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_TRANSC, DEEPGEMM_OP_N),
+            ),
+        ),
+        (
+            "aux epilogue",
+            (
+                |s| {
+                    s.desc.set(
+                        DEEPGEMMLT_MATMUL_DESC_EPILOGUE,
+                        DEEPGEMMLT_EPILOGUE_GELU_AUX_BIAS as u32,
+                    )
+                },
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_EPILOGUE, 1u32),
+            ),
+        ),
+        (
+            "compute 16F",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_COMPUTE_TYPE, DEEPGEMM_COMPUTE_16F)
+                },
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_COMPUTE_TYPE, DEEPGEMM_COMPUTE_32F)
+                },
+            ),
+        ),
+        (
+            "emulated compute",
+            (
+                |s| {
+                    s.desc.set(
+                        DEEPGEMMLT_MATMUL_DESC_COMPUTE_TYPE,
+                        DEEPGEMM_COMPUTE_32F_EMULATED_16BFX9,
+                    )
+                },
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_COMPUTE_TYPE, DEEPGEMM_COMPUTE_32F)
+                },
+            ),
+        ),
+        (
+            "COL32 order",
+            (
+                |s| {
+                    s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_ORDER, DEEPGEMMLT_ORDER_COL32)
+                },
+                |s| {
+                    s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_ORDER, DEEPGEMMLT_ORDER_COL)
+                },
+            ),
+        ),
+        (
+            "planar complex",
+            (
+                |s| s.c.set(DEEPGEMMLT_MATRIX_LAYOUT_PLANE_OFFSET, 64i64),
+                |s| s.c.set(DEEPGEMMLT_MATRIX_LAYOUT_PLANE_OFFSET, 0i64),
+            ),
+        ),
+        (
+            "pointer array",
+            (
+                |s| {
+                    s.d.set(
+                        DEEPGEMMLT_MATRIX_LAYOUT_BATCH_MODE,
+                        DEEPGEMMLT_BATCH_MODE_POINTER_ARRAY,
+                    )
+                },
+                |s| s.d.set(DEEPGEMMLT_MATRIX_LAYOUT_BATCH_MODE, 0i32),
+            ),
+        ),
+    ];
+    let s = Setup::new();
+    let pr = pref();
+    for (name, (set, reset)) in steps {
+        assert_eq!(set(&s), DEEPGEMM_STATUS_SUCCESS, "{name}: set");
+        assert_eq!(
+            s.matmul(1.0, 0.0),
+            DEEPGEMM_STATUS_NOT_SUPPORTED,
+            "{name}: matmul"
+        );
+        let (st, res, count) = s.heuristic(pr, 2);
+        assert_eq!(
+            (st, count),
+            (DEEPGEMM_STATUS_NOT_SUPPORTED, 0),
+            "{name}: heuristic"
+        );
+        assert_eq!(
+            res[0].workspaceSize, 77,
+            "{name}: results written on failure"
+        );
+        assert_eq!(reset(&s), DEEPGEMM_STATUS_SUCCESS, "{name}: reset");
+        assert_eq!(
+            s.matmul(1.0, 0.0),
+            DEEPGEMM_STATUS_SUCCESS,
+            "{name}: after reset"
+        );
+    }
+    Obj::Pref(pr).destroy();
+}
+
+#[test]
+fn bias_epilogue_needs_and_passes_the_bias_pointer() {
+    let s = Setup::new();
+    assert_eq!(
+        s.desc.set(
+            DEEPGEMMLT_MATMUL_DESC_EPILOGUE,
+            DEEPGEMMLT_EPILOGUE_GELU_BIAS as u32
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        s.matmul(1.0, 0.0),
+        DEEPGEMM_STATUS_INVALID_VALUE,
+        "BIAS epilogue without a bias pointer"
+    );
+    assert_eq!(
+        s.desc.set(DEEPGEMMLT_MATMUL_DESC_BIAS_POINTER, 0x7000usize),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_SUCCESS);
+    let c = s.recorded()[0];
+    assert_eq!(c.ptrs.bias, 0x7000);
+    assert!(c.problem.epilogue.bias);
+    // Without a bias epilogue the pointer is not passed on.
+    assert_eq!(
+        s.desc.set(
+            DEEPGEMMLT_MATMUL_DESC_EPILOGUE,
+            DEEPGEMMLT_EPILOGUE_RELU as u32
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.matmul(1.0, 0.0), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(s.recorded()[1].ptrs.bias, 0);
+}
+
+#[test]
+fn workspace_is_checked() {
+    let s = Setup::new();
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], null(), 0, 1024),
+        DEEPGEMM_STATUS_INVALID_VALUE,
+        "size > 0 with NULL"
+    );
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], null(), 0x100010, 1024),
+        DEEPGEMM_STATUS_INVALID_VALUE,
+        "misaligned"
+    );
+    assert!(s.recorded().is_empty());
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], null(), 0x100100, 1024),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // A workspace with size 0 is fine (nothing is used).
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], null(), 0x100000, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let c = s.recorded();
+    assert_eq!((c[0].workspace, c[0].workspace_size), (0x100100, 1024));
+    assert_eq!((c[1].workspace, c[1].workspace_size), (0x100000, 0));
+}
+
+#[test]
+fn heuristic_results_round_trip_into_matmul() {
+    let s = Setup::new();
+    let pr = pref();
+    let (st, res, count) = s.heuristic(pr, 4);
+    assert_eq!((st, count), (DEEPGEMM_STATUS_SUCCESS, 1));
+    let expect = {
+        // What the planner itself chooses for this problem on an H200.
+        let snap_problem = {
+            use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
+            GemmProblem::new(
+                &OpSpec::new(68, 0),
+                &MatrixSpec::col(14, 5, 7, 5),
+                &MatrixSpec::col(14, 7, 3, 7),
+                &MatrixSpec::col(14, 5, 3, 5),
+                &MatrixSpec::col(14, 5, 3, 5),
+            )
+            .unwrap()
+        };
+        plan::choose(&snap_problem, &DeviceSpec::H200).unwrap()
+    };
+    let r = res[0];
+    assert_eq!(r.algo.data, expect.to_algo());
+    assert_eq!(r.state, DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(r.workspaceSize as u64, expect.workspace);
+    let ctas: u32 = expect.grid.iter().product();
+    assert!(
+        (r.wavesCount - ctas as f32 / 132.0).abs() < 1e-6,
+        "waves {}",
+        r.wavesCount
+    );
+    assert_eq!(r.reserved, [0; 4]);
+    // Unused slots are left alone.
+    assert_eq!(res[1].workspaceSize, 77);
+
+    // The algo goes back into Matmul and reaches the runtime as that plan.
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], &r.algo, 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.recorded()[0].plan, Some(expect));
+
+    // A corrupted algo, or one for another problem, is rejected.
+    let mut bad = r.algo;
+    bad.data[0] ^= 1;
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], &bad, 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    let mut other = r.algo;
+    other.data[4] += 1; // a different grid
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], &other, 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    let zeroed = deepgemmLtMatmulAlgo_t::default();
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], &zeroed, 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(s.recorded().len(), 1);
+    Obj::Pref(pr).destroy();
+}
+
+#[test]
+fn heuristic_argument_checks_write_nothing() {
+    let s = Setup::new();
+    let pr = pref();
+    let mut res = [deepgemmLtMatmulHeuristicResult_t {
+        algo: deepgemmLtMatmulAlgo_t { data: [7; 8] },
+        workspaceSize: 77,
+        state: DEEPGEMM_STATUS_LICENSE_ERROR,
+        wavesCount: -1.0,
+        reserved: [9; 4],
+    }; 2];
+    let mut count = -5;
+    let l = |o| Setup::raw(o);
+    let call = |h, n, res: *mut deepgemmLtMatmulHeuristicResult_t, count: *mut i32, pref| {
+        deepgemmLtMatmulAlgoGetHeuristic(
+            h,
+            s.desc_raw(),
+            l(s.a),
+            l(s.b),
+            l(s.c),
+            l(s.d),
+            pref,
+            n,
+            res,
+            count,
+        )
+    };
+    assert_eq!(
+        call(null_mut(), 1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        call(s.h, 0, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, -1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, 1, null_mut(), &mut count, pr),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), null_mut(), pr),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), &mut count, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(count, -5);
+    assert_eq!(res[0].workspaceSize, 77);
+    // An invalid problem is INVALID_VALUE (not "no algorithm"), count untouched.
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 1i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(count, -5);
+    assert_eq!(
+        s.a.set(DEEPGEMMLT_MATRIX_LAYOUT_LD, 5i64),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // Preferences that exclude every algorithm: NOT_SUPPORTED with a count of 0.
+    let p = Obj::Pref(pr);
+    assert_eq!(
+        p.set(DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT, 0.001f32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_NOT_SUPPORTED
+    );
+    assert_eq!(count, 0);
+    assert_eq!(
+        p.set(DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT, 1.0f32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    count = -5;
+    assert_eq!(
+        p.set(
+            DEEPGEMMLT_MATMUL_PREF_SEARCH_MODE,
+            DEEPGEMMLT_SEARCH_LIMITED_BY_ALGO_ID as u32
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_NOT_SUPPORTED
+    );
+    assert_eq!(count, 0);
+    assert_eq!(res[0].workspaceSize, 77);
+    assert_eq!(
+        p.set(DEEPGEMMLT_MATMUL_PREF_SEARCH_MODE, 0u32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        call(s.h, 1, res.as_mut_ptr(), &mut count, pr),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(count, 1);
+    assert_eq!(res[0].state, DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(res[1].workspaceSize, 77);
+    p.destroy();
+}
+
+#[test]
+fn empty_and_batched_problems() {
+    let s = Setup::new();
+    // Batched: every layout with 4 batches and its stride.
+    for (o, stride) in [(s.a, 35i64), (s.b, 21), (s.c, 15), (s.d, 15)] {
+        assert_eq!(
+            o.set(DEEPGEMMLT_MATRIX_LAYOUT_BATCH_COUNT, 4i32),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        assert_eq!(
+            o.set(DEEPGEMMLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, stride),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+    }
+    assert_eq!(s.matmul(1.0, 1.0), DEEPGEMM_STATUS_SUCCESS);
+    let c = s.recorded()[0];
+    assert_eq!(c.problem.batch, 4);
+    assert_eq!(
+        (c.problem.a.batch, c.problem.b.batch, c.problem.d.batch),
+        (35, 21, 15)
+    );
+    // m == 0: SUCCESS and nothing reaches the runtime, even with NULL matrices.
+    for o in [s.a, s.c, s.d] {
+        assert_eq!(
+            o.set(DEEPGEMMLT_MATRIX_LAYOUT_ROWS, 0u64),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+    }
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    assert_eq!(
+        s.matmul_full(o, o, [0, 0, 0, 0], null(), 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(s.recorded().len(), 1);
+}
+
+#[test]
+fn one_handle_from_many_threads() {
+    let s = Setup::new();
+    let (h, d, a, b, c, dd) = (
+        s.h as usize,
+        s.desc_raw() as usize,
+        Setup::raw(s.a) as usize,
+        Setup::raw(s.b) as usize,
+        Setup::raw(s.c) as usize,
+        Setup::raw(s.d) as usize,
+    );
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                for i in 0..50 {
+                    let alpha = (t * 100 + i) as f32;
+                    let beta = 0.0f32;
+                    let st = deepgemmLtMatmul(
+                        h as _,
+                        d as _,
+                        (&alpha as *const f32).cast(),
+                        p(A),
+                        a as _,
+                        p(B),
+                        b as _,
+                        (&beta as *const f32).cast(),
+                        p(C),
+                        c as _,
+                        D as *mut c_void,
+                        dd as _,
+                        null(),
+                        null_mut(),
+                        0,
+                        null_mut(),
+                    );
+                    assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let mut alphas: Vec<i64> = s
+        .recorded()
+        .iter()
+        .map(|c| match c.ptrs.alpha {
+            Scalar::Host(v) => v as i64,
+            Scalar::Device(_) => -1,
+        })
+        .collect();
+    alphas.sort();
+    let expect: Vec<i64> = (0..8)
+        .flat_map(|t| (0..50).map(move |i| t * 100 + i))
+        .collect();
+    assert_eq!(alphas, expect);
+}
