@@ -67,9 +67,15 @@ impl Env {
     /// Opens device 0 (panics with the reason when there is none: these tests are
     /// `#[ignore]`d and run only where a GPU is expected).
     pub fn new() -> Env {
+        Env::with_api(LtApi::deepgemm)
+    }
+
+    /// The same environment over another library's table (NVIDIA's cuBLASLt for the
+    /// harness self-test); `load` runs after the driver is up.
+    pub fn with_api(load: impl FnOnce() -> LtApi) -> Env {
         let gpu = Gpu::open(0).unwrap_or_else(|e| panic!("no CUDA GPU: {e}"));
-        // One table for the whole process; handles borrow it.
-        let api: &'static LtApi = Box::leak(Box::new(LtApi::deepgemm()));
+        // One table per environment, alive for the process; handles borrow it.
+        let api: &'static LtApi = Box::leak(Box::new(load()));
         let handle = LtHandle::new(api).unwrap_or_else(|e| panic!("{e}"));
         let stream = Stream::new().unwrap_or_else(|e| panic!("{e}"));
         let workspace = DevBuf::alloc(WORKSPACE_BYTES).unwrap_or_else(|e| panic!("{e}"));
