@@ -156,7 +156,6 @@ impl LtApi {
         // SAFETY (each transmute): the symbol is cuBLASLt's function of that name, whose C
         // signature (cublasLt.h) is the pointer type it is cast to: handles are pointers,
         // enums are int, cublasStatus_t is int.
-        let _ = name;
         unsafe {
             Ok(LtApi {
                 name: "cuBLASLt",
@@ -194,7 +193,14 @@ impl LtApi {
                 )?),
                 matmul: std::mem::transmute::<*mut c_void, FnMatmul>(sym("cublasLtMatmul")?),
                 dl_handle: h,
-                file: name.to_string(),
+                file: match sym("cublasLtGetVersion") {
+                    Ok(v) => {
+                        let get =
+                            std::mem::transmute::<*mut c_void, unsafe extern "C" fn() -> usize>(v);
+                        format!("{name} (version {})", get())
+                    }
+                    Err(_) => name.to_string(),
+                },
             })
         }
     }
