@@ -1,1 +1,201 @@
-fn main() {}
+//! deepgemm-bench: runs GEMMs through deepgemm's C API and NVIDIA's cuBLASLt in one
+//! process (same inputs, same stream), checks deepgemm's output against a float64
+//! reference, and prints a timing table (optionally JSON).
+//!
+//! The helpers shared with the GPU test suite live in `tests/common/` and are compiled
+//! into this binary too, so the bench and the tests check with the same code.
+
+#[cfg(test)]
+#[path = "../../tests/common/blas.rs"]
+mod blas;
+#[path = "../../tests/common/case.rs"]
+mod case;
+#[path = "../../tests/common/device.rs"]
+mod device;
+#[path = "../../tests/common/dg.rs"]
+mod dg;
+#[path = "../../tests/common/host.rs"]
+mod host;
+#[path = "../../tests/common/lt.rs"]
+mod lt;
+
+#[path = "bench/args.rs"]
+mod args;
+#[path = "bench/json.rs"]
+mod json;
+#[path = "bench/run.rs"]
+mod run;
+#[cfg(test)]
+#[path = "bench/tests.rs"]
+mod tests;
+
+use std::process::ExitCode;
+
+use args::{Command, Options};
+use device::{DevBuf, Gpu, Stream};
+use json::{Json, obj};
+use lt::LtApi;
+use run::{Bench, Lib};
+
+/// Exit statuses (documented in `args::USAGE`).
+const EXIT_FAILED: u8 = 1;
+const EXIT_NO_GPU: u8 = 2;
+const EXIT_USAGE: u8 = 64;
+
+fn main() -> ExitCode {
+    // A bug here must still end with one readable line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("deepgemm-bench: internal error: {info}");
+    }));
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let opts = match args::parse(&argv) {
+        Ok(Command::Help) => {
+            println!("{}", args::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Run(o)) => o,
+        Err(e) => {
+            eprintln!("deepgemm-bench: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match std::panic::catch_unwind(|| run_all(&opts)) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(EXIT_FAILED),
+    }
+}
+
+fn run_all(opts: &Options) -> ExitCode {
+    let gpu = match Gpu::open(opts.device) {
+        Ok(g) => g,
+        Err(why) => {
+            println!("deepgemm-bench: no CUDA driver/GPU found: {why}");
+            return ExitCode::from(EXIT_NO_GPU);
+        }
+    };
+    println!(
+        "device {}: {} (sm_{}{}, {} SMs, L2 {} MiB)",
+        opts.device,
+        gpu.name,
+        gpu.cc.0,
+        gpu.cc.1,
+        gpu.sm_count,
+        gpu.l2_bytes >> 20
+    );
+    let seed = opts.seed.unwrap_or_else(host::fresh_seed);
+    println!(
+        "seed {seed} (replay with --seed {seed}); layout {}; {} timed launches after {} warm-up, \
+         median{}",
+        opts.layout_label(),
+        opts.iters,
+        opts.warmup,
+        if opts.flush_l2 {
+            ", L2 flushed before each"
+        } else {
+            ""
+        }
+    );
+
+    let cublas = if opts.cublas {
+        match LtApi::cublaslt() {
+            Ok(api) => Some(api),
+            Err(e) => {
+                println!("cuBLASLt not loaded ({e}); timing deepgemm alone");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let dg_api = LtApi::deepgemm();
+    let setup = || -> Result<(Lib, Option<Lib>, Stream, Option<DevBuf>), String> {
+        let dg = Lib::new(&dg_api)?;
+        let lt = match &cublas {
+            Some(api) => Some(Lib::new(api)?),
+            None => None,
+        };
+        let stream = Stream::new()?;
+        let flush = if opts.flush_l2 {
+            // Several times the L2 size, so nothing of the previous launch survives.
+            let bytes = (4 * gpu.l2_bytes.max(0) as usize).max(64 << 20);
+            Some(DevBuf::alloc(bytes)?)
+        } else {
+            None
+        };
+        Ok((dg, lt, stream, flush))
+    };
+    let (dg, lt, stream, flush) = match setup() {
+        Ok(s) => s,
+        Err(e) => {
+            println!("deepgemm-bench: setup failed: {e}");
+            return ExitCode::from(EXIT_FAILED);
+        }
+    };
+    if let Some(api) = &cublas {
+        println!("cuBLASLt: {}", api.file);
+    }
+    let bench = Bench {
+        gpu: &gpu,
+        opts,
+        dg,
+        lt,
+        stream,
+        flush,
+    };
+
+    let mut rng = host::Rng::new(seed);
+    let mut results = Vec::new();
+    for (i, &shape) in opts.shapes.iter().enumerate() {
+        let r = bench.run_shape(shape, &mut rng);
+        println!("[{}/{}] {}", i + 1, opts.shapes.len(), r.detail_line());
+        results.push(r);
+    }
+
+    println!();
+    print!("{}", run::table(&results));
+    let failed = results.iter().filter(|r| !r.passed).count();
+    println!(
+        "{} shapes: {} passed, {failed} failed (ratio = cuBLASLt time / deepgemm time; \
+         first ms = deepgemm's first call, JIT or cache load, not in dg ms)",
+        results.len(),
+        results.len() - failed
+    );
+
+    if let Some(path) = &opts.json {
+        let doc = obj(vec![
+            ("tool", "deepgemm-bench".into()),
+            (
+                "device",
+                obj(vec![
+                    ("ordinal", opts.device.into()),
+                    ("name", gpu.name.as_str().into()),
+                    ("cc", format!("{}.{}", gpu.cc.0, gpu.cc.1).into()),
+                    ("sm_count", gpu.sm_count.into()),
+                    ("l2_bytes", gpu.l2_bytes.into()),
+                ]),
+            ),
+            ("seed", seed.into()),
+            ("layout", opts.layout_label().into()),
+            ("iters", opts.iters.into()),
+            ("warmup", opts.warmup.into()),
+            ("l2_flush", opts.flush_l2.into()),
+            ("workspace_bytes", case::WORKSPACE_BYTES.into()),
+            ("cublaslt", cublas.as_ref().map(|a| a.file.clone()).into()),
+            (
+                "results",
+                Json::Arr(results.iter().map(|r| r.to_json()).collect()),
+            ),
+            ("passed", (failed == 0).into()),
+        ]);
+        if let Err(e) = std::fs::write(path, doc.render()) {
+            println!("deepgemm-bench: cannot write {}: {e}", path.display());
+            return ExitCode::from(EXIT_FAILED);
+        }
+        println!("wrote {}", path.display());
+    }
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILED)
+    }
+}

@@ -1,0 +1,274 @@
+//! Command-line options of deepgemm-bench, hand-parsed (no argument crate).
+
+use std::path::PathBuf;
+
+use crate::host::{DType, Epi};
+
+pub const USAGE: &str = "\
+usage: deepgemm-bench [options]
+  --shape MxNxK        a GEMM size (repeatable); M, N, K as cuBLAS names them
+  --shapes FILE        one MxNxK per line; '#' starts a comment
+  --dtype T            A/B type: bf16 (default), fp16, fp32, tf32 (fp32 with COMPUTE_32F_FAST_TF32)
+  --out O              C/D type: same (default) or fp32
+  --layout XY          cuBLAS (column-major) op letters: X = transa, Y = transb.
+                       Default TN: the PyTorch Linear layout (y = x W^T, row-major x and W)
+  --epilogue E         default, relu, bias, gelu, gelu_bias, relu_bias
+  --batch N            strided batch count (default 1)
+  --iters N            timed launches per library (default 50), median reported
+  --warmup N           untimed launches per library first (default 10)
+  --check C            full (float64 CPU reference), sample (reference at a few hundred
+                       entries + full comparison with cuBLASLt), none.
+                       Default: full up to 1024^3 multiply-adds, sample above
+  --no-cublas          time deepgemm alone
+  --no-flush           do not flush L2 between timed launches (default: flush)
+  --json PATH          write the results as JSON
+  --device N           CUDA device ordinal (default 0)
+  --seed S             input seed (default: fresh each run; printed)
+  -h, --help           this text
+With no --shape/--shapes: 1024x1024x1024, 4096x4096x4096, 4097x4097x4097, bf16.
+Exit status: 0 all checks passed, 1 a check or a call failed, 2 no CUDA driver/GPU,
+64 bad arguments.";
+
+/// The A/B type choice (tf32 is fp32 data with TF32 tensor-core math).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InType {
+    Bf16,
+    Fp16,
+    Fp32,
+    Tf32,
+}
+
+impl InType {
+    pub fn dtype(self) -> DType {
+        match self {
+            InType::Bf16 => DType::BF16,
+            InType::Fp16 => DType::F16,
+            InType::Fp32 | InType::Tf32 => DType::F32,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckMode {
+    /// Full up to 1024^3 multiply-adds, sample above.
+    Auto,
+    Full,
+    Sample,
+    None,
+}
+
+/// Everything the command line decides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// (m, n, k), in order of appearance.
+    pub shapes: Vec<(u64, u64, u64)>,
+    pub dtype: InType,
+    /// C/D type is fp32 (else the type of A/B).
+    pub out_f32: bool,
+    pub trans_a: bool,
+    pub trans_b: bool,
+    pub epi: Epi,
+    pub batch: u64,
+    pub iters: usize,
+    pub warmup: usize,
+    pub check: CheckMode,
+    pub cublas: bool,
+    pub flush_l2: bool,
+    pub json: Option<PathBuf>,
+    pub device: usize,
+    pub seed: Option<u64>,
+}
+
+/// The shapes run when none is given.
+pub const DEFAULT_SHAPES: [(u64, u64, u64); 3] =
+    [(1024, 1024, 1024), (4096, 4096, 4096), (4097, 4097, 4097)];
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            shapes: Vec::new(),
+            dtype: InType::Bf16,
+            out_f32: false,
+            trans_a: true,
+            trans_b: false,
+            epi: Epi::Default,
+            batch: 1,
+            iters: 50,
+            warmup: 10,
+            check: CheckMode::Auto,
+            cublas: true,
+            flush_l2: true,
+            json: None,
+            device: 0,
+            seed: None,
+        }
+    }
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Run(Options),
+    Help,
+}
+
+impl Options {
+    /// The C/D element type.
+    pub fn out_dtype(&self) -> DType {
+        if self.out_f32 {
+            DType::F32
+        } else {
+            self.dtype.dtype()
+        }
+    }
+
+    /// "TN", with a note when it is the PyTorch Linear layout.
+    pub fn layout_label(&self) -> String {
+        let s = layout_letters(self.trans_a, self.trans_b);
+        if self.trans_a && !self.trans_b {
+            format!("{s} (transa=T, transb=N: PyTorch Linear)")
+        } else {
+            format!("{s} (transa={}, transb={})", &s[..1], &s[1..])
+        }
+    }
+}
+
+pub fn layout_letters(trans_a: bool, trans_b: bool) -> String {
+    format!(
+        "{}{}",
+        if trans_a { 'T' } else { 'N' },
+        if trans_b { 'T' } else { 'N' }
+    )
+}
+
+/// "MxNxK" (also accepts 'X' and surrounding spaces) to (m, n, k); each at least 1.
+pub fn parse_shape(s: &str) -> Result<(u64, u64, u64), String> {
+    let parts: Vec<&str> = s.trim().split(['x', 'X']).map(str::trim).collect();
+    if parts.len() != 3 {
+        return Err(format!("shape '{s}': expected MxNxK"));
+    }
+    let mut v = [0u64; 3];
+    for (d, p) in v.iter_mut().zip(&parts) {
+        *d = p
+            .parse::<u64>()
+            .map_err(|_| format!("shape '{s}': '{p}' is not a positive integer"))?;
+        if *d == 0 || *d > i32::MAX as u64 {
+            return Err(format!("shape '{s}': {d} is outside 1..=2^31-1"));
+        }
+    }
+    Ok((v[0], v[1], v[2]))
+}
+
+/// A shape list: one MxNxK per line, '#' comments, blank lines ignored.
+pub fn parse_shape_list(text: &str) -> Result<Vec<(u64, u64, u64)>, String> {
+    let mut out = Vec::new();
+    for (no, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        out.push(parse_shape(line).map_err(|e| format!("line {}: {e}", no + 1))?);
+    }
+    Ok(out)
+}
+
+fn parse_count(flag: &str, v: &str, min: u64) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(format!("{flag} '{v}': expected an integer >= {min}")),
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let mut o = Options::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || {
+            it.next()
+                .map(String::as_str)
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--shape" => o.shapes.push(parse_shape(value()?)?),
+            "--shapes" => {
+                let path = value()?;
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| format!("--shapes {path}: {e}"))?;
+                let list = parse_shape_list(&text).map_err(|e| format!("{path}: {e}"))?;
+                if list.is_empty() {
+                    return Err(format!("{path}: no shapes"));
+                }
+                o.shapes.extend(list);
+            }
+            "--dtype" => {
+                o.dtype = match value()? {
+                    "bf16" => InType::Bf16,
+                    "fp16" | "f16" => InType::Fp16,
+                    "fp32" | "f32" => InType::Fp32,
+                    "tf32" => InType::Tf32,
+                    v => return Err(format!("--dtype '{v}': expected bf16, fp16, fp32 or tf32")),
+                }
+            }
+            "--out" => {
+                o.out_f32 = match value()? {
+                    "fp32" | "f32" => true,
+                    "same" => false,
+                    v => return Err(format!("--out '{v}': expected fp32 or same")),
+                }
+            }
+            "--layout" => {
+                let v = value()?;
+                let b = v.as_bytes();
+                let op = |c: u8| match c {
+                    b'N' | b'n' => Some(false),
+                    b'T' | b't' => Some(true),
+                    _ => None,
+                };
+                match (
+                    b.len(),
+                    b.first().and_then(|&c| op(c)),
+                    b.get(1).and_then(|&c| op(c)),
+                ) {
+                    (2, Some(ta), Some(tb)) => {
+                        o.trans_a = ta;
+                        o.trans_b = tb;
+                    }
+                    _ => return Err(format!("--layout '{v}': expected NN, NT, TN or TT")),
+                }
+            }
+            "--epilogue" => {
+                let v = value()?;
+                o.epi = Epi::parse(v).ok_or_else(|| {
+                    format!("--epilogue '{v}': expected default, relu, bias, gelu, gelu_bias or relu_bias")
+                })?;
+            }
+            "--batch" => o.batch = parse_count(flag, value()?, 1)?,
+            "--iters" => o.iters = parse_count(flag, value()?, 1)? as usize,
+            "--warmup" => o.warmup = parse_count(flag, value()?, 0)? as usize,
+            "--check" => {
+                o.check = match value()? {
+                    "full" => CheckMode::Full,
+                    "sample" => CheckMode::Sample,
+                    "none" => CheckMode::None,
+                    v => return Err(format!("--check '{v}': expected full, sample or none")),
+                }
+            }
+            "--no-cublas" => o.cublas = false,
+            "--no-flush" => o.flush_l2 = false,
+            "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--device" => o.device = parse_count(flag, value()?, 0)? as usize,
+            "--seed" => o.seed = Some(parse_count(flag, value()?, 0)?),
+            other => return Err(format!("unknown argument '{other}' (try --help)")),
+        }
+    }
+    if o.dtype == InType::Tf32 && !o.out_f32 {
+        // tf32 data is fp32: "same" is fp32 already.
+        o.out_f32 = true;
+    }
+    if o.shapes.is_empty() {
+        o.shapes = DEFAULT_SHAPES.to_vec();
+    }
+    Ok(Command::Run(o))
+}

@@ -1,0 +1,583 @@
+//! One shape through deepgemm and cuBLASLt: same inputs, same stream, checked output,
+//! interleaved event timing.
+
+use std::time::Instant;
+
+use crate::args::{CheckMode, Options};
+use crate::case::{Prepared, WORKSPACE_BYTES};
+use crate::device::{DevBuf, Event, Gpu, Stream};
+use crate::host::{self, Comparison, GemmSpec, Order, Rng};
+use crate::json::{Json, obj};
+use crate::lt::{self, Algo, Descs, LtApi, LtHandle};
+
+/// A library ready to run: its entry points, a handle and its 32 MiB workspace.
+pub struct Lib<'a> {
+    pub api: &'a LtApi,
+    pub handle: LtHandle<'a>,
+    pub workspace: DevBuf,
+}
+
+impl<'a> Lib<'a> {
+    pub fn new(api: &'a LtApi) -> Result<Lib<'a>, String> {
+        Ok(Lib {
+            api,
+            handle: LtHandle::new(api)?,
+            workspace: DevBuf::alloc(WORKSPACE_BYTES)?,
+        })
+    }
+}
+
+/// Median, min and max of event-timed launches, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub samples: usize,
+}
+
+impl Timing {
+    /// None for an empty list.
+    pub fn from_samples(ms: &[f64]) -> Option<Timing> {
+        if ms.is_empty() {
+            return None;
+        }
+        let mut v = ms.to_vec();
+        v.sort_by(|a, b| a.total_cmp(b));
+        let n = v.len();
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            0.5 * (v[n / 2 - 1] + v[n / 2])
+        };
+        Some(Timing {
+            median_ms: median,
+            min_ms: v[0],
+            max_ms: v[n - 1],
+            samples: n,
+        })
+    }
+
+    pub fn tflops(&self, flops: f64) -> f64 {
+        flops / (self.median_ms * 1e-3) / 1e12
+    }
+}
+
+/// What happened to one library on one shape.
+#[derive(Debug, Default)]
+pub struct LibResult {
+    pub name: String,
+    /// The kernel the heuristic chose, when known.
+    pub algo_label: String,
+    pub heuristic_ms: f64,
+    pub workspace_bytes: usize,
+    /// Host wall time of the first launch + synchronize (JIT compile or cache load
+    /// included), excluded from `timing`.
+    pub first_ms: f64,
+    pub timing: Option<Timing>,
+    /// Against the float64 reference (full or sampled).
+    pub check: Option<Comparison>,
+    /// The output after the timed launches equals the checked output, bit for bit.
+    pub stable: Option<bool>,
+    pub error: Option<String>,
+}
+
+/// Everything measured for one shape.
+pub struct ShapeResult {
+    pub spec: GemmSpec,
+    pub check_mode: &'static str,
+    pub dg: LibResult,
+    pub lt: Option<LibResult>,
+    /// deepgemm's output against cuBLASLt's, every element.
+    pub dg_vs_lt: Option<Comparison>,
+    pub passed: bool,
+    pub why_failed: Vec<String>,
+}
+
+impl ShapeResult {
+    /// cuBLASLt time over deepgemm time: above 1 when deepgemm is faster.
+    pub fn ratio(&self) -> Option<f64> {
+        let dg = self.dg.timing?;
+        let lt = self.lt.as_ref()?.timing?;
+        Some(lt.median_ms / dg.median_ms)
+    }
+}
+
+/// Shared state of a bench run.
+pub struct Bench<'a> {
+    pub gpu: &'a Gpu,
+    pub opts: &'a Options,
+    pub dg: Lib<'a>,
+    pub lt: Option<Lib<'a>>,
+    pub stream: Stream,
+    /// Overwritten between timed launches so that each starts with a cold L2, like
+    /// the peer figures (do_bench with L2 flush).
+    pub flush: Option<DevBuf>,
+}
+
+/// The spec the options describe for one shape (alpha 1, beta 0, C passed as D).
+pub fn spec_for(opts: &Options, (m, n, k): (u64, u64, u64)) -> GemmSpec {
+    let mut s = GemmSpec::new(opts.dtype.dtype(), opts.out_dtype(), m, n, k);
+    s.tf32 = opts.dtype == crate::args::InType::Tf32;
+    s.trans_a = opts.trans_a;
+    s.trans_b = opts.trans_b;
+    s.batch = opts.batch;
+    s.epi = opts.epi;
+    s
+}
+
+/// Which check a shape gets: `Auto` is full up to 1024^3 multiply-adds.
+pub fn resolve_check(mode: CheckMode, spec: &GemmSpec) -> CheckMode {
+    match mode {
+        CheckMode::Auto => {
+            let macs = spec.m as f64 * spec.n as f64 * spec.k as f64 * spec.batch as f64;
+            if macs <= (1u64 << 30) as f64 {
+                CheckMode::Full
+            } else {
+                CheckMode::Sample
+            }
+        }
+        m => m,
+    }
+}
+
+/// Sampled reference entries per check (plus the corners).
+const SAMPLES: usize = 384;
+
+/// A library set up for one shape: descriptors, the heuristic's algorithm, its output.
+struct Side<'a, 'b> {
+    lib: &'b Lib<'a>,
+    descs: Descs<'a>,
+    algo: Algo,
+    d: DevBuf,
+}
+
+impl Side<'_, '_> {
+    fn launch(&self, prep: &Prepared, stream: &Stream) -> Result<(), String> {
+        let args = prep.args(&self.d, Some(&self.lib.workspace), stream.raw());
+        lt::matmul(&self.lib.handle, &self.descs, Some(&self.algo), &args)
+    }
+}
+
+/// deepgemm's kernel name for the algo its heuristic returned, decoded with the
+/// library's own `Plan::from_algo` over the same problem.
+fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
+    use deepgemm::plan::{DeviceSpec, Plan};
+    use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
+    let mut op = OpSpec::new(spec.compute_type(), host::R_32F);
+    op.trans_a = spec.trans_a as i32;
+    op.trans_b = spec.trans_b as i32;
+    op.epilogue = spec.epi.cuda() as i32;
+    let m = |which: usize| {
+        let g = spec.geom(which);
+        let t = if which < 2 { spec.ab } else { spec.cd };
+        MatrixSpec {
+            dtype: t.cuda(),
+            order: if g.order == Order::Col { 0 } else { 1 },
+            rows: g.rows,
+            cols: g.cols,
+            ld: g.ld as i64,
+            batch_count: spec.batch as i32,
+            batch_stride: g.batch_stride as i64,
+        }
+    };
+    let dev = DeviceSpec {
+        cc_major: gpu.cc.0 as u32,
+        cc_minor: gpu.cc.1 as u32,
+        sm_count: gpu.sm_count as u32,
+        smem_per_block: gpu.smem_optin as u32,
+    };
+    match GemmProblem::new(&op, &m(host::A), &m(host::B), &m(host::C), &m(host::D))
+        .and_then(|p| Plan::from_algo(&algo.data, &p, &dev))
+    {
+        Ok(plan) => plan.variant.name(),
+        // Not a plan `plan::choose` makes for this problem: show the raw words.
+        Err(e) => format!("algo {:x?} ({e})", &algo.data[1..4]),
+    }
+}
+
+impl Bench<'_> {
+    /// Runs one shape end to end. Never returns an error: failures are recorded in the
+    /// result (so one bad shape does not hide the others).
+    pub fn run_shape(&self, shape: (u64, u64, u64), rng: &mut Rng) -> ShapeResult {
+        let spec = spec_for(self.opts, shape);
+        let mode = resolve_check(self.opts.check, &spec);
+        let mut r = ShapeResult {
+            spec: spec.clone(),
+            check_mode: match mode {
+                CheckMode::Full => "full",
+                CheckMode::Sample => "sample",
+                _ => "none",
+            },
+            dg: LibResult {
+                name: self.dg.api.name.to_string(),
+                ..Default::default()
+            },
+            lt: self.lt.as_ref().map(|l| LibResult {
+                name: l.api.name.to_string(),
+                ..Default::default()
+            }),
+            dg_vs_lt: None,
+            passed: false,
+            why_failed: Vec::new(),
+        };
+        if let Err(e) = self.measure(&spec, mode, rng, &mut r) {
+            r.why_failed.push(e);
+        }
+        self.judge(&mut r);
+        r
+    }
+
+    fn judge(&self, r: &mut ShapeResult) {
+        let tol = r.spec.tolerance();
+        if let Some(e) = &r.dg.error {
+            r.why_failed.push(format!("deepgemm: {e}"));
+        }
+        match &r.dg.check {
+            Some(c) if !c.passes(tol) => r
+                .why_failed
+                .push(format!("deepgemm vs reference: {c} (tolerance {tol:.0e})")),
+            _ => {}
+        }
+        if let Some(c) = &r.dg_vs_lt {
+            if r.check_mode == "sample" && !c.passes(tol) {
+                r.why_failed
+                    .push(format!("deepgemm vs cuBLASLt: {c} (tolerance {tol:.0e})"));
+            }
+        }
+        if r.dg.stable == Some(false) {
+            r.why_failed
+                .push("deepgemm: output changed between identical launches".into());
+        }
+        if r.dg.timing.is_none() && r.why_failed.is_empty() {
+            r.why_failed.push("deepgemm was not timed".into());
+        }
+        r.passed = r.why_failed.is_empty();
+    }
+
+    fn side<'b>(
+        &'b self,
+        lib: &'b Lib<'b>,
+        spec: &GemmSpec,
+        prep: &Prepared,
+        res: &mut LibResult,
+    ) -> Result<Side<'b, 'b>, String> {
+        let descs = Descs::new(lib.api, spec, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+        let t = Instant::now();
+        let h = descs.heuristic(&lib.handle, WORKSPACE_BYTES as u64)?;
+        res.heuristic_ms = t.elapsed().as_secs_f64() * 1e3;
+        res.workspace_bytes = h.workspace_size;
+        res.algo_label = if std::ptr::eq(lib.api, self.dg.api) {
+            deepgemm_variant(self.gpu, spec, &h.algo)
+        } else {
+            format!("heuristic #0, {:.2} waves", h.waves_count)
+        };
+        Ok(Side {
+            lib,
+            descs,
+            algo: h.algo,
+            d: prep.new_output()?,
+        })
+    }
+
+    #[allow(clippy::needless_range_loop)]
+    fn measure(
+        &self,
+        spec: &GemmSpec,
+        mode: CheckMode,
+        rng: &mut Rng,
+        r: &mut ShapeResult,
+    ) -> Result<(), String> {
+        let need = crate::case::footprint(spec) as f64 * 1.1;
+        let (free, _) = cudarc::driver::result::mem_get_info().map_err(|e| e.to_string())?;
+        if need > free as f64 {
+            return Err(format!(
+                "needs about {:.1} GiB of device memory, {:.1} GiB free",
+                need / (1u64 << 30) as f64,
+                free as f64 / (1u64 << 30) as f64
+            ));
+        }
+        let prep = Prepared::new(spec, rng, false)?;
+        let dg = match self.side(&self.dg, spec, &prep, &mut r.dg) {
+            Ok(s) => s,
+            Err(e) => {
+                r.dg.error = Some(e);
+                return Ok(());
+            }
+        };
+        let mut lt = None;
+        if let (Some(lib), Some(res)) = (&self.lt, r.lt.as_mut()) {
+            match self.side(lib, spec, &prep, res) {
+                Ok(s) => lt = Some(s),
+                Err(e) => res.error = Some(e),
+            }
+        }
+
+        // First calls: deepgemm's includes its JIT compile or disk-cache load.
+        self.stream.synchronize()?;
+        let t = Instant::now();
+        let first = dg
+            .launch(&prep, &self.stream)
+            .and_then(|_| self.stream.synchronize());
+        r.dg.first_ms = t.elapsed().as_secs_f64() * 1e3;
+        if let Err(e) = first {
+            r.dg.error = Some(e);
+            return Ok(());
+        }
+        if let Some(s) = &lt {
+            let res = r.lt.as_mut().expect("lt result exists with lt side");
+            let t = Instant::now();
+            match s
+                .launch(&prep, &self.stream)
+                .and_then(|_| self.stream.synchronize())
+            {
+                Ok(()) => res.first_ms = t.elapsed().as_secs_f64() * 1e3,
+                Err(e) => {
+                    res.error = Some(e);
+                    lt = None;
+                }
+            }
+        }
+
+        // Check the first outputs.
+        let d_dg = dg.d.download()?;
+        let d_lt = match &lt {
+            Some(s) => Some(s.d.download()?),
+            None => None,
+        };
+        match mode {
+            CheckMode::Full => {
+                let w = prep.widened();
+                let reference = host::reference(spec, &w);
+                r.dg.check = Some(host::compare_full(spec, &d_dg, &prep.d_before, &reference));
+                if let (Some(d), Some(res)) = (&d_lt, r.lt.as_mut()) {
+                    res.check = Some(host::compare_full(spec, d, &prep.d_before, &reference));
+                }
+            }
+            CheckMode::Sample => {
+                let w = prep.widened();
+                let sample_seed = rng.next_u64();
+                let mut srng = Rng::new(sample_seed);
+                r.dg.check = Some(host::compare_sampled(spec, &w, &d_dg, SAMPLES, &mut srng));
+                if let (Some(d), Some(res)) = (&d_lt, r.lt.as_mut()) {
+                    let mut srng = Rng::new(sample_seed);
+                    res.check = Some(host::compare_sampled(spec, &w, d, SAMPLES, &mut srng));
+                }
+            }
+            _ => {}
+        }
+        if let Some(d) = &d_lt {
+            if mode != CheckMode::None {
+                r.dg_vs_lt = Some(host::compare_outputs(spec, &d_dg, d));
+            }
+        }
+
+        // Warm-up, then interleaved timed launches (alternating which library goes
+        // first, so neither always runs right after the other).
+        let sides: Vec<&Side> = std::iter::once(&dg).chain(lt.as_ref()).collect();
+        for _ in 0..self.opts.warmup {
+            for s in &sides {
+                s.launch(&prep, &self.stream)?;
+            }
+        }
+        self.stream.synchronize()?;
+        let iters = self.opts.iters;
+        let mut events: Vec<Vec<(Event, Event)>> = Vec::new();
+        for _ in &sides {
+            let mut v = Vec::with_capacity(iters);
+            for _ in 0..iters {
+                v.push((Event::new()?, Event::new()?));
+            }
+            events.push(v);
+        }
+        for it in 0..iters {
+            for q in 0..sides.len() {
+                let s = if it % 2 == 0 { q } else { sides.len() - 1 - q };
+                if let Some(f) = &self.flush {
+                    f.fill_async(4, 0, f.bytes / 4, self.stream.0)?;
+                }
+                let (start, end) = &events[s][it];
+                start.record(&self.stream)?;
+                sides[s].launch(&prep, &self.stream)?;
+                end.record(&self.stream)?;
+            }
+        }
+        self.stream.synchronize()?;
+        let mut timings = Vec::new();
+        for ev in &events {
+            let mut ms = Vec::with_capacity(iters);
+            for (a, b) in ev {
+                ms.push(a.elapsed_ms(b)? as f64);
+            }
+            timings.push(Timing::from_samples(&ms));
+        }
+        r.dg.timing = timings[0];
+        if sides.len() > 1 {
+            if let Some(res) = r.lt.as_mut() {
+                res.timing = timings[1];
+            }
+        }
+        // The same inputs must give the same bits every time: a changed output after
+        // the timed launches means a race or uninitialised reads.
+        r.dg.stable = Some(dg.d.download()? == d_dg);
+        if let (Some(s), Some(d), Some(res)) = (&lt, &d_lt, r.lt.as_mut()) {
+            res.stable = Some(s.d.download()? == *d);
+        }
+        Ok(())
+    }
+}
+
+fn cmp_json(c: &Option<Comparison>) -> Json {
+    match c {
+        None => Json::Null,
+        Some(c) => obj(vec![
+            ("rel_err", c.rel_err.into()),
+            ("elements", c.count.into()),
+            ("nonfinite", c.nonfinite.into()),
+            ("outside_writes", c.outside_writes.into()),
+            ("summary", c.to_string().into()),
+        ]),
+    }
+}
+
+fn lib_json(l: &LibResult, flops: f64) -> Json {
+    obj(vec![
+        ("library", l.name.as_str().into()),
+        ("algo", l.algo_label.as_str().into()),
+        ("heuristic_ms", l.heuristic_ms.into()),
+        ("workspace_bytes", l.workspace_bytes.into()),
+        ("first_call_ms", l.first_ms.into()),
+        ("median_ms", l.timing.map(|t| t.median_ms).into()),
+        ("min_ms", l.timing.map(|t| t.min_ms).into()),
+        ("max_ms", l.timing.map(|t| t.max_ms).into()),
+        ("samples", l.timing.map(|t| t.samples).into()),
+        ("tflops", l.timing.map(|t| t.tflops(flops)).into()),
+        ("check", cmp_json(&l.check)),
+        ("stable", l.stable.into()),
+        ("error", l.error.clone().into()),
+    ])
+}
+
+impl ShapeResult {
+    pub fn to_json(&self) -> Json {
+        let s = &self.spec;
+        let flops = s.flops();
+        obj(vec![
+            ("m", s.m.into()),
+            ("n", s.n.into()),
+            ("k", s.k.into()),
+            ("batch", s.batch.into()),
+            ("layout", s.ops().into()),
+            ("a_type", s.ab.name().into()),
+            ("d_type", s.cd.name().into()),
+            ("tf32", s.tf32.into()),
+            ("epilogue", s.epi.name().into()),
+            ("flops", flops.into()),
+            ("tolerance", s.tolerance().into()),
+            ("check_mode", self.check_mode.into()),
+            ("deepgemm", lib_json(&self.dg, flops)),
+            (
+                "cublaslt",
+                self.lt.as_ref().map_or(Json::Null, |l| lib_json(l, flops)),
+            ),
+            ("deepgemm_vs_cublaslt", cmp_json(&self.dg_vs_lt)),
+            ("ratio", self.ratio().into()),
+            ("passed", self.passed.into()),
+            (
+                "failures",
+                Json::Arr(self.why_failed.iter().map(|s| s.as_str().into()).collect()),
+            ),
+        ])
+    }
+
+    /// The shape as the table shows it: "MxNxK", with "xB" batches appended.
+    pub fn shape_label(&self) -> String {
+        let s = &self.spec;
+        if s.batch > 1 {
+            format!("{}x{}x{} b{}", s.m, s.n, s.k, s.batch)
+        } else {
+            format!("{}x{}x{}", s.m, s.n, s.k)
+        }
+    }
+
+    /// One line with the details the table leaves out.
+    pub fn detail_line(&self) -> String {
+        let mut s = format!(
+            "{} {} {} {}: deepgemm first call {:.1} ms (heuristic {:.2} ms, {})",
+            self.shape_label(),
+            self.spec.ops(),
+            self.spec.types(),
+            self.spec.epi.name(),
+            self.dg.first_ms,
+            self.dg.heuristic_ms,
+            if self.dg.algo_label.is_empty() {
+                "-"
+            } else {
+                &self.dg.algo_label
+            }
+        );
+        if let Some(c) = &self.dg.check {
+            s += &format!("; check {}: {c}", self.check_mode);
+        }
+        if let Some(c) = &self.dg_vs_lt {
+            s += &format!("; vs cuBLASLt: rel {:.3e}", c.rel_err);
+        }
+        if let Some(l) = &self.lt {
+            if let Some(c) = &l.check {
+                s += &format!("; cuBLASLt's own rel_err {:.3e}", c.rel_err);
+            }
+            if let Some(e) = &l.error {
+                s += &format!("; cuBLASLt: {e}");
+            }
+        }
+        s += if self.passed { " -> PASS" } else { " -> FAIL" };
+        for w in &self.why_failed {
+            s += &format!("\n    {w}");
+        }
+        s
+    }
+}
+
+/// The results table (fixed-width columns).
+pub fn table(results: &[ShapeResult]) -> String {
+    let mut out = format!(
+        "{:<20} {:<6} {:<11} {:<9} {:>9} {:>8} {:>11} {:>8} {:>6} {:>9} {:>9} {}\n",
+        "shape",
+        "layout",
+        "types",
+        "epilogue",
+        "dg ms",
+        "dg TF/s",
+        "cuBLASLt ms",
+        "TF/s",
+        "ratio",
+        "rel err",
+        "first ms",
+        "check"
+    );
+    let ms = |t: Option<Timing>| t.map_or("-".to_string(), |t| format!("{:.4}", t.median_ms));
+    let tf =
+        |t: Option<Timing>, f: f64| t.map_or("-".to_string(), |t| format!("{:.1}", t.tflops(f)));
+    for r in results {
+        let f = r.spec.flops();
+        let lt_t = r.lt.as_ref().and_then(|l| l.timing);
+        out += &format!(
+            "{:<20} {:<6} {:<11} {:<9} {:>9} {:>8} {:>11} {:>8} {:>6} {:>9} {:>9.1} {}\n",
+            r.shape_label(),
+            r.spec.ops(),
+            r.spec.types(),
+            r.spec.epi.name(),
+            ms(r.dg.timing),
+            tf(r.dg.timing, f),
+            ms(lt_t),
+            tf(lt_t, f),
+            r.ratio().map_or("-".into(), |x| format!("{x:.2}")),
+            r.dg.check
+                .as_ref()
+                .map_or("-".into(), |c| format!("{:.2e}", c.rel_err)),
+            r.dg.first_ms,
+            if r.passed { "PASS" } else { "FAIL" },
+        );
+    }
+    out
+}

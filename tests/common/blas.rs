@@ -1,0 +1,150 @@
+//! deepgemm's cuBLAS-style entry points (deepgemmGemmEx, deepgemmGemmStridedBatchedEx)
+//! called from a `GemmSpec`, as a C caller would: column-major, C is both input and
+//! output, alpha/beta per the handle's pointer mode.
+
+#![allow(dead_code)]
+
+use std::ffi::c_void;
+
+use deepgemm::ffi::*;
+
+use super::host::{A, B, C, GemmSpec, Order};
+
+/// A deepgemmHandle_t, destroyed on drop.
+pub struct BlasHandle(pub deepgemmHandle_t);
+
+fn check(call: &str, s: deepgemmStatus_t) -> Result<(), String> {
+    if s == deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS {
+        Ok(())
+    } else {
+        Err(format!("deepgemm {call}: status {} ({s:?})", s as i32))
+    }
+}
+
+impl BlasHandle {
+    pub fn new() -> Result<BlasHandle, String> {
+        let mut h: deepgemmHandle_t = std::ptr::null_mut();
+        check("Create", deepgemmCreate(&mut h))?;
+        Ok(BlasHandle(h))
+    }
+
+    pub fn set_stream(&self, stream: *mut c_void) -> Result<(), String> {
+        check(
+            "SetStream",
+            deepgemmSetStream(self.0, stream as deepgemmStream_t),
+        )
+    }
+
+    /// HOST (false) or DEVICE (true) alpha/beta.
+    pub fn set_device_scalars(&self, device: bool) -> Result<(), String> {
+        let mode = if device {
+            DEEPGEMM_POINTER_MODE_DEVICE
+        } else {
+            DEEPGEMM_POINTER_MODE_HOST
+        };
+        check("SetPointerMode", deepgemmSetPointerMode(self.0, mode))
+    }
+}
+
+impl Drop for BlasHandle {
+    fn drop(&mut self) {
+        deepgemmDestroy(self.0);
+    }
+}
+
+fn i32_of(name: &str, v: u64) -> Result<i32, String> {
+    i32::try_from(v).map_err(|_| format!("{name} = {v} does not fit the int argument"))
+}
+
+/// C = alpha op(A) op(B) + beta C for `spec` (which must be column-major, in place, with
+/// the default epilogue). `strided` calls deepgemmGemmStridedBatchedEx (any batch),
+/// otherwise deepgemmGemmEx (batch 1).
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_ex(
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    strided: bool,
+    alpha: *const c_void,
+    beta: *const c_void,
+    a: u64,
+    b: u64,
+    c: u64,
+) -> Result<(), String> {
+    if !spec.in_place
+        || spec.order.iter().any(|&o| o != Order::Col)
+        || spec.epi != super::host::Epi::Default
+        || (!strided && spec.batch != 1)
+    {
+        return Err(format!("not expressible with GemmEx: {spec}"));
+    }
+    let (ga, gb, gc) = (spec.geom(A), spec.geom(B), spec.geom(C));
+    let op = |t: bool| if t { DEEPGEMM_OP_T } else { DEEPGEMM_OP_N };
+    let (m, n, k) = (
+        i32_of("m", spec.m)?,
+        i32_of("n", spec.n)?,
+        i32_of("k", spec.k)?,
+    );
+    let (lda, ldb, ldc) = (
+        i32_of("lda", ga.ld)?,
+        i32_of("ldb", gb.ld)?,
+        i32_of("ldc", gc.ld)?,
+    );
+    let (at, ct) = (spec.ab.cuda(), spec.cd.cuda());
+    let s = if strided {
+        deepgemmGemmStridedBatchedEx(
+            h.0,
+            op(spec.trans_a),
+            op(spec.trans_b),
+            m,
+            n,
+            k,
+            alpha,
+            a as *const c_void,
+            at,
+            lda,
+            ga.batch_stride as i64,
+            b as *const c_void,
+            at,
+            ldb,
+            gb.batch_stride as i64,
+            beta,
+            c as *mut c_void,
+            ct,
+            ldc,
+            gc.batch_stride as i64,
+            i32_of("batchCount", spec.batch)?,
+            spec.compute_type(),
+            DEEPGEMM_GEMM_DEFAULT,
+        )
+    } else {
+        deepgemmGemmEx(
+            h.0,
+            op(spec.trans_a),
+            op(spec.trans_b),
+            m,
+            n,
+            k,
+            alpha,
+            a as *const c_void,
+            at,
+            lda,
+            b as *const c_void,
+            at,
+            ldb,
+            beta,
+            c as *mut c_void,
+            ct,
+            ldc,
+            spec.compute_type(),
+            DEEPGEMM_GEMM_DEFAULT,
+        )
+    };
+    check(
+        if strided {
+            "GemmStridedBatchedEx"
+        } else {
+            "GemmEx"
+        },
+        s,
+    )
+}

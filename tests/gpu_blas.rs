@@ -1,0 +1,161 @@
+//! deepgemmGemmEx and deepgemmGemmStridedBatchedEx (the cuBLAS-style entry points that
+//! PyTorch's matmul and bmm call) on a CUDA GPU against the float64 CPU reference. Every
+//! test needs a GPU: `cargo test --release --test gpu_blas -- --ignored --test-threads=1
+//! --nocapture`.
+
+mod common;
+
+use common::blas::{self, BlasHandle};
+use common::case::{Prepared, TYPE_COMBOS};
+use common::host::{DType, GemmSpec, Rng};
+use common::suite::{Env, Group};
+
+const TRANSPOSES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
+
+/// Runs `spec` (column-major, in place) through GemmEx or GemmStridedBatchedEx on the
+/// env's stream and checks the result against the full reference.
+fn run_ex(
+    env: &Env,
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    strided: bool,
+    rng: &mut Rng,
+) -> Result<common::host::Comparison, String> {
+    h.set_stream(env.stream.raw())?;
+    h.set_device_scalars(spec.device_scalars)?;
+    let prep = Prepared::new(spec, rng, true)?;
+    // In place: D's buffer starts as C (NaN when the spec says so).
+    let c = prep.new_output()?;
+    let args = prep.args(&c, None, env.stream.raw());
+    blas::gemm_ex(
+        h, spec, strided, args.alpha, args.beta, args.a, args.b, c.ptr,
+    )?;
+    env.stream.synchronize()?;
+    let out = c.download()?;
+    Ok(prep.check_full(&out))
+}
+
+fn ex_spec(
+    ab: DType,
+    cd: DType,
+    tf32: bool,
+    (ta, tb): (bool, bool),
+    m: u64,
+    n: u64,
+    k: u64,
+) -> GemmSpec {
+    let mut s = GemmSpec::new(ab, cd, m, n, k);
+    s.tf32 = tf32;
+    s.trans_a = ta;
+    s.trans_b = tb;
+    s.in_place = true;
+    s
+}
+
+/// GemmEx: every type and transpose, tail shapes, padded leading dimensions, beta != 0,
+/// beta = 0 over a NaN C, k = 0, and alpha/beta in device memory.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_ex() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_ex");
+    let shapes = [
+        (1u64, 1u64, 1u64),
+        (17, 129, 64),
+        (127, 3, 255),
+        (1000, 8, 17),
+        (64, 128, 4097),
+        (4097, 2, 3),
+        (33, 65, 0),
+    ];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, &(m, n, k)) in shapes.iter().enumerate() {
+                let mut s = ex_spec(ab, cd, tf32, tr, m, n, k);
+                s.pad = [(i as u64 * 3) % 5, (j as u64) % 4, 0, 3 * (j as u64 % 2)];
+                match (i + j) % 4 {
+                    0 => {
+                        s.beta = 0.0;
+                        s.c_nan = true;
+                    }
+                    1 => {
+                        s.alpha = -0.75;
+                        s.beta = 0.5;
+                    }
+                    2 => {
+                        s.alpha = 1.25;
+                        s.beta = -1.0;
+                        s.device_scalars = true;
+                    }
+                    _ => {
+                        s.beta = 0.0;
+                        s.c_nan = true;
+                        s.device_scalars = true;
+                    }
+                }
+                let r = run_ex(&env, &h, &s, false, &mut g.rng);
+                g.record(&s, "GemmEx", r);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// GemmStridedBatchedEx: batch counts 1, 3 and 7, strides equal to and larger than the
+/// matrices, every type and transpose.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_strided_batched_ex() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_strided_batched_ex");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, &batch) in [1u64, 3, 7].iter().enumerate() {
+                let mut s = ex_spec(
+                    ab,
+                    cd,
+                    tf32,
+                    tr,
+                    65 + j as u64 * 62,
+                    33,
+                    129 - 64 * (i as u64 % 2),
+                );
+                s.batch = batch;
+                if (i + j) % 2 == 1 {
+                    s.batch_pad = [37, 3, 0, 11];
+                    s.pad = [1, 0, 0, 3];
+                }
+                s.beta = if j == 1 { 0.0 } else { 0.5 };
+                s.c_nan = s.beta == 0.0;
+                let r = run_ex(&env, &h, &s, true, &mut g.rng);
+                g.record(&s, "GemmStridedBatchedEx", r);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// GemmEx on the handle's default stream (none set: the legacy NULL stream).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_ex_default_stream() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_ex_default_stream");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        let mut s = ex_spec(ab, cd, tf32, (true, false), 255, 128, 1000);
+        s.beta = 0.25;
+        let r = (|| {
+            let prep = Prepared::new(&s, &mut g.rng, true)?;
+            let c = prep.new_output()?;
+            let args = prep.args(&c, None, std::ptr::null_mut());
+            blas::gemm_ex(&h, &s, false, args.alpha, args.beta, args.a, args.b, c.ptr)?;
+            env.gpu.synchronize()?;
+            Ok(prep.check_full(&c.download()?))
+        })();
+        g.record(&s, "GemmEx stream=NULL", r);
+    }
+    g.finish();
+}

@@ -1,0 +1,367 @@
+//! deepgemmLtMatmul on a CUDA GPU against a float64 CPU reference, through the C API
+//! exactly as a C caller uses it. Every test needs a GPU: run with
+//! `cargo test --release --test gpu_matmul -- --ignored --test-threads=1 --nocapture`.
+//!
+//! Each test is a group of cases on fresh random data (seed printed; set
+//! DEEPGEMM_TEST_SEED to replay); outputs are poisoned with NaN first, so an unwritten
+//! element fails; every failure is collected, then the test asserts once.
+
+mod common;
+
+use common::case::TYPE_COMBOS;
+use common::host::{D, DType, Epi, GemmSpec, Order, Rng};
+use common::suite::{CallMode, Env, Group};
+
+/// The dimension values every type and transpose meets at least once, in m, n and k.
+const VALUES: [u64; 12] = [1, 2, 3, 8, 17, 64, 127, 128, 129, 255, 1000, 4097];
+/// Partners for the large values, so the CPU reference stays cheap.
+const SMALL: [u64; 6] = [1, 2, 3, 8, 17, 64];
+/// Multiply-add budget of one sweep case (the CPU reference's cost).
+const SWEEP_MACS: u64 = 1 << 22;
+
+const TRANSPOSES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
+
+fn pick(rng: &mut Rng, v: &[u64]) -> u64 {
+    v[rng.below(v.len() as u64) as usize]
+}
+
+fn spec(
+    ab: DType,
+    cd: DType,
+    tf32: bool,
+    (ta, tb): (bool, bool),
+    m: u64,
+    n: u64,
+    k: u64,
+) -> GemmSpec {
+    let mut s = GemmSpec::new(ab, cd, m, n, k);
+    s.tf32 = tf32;
+    s.trans_a = ta;
+    s.trans_b = tb;
+    s
+}
+
+fn random_order(rng: &mut Rng) -> Order {
+    if rng.below(2) == 0 {
+        Order::Col
+    } else {
+        Order::Row
+    }
+}
+
+/// Every type combination x every transpose x every value of m, n and k (with random
+/// partners drawn from the same list, shrunk to the budget); half the cases use random
+/// orders and leading-dimension padding, a quarter pass algo = NULL.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn shapes_types_transposes() {
+    let env = Env::new();
+    let mut g = Group::new("shapes_types_transposes");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for &tr in &TRANSPOSES {
+            for dim in 0..3 {
+                for &v in &VALUES {
+                    let rng = &mut g.rng;
+                    let mut mnk = [pick(rng, &VALUES), pick(rng, &VALUES), pick(rng, &VALUES)];
+                    mnk[dim] = v;
+                    // Shrink the larger partner until the case fits the budget.
+                    while mnk.iter().product::<u64>() > SWEEP_MACS {
+                        let (p, q) = ((dim + 1) % 3, (dim + 2) % 3);
+                        let big = if mnk[p] >= mnk[q] { p } else { q };
+                        mnk[big] = pick(rng, &SMALL).min(mnk[big] / 2).max(1);
+                    }
+                    let mut s = spec(ab, cd, tf32, tr, mnk[0], mnk[1], mnk[2]);
+                    if rng.below(2) == 0 {
+                        for w in 0..4 {
+                            s.order[w] = random_order(rng);
+                            s.pad[w] = [0, 1, 3][rng.below(3) as usize];
+                        }
+                    }
+                    let mode = match rng.below(4) {
+                        0 => CallMode::MINIMAL,
+                        _ => CallMode::USUAL,
+                    };
+                    g.lt_case(&env, &s, mode);
+                }
+            }
+        }
+    }
+    g.finish();
+}
+
+/// Row and column order in every combination pattern, with odd leading-dimension
+/// padding, for every type and transpose.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn orders_and_padding() {
+    use Order::{Col as C, Row as R};
+    let patterns = [
+        [C, C, C, C],
+        [R, R, R, R],
+        [R, R, C, C],
+        [C, C, R, R],
+        [R, C, R, C],
+        [C, R, C, R],
+    ];
+    let pads = [[3, 3, 3, 3], [0, 5, 1, 3], [7, 0, 3, 0]];
+    let env = Env::new();
+    let mut g = Group::new("orders_and_padding");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for &tr in &TRANSPOSES {
+            for (i, order) in patterns.iter().enumerate() {
+                let mut s = spec(ab, cd, tf32, tr, 67, 45, 131);
+                s.order = *order;
+                s.pad = pads[i % pads.len()];
+                s.beta = 0.5;
+                g.lt_case(&env, &s, CallMode::USUAL);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// alpha and beta (beta != 0 reads C; alpha = 0 leaves only beta*C), out of place and in
+/// place (C aliases D, same layout).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn alpha_beta_in_place() {
+    let scalars = [(0.75f32, 0.5f32), (-1.5, 1.0), (0.0, 2.0), (1.0, -1.0)];
+    let env = Env::new();
+    let mut g = Group::new("alpha_beta_in_place");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(alpha, beta)) in scalars.iter().enumerate() {
+            for in_place in [false, true] {
+                let mut s = spec(ab, cd, tf32, TRANSPOSES[i], 129, 65 + i as u64, 255);
+                s.alpha = alpha;
+                s.beta = beta;
+                s.in_place = in_place;
+                if in_place && i % 2 == 1 {
+                    s.order[D] = Order::Row;
+                    s.pad[D] = 3;
+                }
+                g.lt_case(&env, &s, CallMode::USUAL);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// Every epilogue; bias of D's type (the default, and set explicitly) and of fp32.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn epilogues() {
+    let env = Env::new();
+    let mut g = Group::new("epilogues");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &epi) in Epi::ALL.iter().enumerate() {
+            let bias_types: Vec<Option<DType>> = if epi.has_bias() {
+                vec![None, Some(cd), Some(DType::F32)]
+            } else {
+                vec![None]
+            };
+            for (j, &bt) in bias_types.iter().enumerate() {
+                let mut s = spec(ab, cd, tf32, TRANSPOSES[(i + j) % 4], 131, 67, 129);
+                s.epi = epi;
+                s.bias_type = bt;
+                s.beta = if j % 2 == 0 { 0.0 } else { 0.5 };
+                g.lt_case(&env, &s, CallMode::USUAL);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// Strided batches: BATCH_COUNT and STRIDED_BATCH_OFFSET, strides equal to and larger
+/// than the matrix, per-batch bias vectors, row order.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn strided_batch() {
+    let env = Env::new();
+    let mut g = Group::new("strided_batch");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &batch) in [2u64, 5].iter().enumerate() {
+            for (j, gap) in [[0u64; 4], [37, 5, 11, 3]].into_iter().enumerate() {
+                let mut s = spec(ab, cd, tf32, TRANSPOSES[(i * 2 + j) % 4], 65, 33, 47);
+                s.batch = batch;
+                s.batch_pad = gap;
+                s.beta = 0.5;
+                if j == 1 {
+                    s.epi = Epi::GeluBias;
+                    s.bias_batch_stride = s.m + 5;
+                }
+                if i == 1 && j == 1 {
+                    s.order = [Order::Row, Order::Col, Order::Row, Order::Row];
+                    s.pad = [3, 0, 1, 2];
+                }
+                g.lt_case(&env, &s, CallMode::USUAL);
+            }
+        }
+        // One bias vector shared by every batch (BIAS_BATCH_STRIDE 0), in place.
+        let mut s = spec(ab, cd, tf32, (true, false), 40, 24, 72);
+        s.batch = 3;
+        s.batch_pad = [1, 2, 3, 3];
+        s.epi = Epi::Bias;
+        s.beta = 1.0;
+        s.in_place = true;
+        g.lt_case(&env, &s, CallMode::USUAL);
+    }
+    g.finish();
+}
+
+/// POINTER_MODE_DEVICE: alpha and beta read from device memory.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn pointer_mode_device() {
+    let env = Env::new();
+    let mut g = Group::new("pointer_mode_device");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(alpha, beta)) in [(1.25f32, -0.5f32), (-0.5, 0.0)].iter().enumerate() {
+            let mut s = spec(ab, cd, tf32, TRANSPOSES[i + 1], 100, 31, 70);
+            s.alpha = alpha;
+            s.beta = beta;
+            s.device_scalars = true;
+            // beta = 0 on the device: C must not be read, so make it NaN.
+            s.c_nan = beta == 0.0;
+            g.lt_case(&env, &s, CallMode::USUAL);
+        }
+    }
+    g.finish();
+}
+
+/// k = 0: D = act(beta*C + bias), with and without C.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn k_zero() {
+    let env = Env::new();
+    let mut g = Group::new("k_zero");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &beta) in [0.0f32, 0.5].iter().enumerate() {
+            for (j, epi) in [Epi::Default, Epi::GeluBias].into_iter().enumerate() {
+                let mut s = spec(ab, cd, tf32, TRANSPOSES[i * 2 + j], 33, 17, 0);
+                s.beta = beta;
+                s.epi = epi;
+                s.c_nan = beta == 0.0;
+                g.lt_case(&env, &s, CallMode::USUAL);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// beta = 0 with C full of NaN in its own buffer: C must not be read.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn beta_zero_ignores_c() {
+    let env = Env::new();
+    let mut g = Group::new("beta_zero_ignores_c");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for &tr in &TRANSPOSES {
+            let mut s = spec(ab, cd, tf32, tr, 127, 129, 64);
+            s.c_nan = true;
+            s.epi = if tr.0 { Epi::Relu } else { Epi::Default };
+            g.lt_case(&env, &s, CallMode::USUAL);
+        }
+    }
+    g.finish();
+}
+
+/// The minimal C call: algo NULL, no workspace, the legacy default stream.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn null_algo_no_workspace_default_stream() {
+    let env = Env::new();
+    let mut g = Group::new("null_algo_no_workspace_default_stream");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let mut s = spec(ab, cd, tf32, tr, 255, 129, 1000);
+            s.beta = if i % 2 == 0 { 0.0 } else { -0.25 };
+            g.lt_case(&env, &s, CallMode::MINIMAL);
+        }
+    }
+    g.finish();
+}
+
+/// Larger problems (several waves of tiles, long k loops).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn large_shapes() {
+    let env = Env::new();
+    let mut g = Group::new("large_shapes");
+    let shapes = [
+        (2048, 2048, 512),
+        (1000, 1000, 1000),
+        (4097, 257, 513),
+        (129, 4097, 1000),
+        (64, 64, 16384),
+        (3000, 17, 4097),
+    ];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            let mut s = spec(ab, cd, tf32, TRANSPOSES[i % 4], m, n, k);
+            if i == 1 {
+                s.beta = 0.5;
+                s.epi = Epi::GeluBias;
+            }
+            g.lt_case(&env, &s, CallMode::USUAL);
+        }
+    }
+    g.finish();
+}
+
+/// The same GEMM ten times gives the same bits every time (no races, no order-dependent
+/// reductions), each run starting from a NaN-poisoned output.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn repeated_runs_are_bitwise_identical() {
+    use common::case::{Prepared, WORKSPACE_BYTES};
+    use common::lt::{self, Descs};
+    let env = Env::new();
+    let mut g = Group::new("repeated_runs_are_bitwise_identical");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(m, n, k)) in [(1000u64, 1000u64, 1000u64), (256, 256, 8192)]
+            .iter()
+            .enumerate()
+        {
+            let mut s = spec(ab, cd, tf32, TRANSPOSES[i + 1], m, n, k);
+            s.beta = 0.5;
+            let desc = format!("{s} x10");
+            let mut run = || -> Result<(), String> {
+                let prep = Prepared::new(&s, &mut g.rng, true)?;
+                let d = prep.new_output()?;
+                let descs =
+                    Descs::new(env.handle.api, &s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+                let algo = descs.heuristic(&env.handle, WORKSPACE_BYTES as u64)?.algo;
+                let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                let mut first: Option<Vec<u8>> = None;
+                for r in 0..10 {
+                    prep.reset_output(&d)?;
+                    lt::matmul(&env.handle, &descs, Some(&algo), &args)?;
+                    env.stream.synchronize()?;
+                    let out = d.download()?;
+                    match &first {
+                        None => {
+                            let c = prep.check_full(&out);
+                            if !c.passes(s.tolerance()) {
+                                return Err(format!("first run: {c}"));
+                            }
+                            first = Some(out);
+                        }
+                        Some(f) if *f != out => {
+                            let differ = f
+                                .chunks(s.cd.size())
+                                .zip(out.chunks(s.cd.size()))
+                                .filter(|(a, b)| a != b)
+                                .count();
+                            return Err(format!("run {r} differs from run 0 in {differ} elements"));
+                        }
+                        Some(_) => {}
+                    }
+                }
+                Ok(())
+            };
+            let r = run();
+            g.record_result(desc, r);
+        }
+    }
+    g.finish();
+}
