@@ -8,6 +8,7 @@ use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use cudarc::nvrtc::{result, sys};
+use once_cell::sync::OnceCell;
 
 use crate::error::{Error, Result};
 
@@ -20,10 +21,20 @@ pub struct Compiled {
     pub log: String,
 }
 
-/// True when libnvrtc can be loaded. Never panics.
+/// True when libnvrtc can be loaded. Never panics. A positive answer is remembered (a
+/// loaded library stays loaded); a negative one is re-checked, so installing NVRTC while a
+/// process runs is noticed.
 pub fn is_available() -> bool {
+    static FOUND: OnceCell<()> = OnceCell::new();
+    if FOUND.get().is_some() {
+        return true;
+    }
     // SAFETY: only dlopen()s candidate library names and drops the handle; no NVRTC call.
-    catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false)
+    let found = catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false);
+    if found {
+        let _ = FOUND.set(());
+    }
+    found
 }
 
 fn not_available() -> Error {
@@ -186,6 +197,18 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, Error::Internal(_)), "{err}");
+    }
+
+    /// Meaningful where NVRTC is absent (run with DEEPGEMM_SKIP_NVRTC_TESTS=1 and no
+    /// libnvrtc on the search path): the missing library is an error, never a panic.
+    #[test]
+    fn missing_nvrtc_is_not_initialized() {
+        if is_available() {
+            return;
+        }
+        let e = compile("k", "extern \"C\" __global__ void k() {}", &[]).unwrap_err();
+        assert!(matches!(e, Error::NotInitialized(_)), "{e}");
+        assert!(matches!(version(), Err(Error::NotInitialized(_))));
     }
 
     #[test]
