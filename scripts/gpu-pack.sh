@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds deepgemm here (no GPU needed) and packs into .gpu/ everything a run on the GPU
-# machine needs: the bench, libdeepgemm.so, every tests/gpu_* test executable under a
+# machine needs: the bench, libdeepgemm.so, every tests/gpu_* test executable (plus the
+# registry and api_device tests, whose GPU halves are ignored here) under a
 # stable name, a default shape list and gpu-run.sh. Then, there, from the repo root:
 #     bash .gpu/gpu-run.sh [all|tests|bench|gpu_matmul|gpu_blas|...] [args...]
 # .gpu/ is git-ignored; send it along (e.g. the device tool's `carry: [".gpu"]`).
@@ -20,12 +21,12 @@ list_gpu_tests() {
     json=$(cargo test --release --no-run --message-format=json 2>/dev/null)
     if command -v jq >/dev/null 2>&1; then
         jq -r 'select(.reason == "compiler-artifact" and .executable != null
-                      and (.target.kind | index("test")) and (.target.name | startswith("gpu_")))
+                      and (.target.kind | index("test")) and ((.target.name | startswith("gpu_")) or .target.name == "registry" or .target.name == "api_device"))
                | "\(.target.name)\t\(.executable)"' <<<"$json"
     else
         # No jq: cargo prints one JSON object per line; pick the fields with sed.
         grep '"reason":"compiler-artifact"' <<<"$json" | grep '"kind":\["test"\]' |
-            sed -n 's/.*"target":{[^}]*"name":"\(gpu_[^"]*\)".*"executable":"\([^"]*\)".*/\1\t\2/p'
+            sed -n 's/.*"target":{[^}]*"name":"\(gpu_[^"]*\|registry\|api_device\)".*"executable":"\([^"]*\)".*/\1\t\2/p'
     fi
 }
 
