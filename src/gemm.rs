@@ -76,7 +76,7 @@ pub fn run(
     // context of `stream` is current; grid and block come from the plan, smem is static.
     let r = unsafe {
         sys::cuLaunchKernel(
-            kernel.function,
+            kernel.launchable(),
             plan.grid[0],
             plan.grid[1],
             plan.grid[2],

@@ -4,9 +4,10 @@
 //! asker does the work inside a `OnceCell`, the others wait for it):
 //! - `cubins`: (variant, architecture) -> CUBIN, from the disk cache or NVRTC. Devices of the
 //!   same architecture share it.
-//! - `loaded`: (context, variant) -> the module loaded in that context and its entry point.
-//!   Callers use primary contexts (one per device), so this is one entry per device and
-//!   variant; the entry records the device ordinal.
+//! - `loaded`: (device, variant) -> the CUBIN loaded as a context-independent CUlibrary and
+//!   its CUkernel. A context-bound CUmodule would go stale when the caller's context is
+//!   destroyed and a new one created (PyTorch, cudarc and test harnesses release primary
+//!   contexts); a library is loaded by the driver into whichever context launches it.
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use cudarc::driver::sys::{self, CUfunction, CUmodule};
+use cudarc::driver::sys::{self, CUfunction, CUkernel, CUlibrary};
 use once_cell::sync::{Lazy, OnceCell};
 use parking_lot::Mutex;
 
@@ -23,16 +24,24 @@ use crate::error::{Error, Result};
 use crate::jit::{cache, nvrtc, source};
 use crate::plan::KernelVariant;
 
-/// A kernel loaded in one context.
+/// A kernel loaded for one device.
 pub struct Kernel {
-    pub function: CUfunction,
-    pub module: CUmodule,
+    pub kernel: CUkernel,
+    pub library: CUlibrary,
     pub device: i32,
     pub name: String,
 }
 
-// SAFETY: CUmodule/CUfunction are driver handles valid from any thread of the process; the
-// registry never unloads a module, so they outlive every user.
+impl Kernel {
+    /// What cuLaunchKernel takes: a CUkernel is accepted where a CUfunction is expected and
+    /// runs in the context current at launch (CUDA 12.0+ driver API).
+    pub fn launchable(&self) -> CUfunction {
+        self.kernel as CUfunction
+    }
+}
+
+// SAFETY: CUlibrary/CUkernel are driver handles valid from any thread and any context of the
+// process; the registry never unloads a library, so they outlive every user.
 unsafe impl Send for Kernel {}
 unsafe impl Sync for Kernel {}
 
@@ -41,7 +50,7 @@ type Slot<T> = Arc<OnceCell<Arc<T>>>;
 #[derive(Default)]
 struct Registry {
     cubins: Mutex<HashMap<(KernelVariant, String), Slot<Vec<u8>>>>,
-    loaded: Mutex<HashMap<(usize, KernelVariant), Slot<Kernel>>>,
+    loaded: Mutex<HashMap<(i32, KernelVariant), Slot<Kernel>>>,
     compiles: AtomicU64,
     disk_hits: AtomicU64,
     loads: AtomicU64,
@@ -56,7 +65,7 @@ pub struct Stats {
     pub compiles: u64,
     /// CUBINs taken from the disk cache instead.
     pub disk_hits: u64,
-    /// Modules loaded into a context.
+    /// Libraries loaded (one per device and variant).
     pub loads: u64,
     /// (device ordinal, variant name) of every loaded kernel, sorted.
     pub entries: Vec<(i32, String)>,
@@ -122,10 +131,10 @@ pub fn cubin(v: &KernelVariant, arch: &str) -> Result<Arc<Vec<u8>>> {
     .cloned()
 }
 
-/// The kernel for `v`, loaded in the guard's (current) context.
+/// The kernel for `v` on the guard's device.
 pub fn get(ctx: &ContextGuard, v: &KernelVariant) -> Result<Arc<Kernel>> {
     let r = &*REGISTRY;
-    let cell = slot(&r.loaded, (ctx.ctx as usize, *v));
+    let cell = slot(&r.loaded, (ctx.device.ordinal, *v));
     if let Some(k) = cell.get() {
         return Ok(k.clone());
     }
@@ -138,23 +147,34 @@ pub fn get(ctx: &ContextGuard, v: &KernelVariant) -> Result<Arc<Kernel>> {
         }
         let bin = cubin(v, &ctx.device.spec.arch())?;
         let name = v.name();
-        let mut module: CUmodule = std::ptr::null_mut();
-        // SAFETY: `bin` is a complete CUBIN image; the guard made its context current.
+        let mut library: CUlibrary = std::ptr::null_mut();
+        // SAFETY: `bin` is a complete CUBIN image; no JIT or library options are passed.
         check(
-            unsafe { sys::cuModuleLoadData(&mut module, bin.as_ptr().cast()) },
-            "cuModuleLoadData",
+            unsafe {
+                sys::cuLibraryLoadData(
+                    &mut library,
+                    bin.as_ptr().cast(),
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    0,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    0,
+                )
+            },
+            "cuLibraryLoadData",
         )?;
         let cname = CString::new(name.clone()).expect("variant names have no NUL");
-        let mut function: CUfunction = std::ptr::null_mut();
-        // SAFETY: module was just loaded; the entry name is the variant's extern "C" symbol.
+        let mut kernel: CUkernel = std::ptr::null_mut();
+        // SAFETY: library was just loaded; the entry name is the variant's extern "C" symbol.
         check(
-            unsafe { sys::cuModuleGetFunction(&mut function, module, cname.as_ptr()) },
-            "cuModuleGetFunction",
+            unsafe { sys::cuLibraryGetKernel(&mut kernel, library, cname.as_ptr()) },
+            "cuLibraryGetKernel",
         )?;
         r.loads.fetch_add(1, Ordering::Relaxed);
         Ok(Arc::new(Kernel {
-            function,
-            module,
+            kernel,
+            library,
             device: ctx.device.ordinal,
             name,
         }))
