@@ -824,3 +824,25 @@ fn gemm_ex_reaches_deepgemm_as_specified() {
         }
     }
 }
+
+#[test]
+fn tf32_rounding_keeps_ten_mantissa_bits_to_nearest_ties_away() {
+    use crate::host::round_tf32;
+    assert_eq!(round_tf32(1.0), 1.0);
+    let ulp = 2f64.powi(-10); // TF32 spacing just above 1.0
+    assert_eq!(round_tf32(1.0 + 0.49 * ulp), 1.0);
+    assert_eq!(
+        round_tf32(1.0 + 0.5 * ulp),
+        1.0 + ulp,
+        "ties away from zero"
+    );
+    assert_eq!(round_tf32(-(1.0 + 0.5 * ulp)), -(1.0 + ulp));
+    assert_eq!(round_tf32(1.0 + 0.51 * ulp), 1.0 + ulp);
+    assert!(round_tf32(f64::NAN).is_nan());
+    assert_eq!(round_tf32(f64::INFINITY), f64::INFINITY);
+    // Every result has its 13 low fp32 mantissa bits clear.
+    for x in [0.123456789, -3.75e-3, 1234.5678, 7.0e-30] {
+        assert_eq!((round_tf32(x) as f32).to_bits() & 0x1fff, 0, "{x}");
+        assert!((round_tf32(x) - x).abs() <= x.abs() * 2f64.powi(-11));
+    }
+}
