@@ -23,7 +23,7 @@ struct Report {
     spill_loads: u32,
     stack_frame: u32,
     log: String,
-    cubin_len: usize,
+    cubin: Vec<u8>,
 }
 
 fn nvrtc_available() -> bool {
@@ -53,7 +53,7 @@ fn compile(name: &str, src: &str, opts: &[String]) -> Result<Report, String> {
                 .into_owned()
         })
         .unwrap_or_default();
-    let cubin_len = if compiled.is_ok() {
+    let cubin = if compiled.is_ok() {
         let mut size = 0usize;
         // SAFETY: prog compiled successfully; size is a valid out-pointer.
         unsafe { sys::nvrtcGetCUBINSize(prog, &mut size) }
@@ -64,9 +64,9 @@ fn compile(name: &str, src: &str, opts: &[String]) -> Result<Report, String> {
         unsafe { sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr()) }
             .result()
             .map_err(|e| format!("{e:?}"))?;
-        size
+        cubin.into_iter().map(|b| b as u8).collect()
     } else {
-        0
+        Vec::new()
     };
     // SAFETY: prog came from create_program and is not used afterwards.
     let _ = unsafe { result::destroy_program(prog) };
@@ -84,7 +84,7 @@ fn compile(name: &str, src: &str, opts: &[String]) -> Result<Report, String> {
         spill_loads: number_before(" bytes spill loads").ok_or("no spill report")?,
         stack_frame: number_before(" bytes stack frame").ok_or("no stack frame report")?,
         log,
-        cubin_len,
+        cubin,
     })
 }
 
@@ -128,7 +128,7 @@ fn every_sm90_variant_compiles_without_spills() {
             report.registers,
             v.smem_bytes(),
             report.spill_stores + report.spill_loads,
-            report.cubin_len,
+            report.cubin.len(),
             started.elapsed().as_secs_f64()
         );
         let mut problems = Vec::new();
@@ -150,7 +150,7 @@ fn every_sm90_variant_compiles_without_spills() {
         if report.log.contains("serialized") {
             problems.push("wgmma serialized by ptxas".into());
         }
-        if report.cubin_len == 0 {
+        if report.cubin.is_empty() {
             problems.push("empty CUBIN".into());
         }
         if !problems.is_empty() {
@@ -177,4 +177,585 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
     ];
     let err = compile("plain_sm90", &render(&v), &sm90).unwrap_err();
     assert!(err.contains("sm_90a"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// On a Hopper GPU: run the kernel and compare with a float64 reference.
+//
+//   cargo test --release --test nvrtc_sm90 -- --ignored --nocapture
+//
+// Covers edges in m, n and k, padded leading dimensions (the padding of D must stay untouched),
+// every output type, alpha/beta, C aliasing D, bias of D's type and fp32, ReLU and GELU, device
+// scalars, batches, row-major A and D, the persistent loop (more tiles than SMs), and bitwise
+// repeatability.
+
+mod gpu {
+    use std::collections::HashMap;
+    use std::ffi::CString;
+
+    use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
+    use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant};
+    use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
+    use deepgemm::runtime::driver;
+    use deepgemm::runtime::tensor_map::{Sm90Args, configure_function, launch};
+    use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
+
+    fn ok(r: CUresult, what: &str) {
+        assert_eq!(r, CUresult::CUDA_SUCCESS, "{what}");
+    }
+
+    /// Device memory, freed on drop.
+    struct DevBuf {
+        ptr: u64,
+        bytes: usize,
+    }
+
+    impl DevBuf {
+        fn from(data: &[u8]) -> DevBuf {
+            let mut ptr = 0;
+            // SAFETY: out-pointer valid; a context is current (driver::enter).
+            ok(
+                unsafe { drv::cuMemAlloc_v2(&mut ptr, data.len().max(16)) },
+                "cuMemAlloc",
+            );
+            // SAFETY: `ptr` holds at least data.len() bytes.
+            ok(
+                unsafe { drv::cuMemcpyHtoD_v2(ptr, data.as_ptr().cast(), data.len()) },
+                "cuMemcpyHtoD",
+            );
+            DevBuf {
+                ptr,
+                bytes: data.len(),
+            }
+        }
+        fn read(&self) -> Vec<u8> {
+            let mut out = vec![0u8; self.bytes];
+            // SAFETY: both sides hold `bytes` bytes.
+            ok(
+                unsafe { drv::cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), self.ptr, self.bytes) },
+                "cuMemcpyDtoH",
+            );
+            out
+        }
+    }
+
+    impl Drop for DevBuf {
+        fn drop(&mut self) {
+            // SAFETY: allocated by cuMemAlloc, freed once.
+            unsafe { drv::cuMemFree_v2(self.ptr) };
+        }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        /// Uniform in [-1, 1).
+        fn next(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            ((self.0 >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        }
+    }
+
+    /// Element storage: the bytes of `t`, and the value they hold as f64.
+    fn encode(t: ScalarType, x: f32, out: &mut Vec<u8>) -> f64 {
+        match t {
+            ScalarType::F32 => {
+                out.extend_from_slice(&x.to_le_bytes());
+                x as f64
+            }
+            ScalarType::F16 => {
+                let h = half::f16::from_f32(x);
+                out.extend_from_slice(&h.to_bits().to_le_bytes());
+                h.to_f64()
+            }
+            ScalarType::BF16 => {
+                let h = half::bf16::from_f32(x);
+                out.extend_from_slice(&h.to_bits().to_le_bytes());
+                h.to_f64()
+            }
+        }
+    }
+
+    fn decode(t: ScalarType, bytes: &[u8], i: usize) -> f64 {
+        let s = t.size_bytes();
+        let b = &bytes[i * s..(i + 1) * s];
+        match t {
+            ScalarType::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
+            ScalarType::F16 => {
+                half::f16::from_bits(u16::from_le_bytes(b.try_into().unwrap())).to_f64()
+            }
+            ScalarType::BF16 => {
+                half::bf16::from_bits(u16::from_le_bytes(b.try_into().unwrap())).to_f64()
+            }
+        }
+    }
+
+    /// A stored matrix: bytes for the device, values for the reference.
+    fn matrix(t: ScalarType, elems: usize, rng: &mut Rng, scale: f32) -> (Vec<u8>, Vec<f64>) {
+        let mut bytes = Vec::with_capacity(elems * t.size_bytes());
+        let vals = (0..elems)
+            .map(|_| encode(t, rng.next() * scale, &mut bytes))
+            .collect();
+        (bytes, vals)
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct Case {
+        ab: ScalarType,
+        cd: ScalarType,
+        block_n: u32,
+        m: u64,
+        n: u64,
+        k: u64,
+        batch: i32,
+        /// Extra leading-dimension elements for A/B (keep 16-byte alignment) and C/D.
+        ld_pad: u64,
+        cd_pad: u64,
+        alpha: f32,
+        beta: f32,
+        epilogue: i32,
+        bias_f32: bool,
+        device_scalars: bool,
+        alias: bool,
+        /// A stored row-major with op N (still K-major), D (and C) row-major.
+        row_major: bool,
+    }
+
+    const BASE: Case = Case {
+        ab: ScalarType::BF16,
+        cd: ScalarType::BF16,
+        block_n: 128,
+        m: 256,
+        n: 256,
+        k: 128,
+        batch: 1,
+        ld_pad: 0,
+        cd_pad: 0,
+        alpha: 1.0,
+        beta: 0.0,
+        epilogue: epilogue::DEFAULT,
+        bias_f32: false,
+        device_scalars: false,
+        alias: false,
+        row_major: false,
+    };
+
+    fn cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = vec![
+            BASE,
+            Case {
+                block_n: 256,
+                ..BASE
+            },
+            Case {
+                block_n: 64,
+                ..BASE
+            },
+            // Edges in all three dimensions, padded leading dimensions.
+            Case {
+                m: 300,
+                n: 200,
+                k: 136,
+                ld_pad: 8,
+                cd_pad: 5,
+                ..BASE
+            },
+            Case {
+                m: 129,
+                n: 65,
+                k: 8,
+                cd_pad: 3,
+                block_n: 256,
+                ..BASE
+            },
+            Case {
+                m: 1,
+                n: 1,
+                k: 64,
+                block_n: 64,
+                ..BASE
+            },
+            // Persistent loop: 12 x 40 = 480 tiles of 128x64 on 132 SMs; long k.
+            Case {
+                m: 1536,
+                n: 2560,
+                k: 128,
+                block_n: 64,
+                ..BASE
+            },
+            Case {
+                m: 640,
+                n: 768,
+                k: 1000,
+                ld_pad: 8,
+                block_n: 256,
+                ..BASE
+            },
+            // Epilogues.
+            Case {
+                alpha: 0.5,
+                beta: -1.25,
+                cd_pad: 7,
+                ..BASE
+            },
+            Case {
+                alpha: 2.0,
+                beta: 0.5,
+                alias: true,
+                cd_pad: 2,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::RELU_BIAS,
+                m: 200,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::GELU_BIAS,
+                bias_f32: true,
+                n: 300,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::GELU,
+                alpha: 3.0,
+                ..BASE
+            },
+            Case {
+                alpha: 1.5,
+                beta: 0.25,
+                device_scalars: true,
+                ..BASE
+            },
+            // Batches, row-major storage.
+            Case {
+                batch: 3,
+                m: 200,
+                n: 130,
+                k: 72,
+                ld_pad: 8,
+                cd_pad: 1,
+                beta: 1.0,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            Case {
+                row_major: true,
+                m: 190,
+                n: 250,
+                k: 96,
+                cd_pad: 4,
+                beta: 0.5,
+                ..BASE
+            },
+        ];
+        // Every type combination on one edge shape, with the full epilogue.
+        for (ab, cd) in [(BF16, F32), (F16, F16), (F16, F32)] {
+            for block_n in [64, 128, 256] {
+                v.push(Case {
+                    ab,
+                    cd,
+                    block_n,
+                    m: 333,
+                    n: 277,
+                    k: 200,
+                    ld_pad: 8,
+                    cd_pad: 3,
+                    alpha: 0.75,
+                    beta: 0.5,
+                    epilogue: epilogue::GELU_BIAS,
+                    ..BASE
+                });
+            }
+        }
+        v
+    }
+
+    fn dtype(t: ScalarType) -> i32 {
+        t.cuda_value()
+    }
+
+    struct Loaded {
+        _module: CUmodule,
+        function: CUfunction,
+    }
+
+    fn load(v: &Sm90Variant) -> Loaded {
+        let mut opts = deepgemm::jit::sm90::options();
+        opts.push("--ptxas-options=-v".into());
+        let report = super::compile(&v.name(), &deepgemm::jit::sm90::render(v), &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+        let mut module: CUmodule = std::ptr::null_mut();
+        // SAFETY: a complete CUBIN; a context is current.
+        ok(
+            unsafe { drv::cuModuleLoadData(&mut module, report.cubin.as_ptr().cast()) },
+            "cuModuleLoadData",
+        );
+        let name = CString::new(v.name()).unwrap();
+        let mut function: CUfunction = std::ptr::null_mut();
+        // SAFETY: module loaded; the entry is the variant's extern "C" name.
+        ok(
+            unsafe { drv::cuModuleGetFunction(&mut function, module, name.as_ptr()) },
+            "cuModuleGetFunction",
+        );
+        // SAFETY: function is variant v in the current context.
+        unsafe { configure_function(function, v) }.unwrap();
+        Loaded {
+            _module: module,
+            function,
+        }
+    }
+
+    /// Runs one case; returns (max scaled error, calc_diff).
+    fn run(
+        c: &Case,
+        kernels: &mut HashMap<String, Loaded>,
+        sm_count: u32,
+        smem: u32,
+    ) -> (f64, f64) {
+        let v = Sm90Variant::new(c.ab, c.cd, 128, c.block_n, smem).expect("variant");
+        let (m, n, k) = (c.m as usize, c.n as usize, c.k as usize);
+        let batch = c.batch as usize;
+        let mut rng = Rng(0x9e3779b97f4a7c15 ^ (m * 31 + n * 7 + k) as u64);
+
+        let mut op = OpSpec::new(compute_type::COMPUTE_32F, cuda_data_type::R_32F);
+        op.epilogue = c.epilogue;
+        if c.bias_f32 {
+            op.bias_data_type = cuda_data_type::R_32F;
+        }
+        if c.device_scalars {
+            op.pointer_mode = 1;
+        }
+        // A: K-major. Column-major k x m with transa = T, or row-major m x k with transa = N.
+        let lda = (c.k + c.ld_pad) as usize;
+        let ldb = (c.k + c.ld_pad) as usize;
+        let mut a_spec = if c.row_major {
+            let mut s = MatrixSpec::col(dtype(c.ab), c.m, c.k, lda as i64);
+            s.order = order::ROW;
+            s
+        } else {
+            op.trans_a = 1;
+            MatrixSpec::col(dtype(c.ab), c.k, c.m, lda as i64)
+        };
+        let mut b_spec = MatrixSpec::col(dtype(c.ab), c.k, c.n, ldb as i64);
+        // C and D: column-major m x n (ld = m + pad) or row-major (ld = n + pad).
+        let ldd = if c.row_major {
+            n + c.cd_pad as usize
+        } else {
+            m + c.cd_pad as usize
+        };
+        let mut d_spec = MatrixSpec::col(dtype(c.cd), c.m, c.n, ldd as i64);
+        if c.row_major {
+            d_spec.order = order::ROW;
+        }
+        let a_bs = lda * m + 8; // keeps 16-byte alignment (8 16-bit elements)
+        let b_bs = ldb * n;
+        let d_bs = ldd * if c.row_major { m } else { n };
+        for (s, bs) in [
+            (&mut a_spec, a_bs),
+            (&mut b_spec, b_bs),
+            (&mut d_spec, d_bs),
+        ] {
+            s.batch_count = c.batch;
+            s.batch_stride = if c.batch > 1 { bs as i64 } else { 0 };
+        }
+        op.bias_batch_stride = m as i64;
+        let p = GemmProblem::new(&op, &a_spec, &b_spec, &d_spec, &d_spec).unwrap();
+        assert!(v.fits(&p), "{c:?}: {:?}", v.check(&p));
+
+        let a_elems = a_bs * (batch - 1) + lda * m;
+        let b_elems = b_bs * (batch - 1) + ldb * n;
+        let d_elems = d_bs * batch;
+        let (a_bytes, a_vals) = matrix(c.ab, a_elems, &mut rng, 1.0);
+        let (b_bytes, b_vals) = matrix(c.ab, b_elems, &mut rng, 1.0);
+        let (c_bytes, c_vals) = matrix(c.cd, d_elems, &mut rng, 1.0);
+        let bias_type = if c.bias_f32 { ScalarType::F32 } else { c.cd };
+        let (bias_bytes, bias_vals) = matrix(bias_type, m * batch, &mut rng, 1.0);
+        // D starts as NaN everywhere (or as C when it aliases C).
+        let nan: Vec<u8> = {
+            let mut out = Vec::new();
+            for _ in 0..d_elems {
+                encode(c.cd, f32::NAN, &mut out);
+            }
+            out
+        };
+        let d_init = if c.alias { c_bytes.clone() } else { nan };
+        let a_dev = DevBuf::from(&a_bytes);
+        let b_dev = DevBuf::from(&b_bytes);
+        let c_dev = DevBuf::from(&c_bytes);
+        let d_dev = DevBuf::from(&d_init);
+        let bias_dev = DevBuf::from(&bias_bytes);
+        let scalars = DevBuf::from(&[c.alpha.to_le_bytes(), c.beta.to_le_bytes()].concat());
+        let (alpha, beta) = if c.device_scalars {
+            (Scalar::Device(scalars.ptr), Scalar::Device(scalars.ptr + 4))
+        } else {
+            (Scalar::Host(c.alpha), Scalar::Host(c.beta))
+        };
+        let ptrs = GemmPointers {
+            alpha,
+            beta,
+            a: a_dev.ptr,
+            b: b_dev.ptr,
+            c: if c.alias { d_dev.ptr } else { c_dev.ptr },
+            d: d_dev.ptr,
+            bias: bias_dev.ptr,
+        };
+        ptrs.check(&p).unwrap();
+        assert!(Sm90Variant::pointers_fit(&ptrs));
+
+        let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
+        let launch_once = |kernel: &Loaded| {
+            let mut args = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M).unwrap();
+            let grid = v.grid(
+                &p,
+                &deepgemm::plan::DeviceSpec {
+                    sm_count,
+                    ..deepgemm::plan::DeviceSpec::H200
+                },
+            );
+            // SAFETY: loaded and configured for v; the buffers live until after the sync.
+            unsafe { launch(kernel.function, &v, grid, std::ptr::null_mut(), &mut args) }.unwrap();
+            // SAFETY: a context is current.
+            ok(
+                unsafe { drv::cuCtxSynchronize() },
+                &format!("{} on {c:?}", v.name()),
+            );
+        };
+        launch_once(kernel);
+        let out = d_dev.read();
+
+        // Reference in f64 from the rounded inputs.
+        let act = match c.epilogue {
+            epilogue::RELU | epilogue::RELU_BIAS => Activation::Relu,
+            epilogue::GELU | epilogue::GELU_BIAS => Activation::Gelu,
+            _ => Activation::None,
+        };
+        let has_bias = matches!(
+            c.epilogue,
+            epilogue::BIAS | epilogue::RELU_BIAS | epilogue::GELU_BIAS
+        );
+        let out_eps = match c.cd {
+            ScalarType::F32 => 1e-6,
+            ScalarType::F16 => 1.0 / 2048.0,
+            ScalarType::BF16 => 1.0 / 256.0,
+        };
+        let (mut worst, mut xy, mut xx_yy) = (0f64, 0f64, 0f64);
+        let d_index = |b: usize, i: usize, j: usize| {
+            b * d_bs
+                + if c.row_major {
+                    i * ldd + j
+                } else {
+                    i + j * ldd
+                }
+        };
+        let a_index = |b: usize, i: usize, kk: usize| b * a_bs + i * lda + kk;
+        for b in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let (mut acc, mut mag) = (0f64, 0f64);
+                    for kk in 0..k {
+                        let prod = a_vals[a_index(b, i, kk)] * b_vals[b * b_bs + j * ldb + kk];
+                        acc += prod;
+                        mag += prod.abs();
+                    }
+                    let di = d_index(b, i, j);
+                    let mut r = c.alpha as f64 * acc;
+                    mag *= (c.alpha as f64).abs();
+                    if c.beta != 0.0 {
+                        r += c.beta as f64 * c_vals[di];
+                        mag += (c.beta as f64 * c_vals[di]).abs();
+                    }
+                    if has_bias {
+                        r += bias_vals[b * m + i];
+                        mag += bias_vals[b * m + i].abs();
+                    }
+                    r = match act {
+                        Activation::Relu => r.max(0.0),
+                        Activation::Gelu => {
+                            0.5 * r
+                                * (1.0
+                                    + ((2.0 / std::f64::consts::PI).sqrt()
+                                        * (r + 0.044715 * r * r * r))
+                                        .tanh())
+                        }
+                        Activation::None => r,
+                    };
+                    let got = decode(c.cd, &out, di);
+                    assert!(
+                        got.is_finite(),
+                        "{c:?}: D({i},{j}) of batch {b} not written ({got})"
+                    );
+                    let err = (got - r).abs() / (out_eps * r.abs() + 1e-5 * mag + 1e-6);
+                    worst = worst.max(err);
+                    xy += got * r;
+                    xx_yy += got * got + r * r;
+                }
+            }
+        }
+        // Everything outside the m x n matrices (ld padding, batch gaps) is untouched.
+        let mut inside = vec![false; d_elems];
+        for b in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    inside[d_index(b, i, j)] = true;
+                }
+            }
+        }
+        for (idx, &is_in) in inside.iter().enumerate() {
+            if !is_in {
+                let s = c.cd.size_bytes();
+                assert_eq!(
+                    out[idx * s..(idx + 1) * s],
+                    d_init[idx * s..(idx + 1) * s],
+                    "{c:?}: element {idx} outside D was written"
+                );
+            }
+        }
+        // Bitwise repeatable (C does not alias D here, else the second run reads new values).
+        if !c.alias {
+            launch_once(kernel);
+            assert!(d_dev.read() == out, "{c:?}: second run differs");
+        }
+        let diff = if xx_yy > 0.0 {
+            1.0 - 2.0 * xy / xx_yy
+        } else {
+            0.0
+        };
+        (worst, diff)
+    }
+
+    #[test]
+    #[ignore = "needs an sm_90 GPU (H100/H200)"]
+    fn sm90_kernel_matches_reference_on_gpu() {
+        let ctx = driver::enter(std::ptr::null_mut()).expect("a CUDA device");
+        let spec = ctx.device.spec;
+        assert_eq!((spec.cc_major, spec.cc_minor), (9, 0), "needs sm_90");
+        let mut kernels = HashMap::new();
+        let mut failures = Vec::new();
+        for c in cases() {
+            let (worst, diff) = run(&c, &mut kernels, spec.sm_count, spec.smem_per_block);
+            eprintln!(
+                "{:?}->{:?} n{} {}x{}x{} b{} epi {} alias {} row {}: max scaled err {:.3}, calc_diff {:.2e}",
+                c.ab,
+                c.cd,
+                c.block_n,
+                c.m,
+                c.n,
+                c.k,
+                c.batch,
+                c.epilogue,
+                c.alias,
+                c.row_major,
+                worst,
+                diff
+            );
+            // Scaled error 1 = one rounding of the output plus 1e-5 of the magnitude sum.
+            if worst > 1.0 || diff > 1e-5 {
+                failures.push(format!("{c:?}: max scaled error {worst}, calc_diff {diff}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }
