@@ -2,11 +2,17 @@
 // fp32 accumulators in registers, one producer warpgroup and BLOCK_M/64 consumer warpgroups,
 // a persistent grid walking tiles in grouped order, and the epilogue fused in registers.
 //
-// Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) where op(A)
-// (m x k) and op(B) (k x n) are both K-major in memory (cuBLAS: transa = T, transb = N with
-// column-major storage). The tensor maps hold A's and B's addresses, extents and strides; TMA
-// zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips the
-// rows and columns past m and n).
+// Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
+// (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
+// column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
+// descriptors' two layouts. The tensor maps hold A's and B's addresses, extents and strides;
+// TMA zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips
+// the rows and columns past m and n).
+//
+// Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
+//   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage.
+//   MN-major A: (m, k, batch), box (64, BLOCK_K, 1): BLOCK_M / 64 loads per stage.
+//   B likewise with n and BLOCK_N.
 //
 // The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
 //   extern "C" __global__ void __launch_bounds__(384, 1) NAME(
@@ -50,8 +56,48 @@ struct SharedStorage {
   unsigned long long empty[kNumStages];
 };
 
+// One operand's tiles in a stage: where the loads go and how wgmma sees them.
+//   K-major: ROWS lines of 128 bytes (64 k-values each), one TMA box.
+//   MN-major: ROWS / 64 chunks, each BLOCK_K lines of 128 bytes (64 M/N values each), one TMA
+//   box per chunk, chunks kChunkBytes apart (the descriptor's LBO).
+template <typename T, int ROWS, int BLOCK_K, int kTrans>
+struct OperandTile {
+  static constexpr unsigned kLineBytes = 128;
+  static constexpr int kMnPerLine = kLineBytes / sizeof(T);  // 64
+  static constexpr unsigned kChunkBytes = BLOCK_K * kLineBytes;
+  static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
+  static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 64-wide chunks");
+
+  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`.
+  __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
+                                              unsigned full, int row0, int k0, int batch) {
+    if constexpr (kTrans == 0) {
+      tma_load_3d(dst, &tmap, full, k0, row0, batch);
+    } else {
+#pragma unroll
+      for (int c = 0; c < kLoads; ++c) {
+        tma_load_3d(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0, batch);
+      }
+    }
+  }
+
+  // Byte offset of row `row` (a multiple of 64) from the tile start.
+  __device__ __forceinline__ static constexpr unsigned row_offset(int row) {
+    return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
+  }
+
+  // Descriptor of the 16-deep k-slice `kk` of the sub-tile starting at `base`.
+  __device__ __forceinline__ static unsigned long long desc(unsigned base, int kk) {
+    if constexpr (kTrans == 0) {
+      return desc_kmajor_sw128(base + kk * 16 * sizeof(T));
+    } else {
+      return desc_mnmajor_sw128(base + kk * 16 * kLineBytes, kChunkBytes);
+    }
+  }
+};
+
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSmemBytes, int kClusterM, int kClusterN>
+          int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
@@ -62,13 +108,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
   constexpr unsigned kStageBytesA = BLOCK_M * kRowBytes;
   constexpr unsigned kStageBytesB = BLOCK_N * kRowBytes;
-  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kIsBf16, 0, 0>;
+  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kIsBf16, kTransA, kTransB>;
+  using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
+  using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage = SharedStorage<T, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
 
   static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
   static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 256, "wgmma N (one instruction)");
-  static_assert(kRowBytes == 128, "a tile row must be exactly one 128-byte swizzle span");
+  static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
   static_assert(kClusterM == 1 && kClusterN == 1, "clusters (TMA multicast) are not implemented");
@@ -77,6 +125,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "shared-memory size differs from Sm90Variant::smem_bytes in src/plan/sm90.rs");
   static_assert(kSmemBytes <= 232448, "over the 227 KiB a Hopper block may use");
   static_assert(kStageBytesA + kStageBytesB < (1u << 20), "mbarrier transaction count limit");
+  static_assert((kTransA == 0 || kTransA == 1) && (kTransB == 0 || kTransB == 1), "0 K-major, 1 MN-major");
+  static_assert(TileA::kChunkBytes % 1024 == 0, "MN-major chunks keep the swizzle period");
 
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
   // kSmemBytes) let the storage start on the swizzle period.
@@ -118,8 +168,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           pipe.producer_acquire(state);
           pipe.producer_expect(state, kStageBytesA + kStageBytesB);
           const unsigned full = pipe.full(state.stage);
-          tma_load_3d(smem_addr(&smem.a[state.stage][0]), &tmap_a, full, k_iter * BLOCK_K, m0, batch);
-          tma_load_3d(smem_addr(&smem.b[state.stage][0]), &tmap_b, full, k_iter * BLOCK_K, n0, batch);
+          TileA::load(smem_addr(&smem.a[state.stage][0]), tmap_a, full, m0, k_iter * BLOCK_K, batch);
+          TileB::load(smem_addr(&smem.b[state.stage][0]), tmap_b, full, n0, k_iter * BLOCK_K, batch);
           state.advance();
         }
       }
@@ -132,7 +182,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
     const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-    const unsigned a_base = smem_addr(&smem.a[0][0]) + consumer * 64 * kRowBytes;
+    const unsigned a_base = smem_addr(&smem.a[0][0]) + TileA::row_offset(consumer * 64);
     const unsigned b_base = smem_addr(&smem.b[0][0]);
 
     float acc[kAccRegs];
@@ -158,9 +208,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           wgmma_fence();
 #pragma unroll
           for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
-            const unsigned k_offset = kk * kMmaK * sizeof(T);
-            Mma::mma(acc, desc_kmajor_sw128(a_base + state.stage * kStageBytesA + k_offset),
-                     desc_kmajor_sw128(b_base + state.stage * kStageBytesB + k_offset),
+            Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
+                     TileB::desc(b_base + state.stage * kStageBytesB, kk),
                      (k_iter > 0 || kk > 0) ? 1 : 0);
           }
           wgmma_commit_group();

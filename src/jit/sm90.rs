@@ -118,7 +118,8 @@ pub fn render(v: &Sm90Variant) -> String {
              const __grid_constant__ dg_sm90::Sm90Params params,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b) {{\n  \
-           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}>(params, tmap_a, tmap_b);\n\
+           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ta}, {tb}>(\n      \
+               params, tmap_a, tmap_b);\n\
          }}\n",
         threads = THREADS,
         name = v.name(),
@@ -131,6 +132,8 @@ pub fn render(v: &Sm90Variant) -> String {
         smem = v.smem_bytes(),
         cm = v.cluster_m,
         cn = v.cluster_n,
+        ta = v.major_a.trans(),
+        tb = v.major_b.trans(),
     );
     out
 }
@@ -164,9 +167,11 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, 1, 1>(params, tmap_a, tmap_b);",
+                ", {}, {}, 1, 1, {}, {}>(\n      params, tmap_a, tmap_b);",
                 v.stages,
-                v.smem_bytes()
+                v.smem_bytes(),
+                v.major_a.trans(),
+                v.major_b.trans()
             )));
             // Each header appears once even though several files include it.
             assert_eq!(src.matches("struct Sm90Params {").count(), 1);

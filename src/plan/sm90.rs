@@ -2,11 +2,13 @@
 //! formula, which problems a variant takes, and its launch shape.
 //!
 //! Pure Rust over plain data, like the rest of `plan`. The kernel is TMA + wgmma, one producer
-//! warpgroup and two consumer warpgroups (384 threads), persistent (one CTA per SM), with both
-//! operands K-major: op(A) stored with unit stride along k (cuBLAS column-major `transa = T`,
-//! or row-major `N`) and op(B) likewise (column-major `transb = N`, row-major `T`). That is the
-//! "TN" case of a PyTorch Linear layer. m, n and k need not be tile multiples: TMA zero-fills
-//! past the operands' edges and the epilogue skips rows and columns past m and n.
+//! warpgroup and two consumer warpgroups (384 threads), persistent (one CTA per SM). Each operand
+//! is either K-major (unit stride along k: column-major `transa = T` / `transb = N`, the "TN"
+//! case of a PyTorch Linear layer) or MN-major (unit stride along m / n: column-major
+//! `transa = N` / `transb = T`); a variant is built for one pair, so all four transposes and
+//! both storage orders of A and B are covered. C and D take any strides. m, n and k need not be
+//! tile multiples: TMA zero-fills past the operands' edges and the epilogue skips rows and
+//! columns past m and n.
 
 use crate::plan::DeviceSpec;
 use crate::problem::{GemmPointers, GemmProblem};
@@ -34,6 +36,34 @@ const MAX_DIM: u64 = i32::MAX as u64 - 256;
 /// problems, 128x128 for mid-sized ones (more tiles, better wave balance) and 128x64 for small n.
 pub const TILES: [(u32, u32); 3] = [(128, 256), (128, 128), (128, 64)];
 
+/// Which dimension of an operand is contiguous in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Major {
+    /// Unit stride along k (wgmma imm-trans 0).
+    K,
+    /// Unit stride along m (for A) or n (for B) (wgmma imm-trans 1).
+    MN,
+}
+
+impl Major {
+    /// The kernel's `kTransA` / `kTransB`.
+    pub fn trans(self) -> u32 {
+        match self {
+            Major::K => 0,
+            Major::MN => 1,
+        }
+    }
+}
+
+/// The operand layouts (A, B) every tile and type is built with: TN, NN, TT, NT in cuBLAS
+/// column-major terms.
+pub const LAYOUTS: [(Major, Major); 4] = [
+    (Major::K, Major::K),
+    (Major::MN, Major::K),
+    (Major::K, Major::MN),
+    (Major::MN, Major::MN),
+];
+
 /// One compiled sm90 kernel: everything that changes its binary except the architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sm90Variant {
@@ -41,6 +71,8 @@ pub struct Sm90Variant {
     pub ab: ScalarType,
     /// C and D element type (the input type, or F32).
     pub cd: ScalarType,
+    pub major_a: Major,
+    pub major_b: Major,
     pub block_m: u32,
     pub block_n: u32,
     /// 128 bytes of k: 64 for 16-bit inputs.
@@ -51,11 +83,24 @@ pub struct Sm90Variant {
 }
 
 impl Sm90Variant {
-    /// The variant with this tile and as many pipeline stages as fit in `smem_budget` bytes;
-    /// `None` for types or tiles the kernel does not implement, or when not even two stages fit.
+    /// The K-major ("TN") variant with this tile and as many pipeline stages as fit in
+    /// `smem_budget` bytes; `None` for types or tiles the kernel does not implement, or when
+    /// not even two stages fit.
     pub fn new(
         ab: ScalarType,
         cd: ScalarType,
+        block_m: u32,
+        block_n: u32,
+        smem_budget: u32,
+    ) -> Option<Sm90Variant> {
+        Self::with_layout(ab, cd, (Major::K, Major::K), block_m, block_n, smem_budget)
+    }
+
+    /// As `new`, for operand layouts `(major_a, major_b)`.
+    pub fn with_layout(
+        ab: ScalarType,
+        cd: ScalarType,
+        (major_a, major_b): (Major, Major),
         block_m: u32,
         block_n: u32,
         smem_budget: u32,
@@ -70,6 +115,8 @@ impl Sm90Variant {
         let mut v = Sm90Variant {
             ab,
             cd,
+            major_a,
+            major_b,
             block_m,
             block_n,
             block_k: SWIZZLE_BYTES / ab.size_bytes() as u32,
@@ -81,13 +128,24 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
+    /// The operand layouts in cuBLAS column-major terms: "tn" (both K-major), "nn", "tt", "nt".
+    pub fn layout_tag(&self) -> &'static str {
+        match (self.major_a, self.major_b) {
+            (Major::K, Major::K) => "tn",
+            (Major::MN, Major::K) => "nn",
+            (Major::K, Major::MN) => "tt",
+            (Major::MN, Major::MN) => "nt",
+        }
+    }
+
     /// The variant's name: its `extern "C"` entry symbol, cache-key prefix and log label, e.g.
     /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1`. Derived, never written by hand.
     pub fn name(&self) -> String {
         format!(
-            "dg_sm90_{}_{}_tn_m{}n{}k{}_s{}_c{}x{}",
+            "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}",
             self.ab.tag(),
             self.cd.tag(),
+            self.layout_tag(),
             self.block_m,
             self.block_n,
             self.block_k,
@@ -127,17 +185,45 @@ impl Sm90Variant {
     }
 
     /// Every sm90 variant the library can launch (CI compiles each of them): bf16 and fp16 in,
-    /// the input type or fp32 out, each tile of `TILES`, stages for the Hopper budget.
+    /// the input type or fp32 out, each layout of `LAYOUTS` and tile of `TILES`, stages for the
+    /// Hopper budget.
     pub fn all() -> Vec<Sm90Variant> {
         let mut v = Vec::new();
         for ab in [ScalarType::BF16, ScalarType::F16] {
             for cd in [ab, ScalarType::F32] {
-                for (bm, bn) in TILES {
-                    v.extend(Sm90Variant::new(ab, cd, bm, bn, HOPPER_SMEM_BUDGET));
+                for layout in LAYOUTS {
+                    for (bm, bn) in TILES {
+                        v.extend(Sm90Variant::with_layout(
+                            ab,
+                            cd,
+                            layout,
+                            bm,
+                            bn,
+                            HOPPER_SMEM_BUDGET,
+                        ));
+                    }
                 }
             }
         }
         v
+    }
+
+    /// The leading dimension (elements between consecutive lines of the contiguous dimension)
+    /// of op(A) and op(B) under this variant's layouts, or why the problem's strides differ.
+    pub fn leading_dims(&self, p: &GemmProblem) -> Result<(i64, i64), String> {
+        let lda = match self.major_a {
+            Major::K if p.a.col == 1 => p.a.row,
+            Major::MN if p.a.row == 1 => p.a.col,
+            Major::K => return Err("op(A) is not K-major (transa = T for column-major A)".into()),
+            Major::MN => return Err("op(A) is not M-major (transa = N for column-major A)".into()),
+        };
+        let ldb = match self.major_b {
+            Major::K if p.b.row == 1 => p.b.col,
+            Major::MN if p.b.col == 1 => p.b.row,
+            Major::K => return Err("op(B) is not K-major (transb = N for column-major B)".into()),
+            Major::MN => return Err("op(B) is not N-major (transb = T for column-major B)".into()),
+        };
+        Ok((lda, ldb))
     }
 
     /// Why this variant cannot run `p` (`Err` with a reason for the plan log), or `Ok`.
@@ -154,14 +240,9 @@ impl Sm90Variant {
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
         }
-        if p.a.col != 1 {
-            return Err("op(A) is not K-major (needs transa = T for column-major A)".into());
-        }
-        if p.b.row != 1 {
-            return Err("op(B) is not K-major (needs transb = N for column-major B)".into());
-        }
+        let (lda, ldb) = self.leading_dims(p)?;
         let elem = self.ab.size_bytes() as u64;
-        for (name, ld, batch_stride) in [("A", p.a.row, p.a.batch), ("B", p.b.col, p.b.batch)] {
+        for (name, ld, batch_stride) in [("A", lda, p.a.batch), ("B", ldb, p.b.batch)] {
             tma_stride_ok(ld, elem).map_err(|e| format!("{name}: leading dimension {ld} {e}"))?;
             if p.batch > 1 {
                 tma_stride_ok(batch_stride, elem)
@@ -285,7 +366,11 @@ mod tests {
     #[test]
     fn names_are_derived_and_unique() {
         let all = Sm90Variant::all();
-        assert_eq!(all.len(), 12, "2 input types x 2 output types x 3 tiles");
+        assert_eq!(
+            all.len(),
+            48,
+            "2 input x 2 output types x 4 layouts x 3 tiles"
+        );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
         names.dedup();
@@ -302,6 +387,16 @@ mod tests {
         for n in &names {
             assert!(n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
         }
+        let nt = Sm90Variant::with_layout(
+            ScalarType::F16,
+            ScalarType::F32,
+            (Major::MN, Major::MN),
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert_eq!(nt.name(), "dg_sm90_f16_f32_nt_m128n64k64_s9_c1x1");
     }
 
     #[test]
@@ -350,7 +445,7 @@ mod tests {
     }
 
     #[test]
-    fn fits_only_k_major_aligned_problems() {
+    fn fits_matching_layouts_and_aligned_strides() {
         let v = Sm90Variant::new(
             ScalarType::BF16,
             ScalarType::BF16,
@@ -377,13 +472,38 @@ mod tests {
             R_16BF,
             Some((4104, 4104))
         )));
-        // The other transposes are MN-major operands: not in this version.
-        for (ta, tb) in [(0, 0), (0, 1), (1, 1)] {
-            assert!(
-                !v.fits(&problem(256, 256, 256, ta, tb, R_16BF, R_16BF, None)),
-                "{ta}{tb}"
-            );
+        // Each transpose pair is taken by exactly the variants of its layout.
+        for (ta, tb, tag) in [(1, 0, "tn"), (0, 0, "nn"), (1, 1, "tt"), (0, 1, "nt")] {
+            let p = problem(304, 200, 136, ta, tb, R_16BF, R_16BF, None);
+            let fitting: Vec<Sm90Variant> = Sm90Variant::all()
+                .into_iter()
+                .filter(|v| v.fits(&p))
+                .collect();
+            assert_eq!(fitting.len(), 3, "{tag}: one per tile");
+            assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
+        // MN-major operands need aligned leading dimensions too: m = 301 for A stored m x k.
+        let nn = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::K),
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(nn.fits(&problem(304, 200, 136, 0, 0, R_16BF, R_16BF, None)));
+        assert!(!nn.fits(&problem(301, 200, 136, 0, 0, R_16BF, R_16BF, None)));
+        assert!(nn.fits(&problem(
+            301,
+            200,
+            136,
+            0,
+            0,
+            R_16BF,
+            R_16BF,
+            Some((304, 136))
+        )));
         // Types must match the variant's.
         assert!(!v.fits(&problem(256, 256, 256, 1, 0, R_16F, R_16F, None)));
         assert!(!v.fits(&problem(256, 256, 256, 1, 0, R_16BF, R_32F, None)));
@@ -434,7 +554,8 @@ mod tests {
         assert!(v.fits(&batched(64 * 256)));
         assert!(!v.fits(&batched(64 * 256 + 4)), "8-byte batch stride");
         assert!(!v.fits(&batched(0)), "broadcast operand");
-        assert_eq!(v.num_tiles(&batched(64 * 256)), 2 * 1 * 3);
+        // 2 m-tiles x 1 n-tile x 3 batches.
+        assert_eq!(v.num_tiles(&batched(64 * 256)), 6);
     }
 
     #[test]
@@ -525,6 +646,11 @@ mod tests {
             assert!(choose(&p, &dev).unwrap().fits(&p));
         }
         assert!(choose(&tn(4096, 4096, 4096), &DeviceSpec::A100).is_none());
-        assert!(choose(&problem(256, 256, 256, 0, 0, R_16BF, R_16BF, None), &dev).is_none());
+        let nn = problem(4096, 4096, 4096, 0, 0, R_16BF, R_16BF, None);
+        assert_eq!(choose(&nn, &dev).unwrap().layout_tag(), "nn");
+        assert!(
+            choose(&tn(4096, 4096, 4097), &dev).is_none(),
+            "unaligned lda"
+        );
     }
 }

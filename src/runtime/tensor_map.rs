@@ -2,9 +2,12 @@
 //! block, and the kernel argument array.
 //!
 //! `encode_args` (pure, CPU-tested) computes every argument of `cuTensorMapEncodeTiled`;
-//! `encode` makes the one driver call. A tensor map is rank 3: (k, rows, batch), k innermost,
-//! with a box of one tile (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B) and the 128-byte
-//! swizzle the wgmma descriptors in kernels/sm90/descriptor.cuh expect.
+//! `encode` makes the one driver call. A tensor map is rank 3 with the operand's contiguous
+//! dimension innermost: (k, rows, batch) for a K-major operand with a box of one whole tile
+//! (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B), (rows, k, batch) for an MN-major one with
+//! a box of one 64-wide chunk (64 x BLOCK_K; the kernel loads a tile as several chunks). Rows
+//! are m for A and n for B. All use the 128-byte swizzle that the wgmma descriptors in
+//! kernels/sm90/descriptor.cuh expect.
 
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -17,7 +20,9 @@ use cudarc::driver::sys::{
 use super::driver::check;
 use crate::error::{Error, Result};
 use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
-use crate::plan::sm90::{Sm90Variant, THREADS, TMA_MAX_STRIDE, TMA_STRIDE_ALIGN};
+use crate::plan::sm90::{
+    Major, SWIZZLE_BYTES, Sm90Variant, THREADS, TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
+};
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
 use crate::{invalid, unsupported};
@@ -43,7 +48,8 @@ pub enum Operand {
 pub struct TiledEncode {
     pub data_type: CUtensorMapDataType,
     pub global_address: u64,
-    /// Extents, innermost first: (k, rows, batch), rows = m for A and n for B.
+    /// Extents, innermost first: (k, rows, batch) when K-major, (rows, k, batch) when MN-major;
+    /// rows = m for A and n for B.
     pub global_dim: [u64; 3],
     /// Byte strides of dimensions 1 and 2 (dimension 0 is contiguous).
     pub global_strides: [u64; 2],
@@ -72,18 +78,28 @@ pub fn encode_args(
         ));
     }
     let elem = v.ab.size_bytes() as u64;
-    // `check` guaranteed K-major operands: A(i, kk) at i*a.row + kk, B(kk, j) at j*b.col + kk.
-    let (rows, ld, batch_stride, box_rows) = match which {
-        Operand::A => (p.m, p.a.row as u64, p.a.batch, v.block_m),
-        Operand::B => (p.n, p.b.col as u64, p.b.batch, v.block_n),
+    // `check` guaranteed the strides match the variant's layouts; `ld` is the stride between
+    // consecutive lines of the contiguous dimension.
+    let (lda, ldb) = v.leading_dims(p).map_err(|why| unsupported!("{why}"))?;
+    let (rows, ld, batch_stride, box_rows, major) = match which {
+        Operand::A => (p.m, lda as u64, p.a.batch, v.block_m, v.major_a),
+        Operand::B => (p.n, ldb as u64, p.b.batch, v.block_n, v.major_b),
     };
-    let row_bytes = ld * elem;
+    // (inner extent, outer extent, box): K-major boxes are whole tiles, MN-major boxes one
+    // 128-byte-wide chunk of rows by BLOCK_K.
+    let chunk = SWIZZLE_BYTES / elem as u32;
+    let (inner, outer, box_dim) = match major {
+        Major::K => (p.k, rows, [v.block_k, box_rows, 1]),
+        Major::MN => (rows, p.k, [chunk, v.block_k, 1]),
+    };
+    let line_bytes = ld * elem;
     // With one batch the third coordinate is always 0; any legal stride will do, and the
     // packed one (the whole matrix) is legal whenever the matrix fits in device memory.
     let batch_bytes = if p.batch > 1 {
         batch_stride as u64 * elem
     } else {
-        rows.checked_mul(row_bytes)
+        outer
+            .checked_mul(line_bytes)
             .filter(|&b| b < TMA_MAX_STRIDE)
             .ok_or_else(|| unsupported!("{which:?} spans 2^40 bytes or more"))?
     };
@@ -95,9 +111,9 @@ pub fn encode_args(
     Ok(TiledEncode {
         data_type,
         global_address: address,
-        global_dim: [p.k, rows, p.batch],
-        global_strides: [row_bytes, batch_bytes],
-        box_dim: [v.block_k, box_rows, 1],
+        global_dim: [inner, outer, p.batch],
+        global_strides: [line_bytes, batch_bytes],
+        box_dim,
         element_strides: [1, 1, 1],
         interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
         swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
@@ -404,6 +420,44 @@ mod tests {
             f16.data_type,
             CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
         );
+    }
+
+    #[test]
+    fn mn_major_maps_use_64_wide_chunks() {
+        use crate::plan::sm90::Major;
+        // NT: A stored m x k (lda), B stored n x k (ldb), both column-major.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_b = 1;
+        let a = MatrixSpec::col(R_16F, 300, 136, 304);
+        let b = MatrixSpec::col(R_16F, 200, 136, 208);
+        let c = MatrixSpec::col(R_16F, 300, 200, 300);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let v = Sm90Variant::with_layout(
+            ScalarType::F16,
+            ScalarType::F16,
+            (Major::MN, Major::MN),
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let ea = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
+        assert_eq!(ea.global_dim, [300, 136, 1]);
+        assert_eq!(ea.global_strides, [304 * 2, 136 * 304 * 2]);
+        assert_eq!(ea.box_dim, [64, 64, 1]);
+        let eb = encode_args(&v, &p, Operand::B, 0x2000).unwrap();
+        assert_eq!(eb.global_dim, [200, 136, 1]);
+        assert_eq!(eb.global_strides, [208 * 2, 136 * 208 * 2]);
+        assert_eq!(eb.box_dim, [64, 64, 1]);
+        // The kernel issues block / 64 chunk loads per operand: same bytes as a whole tile.
+        let chunk = 64 * 64 * 2;
+        assert_eq!((128 / 64 + 256 / 64) * chunk, v.stage_bytes());
+        // A K-major variant does not take these operands.
+        let tn = variant(ScalarType::F16, ScalarType::F16, 256);
+        assert!(matches!(
+            encode_args(&tn, &p, Operand::A, 0x1000),
+            Err(Error::NotSupported(_))
+        ));
     }
 
     #[test]
