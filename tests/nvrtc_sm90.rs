@@ -102,34 +102,56 @@ fn every_sm90_variant_compiles_without_spills() {
     }
     let mut opts = options();
     opts.push("--ptxas-options=-v".to_string());
+    // One NVRTC compile per variant, spread over the cores (programs are independent).
+    let variants = Sm90Variant::all();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(v) = variants.get(i) else { break };
+                    let started = std::time::Instant::now();
+                    let name = v.name();
+                    let src = render(v);
+                    let r = catch_unwind(AssertUnwindSafe(|| compile(&name, &src, &opts)))
+                        .unwrap_or_else(|_| Err("NVRTC panicked".to_string()));
+                    results
+                        .lock()
+                        .unwrap()
+                        .push((i, r, started.elapsed().as_secs_f64()));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _, _)| *i);
+    assert_eq!(results.len(), variants.len());
+
     let mut failures = Vec::new();
     eprintln!(
         "{:<48} {:>5} {:>7} {:>6} {:>8}",
         "variant", "regs", "smem", "spill", "cubin"
     );
-    for v in Sm90Variant::all() {
+    for (i, result, seconds) in results {
+        let v = &variants[i];
         let name = v.name();
-        let src = render(&v);
-        let started = std::time::Instant::now();
-        let report = match catch_unwind(AssertUnwindSafe(|| compile(&name, &src, &opts))) {
-            Ok(Ok(r)) => r,
-            Ok(Err(e)) => {
+        let report = match result {
+            Ok(r) => r,
+            Err(e) => {
                 failures.push(format!("{name}: compilation failed: {e}"));
-                continue;
-            }
-            Err(_) => {
-                failures.push(format!("{name}: NVRTC panicked"));
                 continue;
             }
         };
         eprintln!(
-            "{:<48} {:>5} {:>7} {:>6} {:>8}  ({:.1} s)",
+            "{:<48} {:>5} {:>7} {:>6} {:>8}  ({seconds:.1} s)",
             name,
             report.registers,
             v.smem_bytes(),
             report.spill_stores + report.spill_loads,
             report.cubin.len(),
-            started.elapsed().as_secs_f64()
         );
         let mut problems = Vec::new();
         if report.registers > ENTRY_REG_CAP {
