@@ -46,12 +46,14 @@ constexpr int kThreadsPerWarpgroup = 128;
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 
-// The ring buffers and their barriers. Each stage's tiles start on a 1024-byte boundary, the
-// period of the 128-byte swizzle, which the wgmma descriptors assume (base offset 0).
+// The ring buffers, each consumer's epilogue staging buffer, and the ring's barriers. Each
+// stage's tiles start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
+// wgmma descriptors assume (base offset 0).
 template <typename T, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
+  alignas(16) float epilogue[BLOCK_M / 64][StagedShape::kFloats];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
 };
@@ -178,7 +180,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile. ----
     setmaxnreg_inc<kConsumerRegs>();
     const int consumer = warpgroup - 1;
-    const int warp = (static_cast<int>(threadIdx.x) / 32) % 4;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
     const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
@@ -236,10 +237,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
-      const long long row0 = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64 +
-                             warp * 16 + lane / 4;
-      const long long col0 = static_cast<long long>(tile.n_tile) * BLOCK_N + 2 * (lane % 4);
-      epilogue_store<OutT>(acc, p, alpha, beta, row0, col0, tile.batch);
+      const long long row_base = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64;
+      const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
+      // Named barriers 1 and 2: one per consumer warpgroup (0 is __syncthreads).
+      epilogue_staged<OutT>(acc, smem.epilogue[consumer], 1 + consumer,
+                            static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup, p,
+                            alpha, beta, row_base, col_base, tile.batch);
     }
   }
 }

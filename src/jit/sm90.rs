@@ -28,6 +28,10 @@ const FILES: &[(&str, &str)] = &[
     ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
     ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),
     (
+        "ptx/barrier.cuh",
+        include_str!("../../kernels/ptx/barrier.cuh"),
+    ),
+    (
         "sm90/types.cuh",
         include_str!("../../kernels/sm90/types.cuh"),
     ),
