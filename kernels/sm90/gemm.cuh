@@ -1,6 +1,7 @@
 // Hopper (sm_90a) main-tile GEMM: TMA loads into a multi-stage shared-memory ring, wgmma with
 // fp32 accumulators in registers, one producer warpgroup and BLOCK_M/64 consumer warpgroups,
-// a persistent grid walking tiles in grouped order, and the epilogue fused in registers.
+// a persistent grid walking tiles in grouped order, and the epilogue fused (staged through
+// shared memory for coalesced C/D accesses).
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
