@@ -2,4 +2,5 @@
 pub mod cache;
 pub mod nvrtc;
 pub mod params;
+pub mod sm90;
 pub mod source;

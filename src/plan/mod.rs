@@ -2,6 +2,8 @@
 //!
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
+pub mod sm90;
+
 use crate::error::Result;
 use crate::problem::GemmProblem;
 use crate::types::{Math, ScalarType};

@@ -1,3 +1,4 @@
 //! The CUDA driver side: contexts and streams, the per-device kernel registry, launches.
 pub mod driver;
 pub mod registry;
+pub mod tensor_map;

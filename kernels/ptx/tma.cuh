@@ -1,0 +1,21 @@
+// TMA (the bulk tensor copy engine): tile loads described by a CUtensorMap.
+#pragma once
+
+// Brings the 128-byte tensor map into the descriptor cache ahead of the first copy. `tmap`
+// is the generic address of a __grid_constant__ kernel parameter.
+__device__ __forceinline__ void tma_prefetch_descriptor(const void* tmap) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(tmap) : "memory");
+}
+
+// Copies one box at coordinates (c0 innermost, c1, c2) of a rank-3 tensor map into shared
+// memory at `dst` and signals `bar` with the box's byte count (out-of-bounds elements are
+// zero-filled and still counted). With a cluster of one, the CTA's own .shared offsets are
+// valid .shared::cluster addresses.
+__device__ __forceinline__ void tma_load_3d(unsigned dst, const void* tmap, unsigned bar, int c0,
+                                            int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];" ::"r"(dst),
+      "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}

@@ -1,0 +1,94 @@
+// wgmma: warpgroup-wide asynchronous MMA (sm_90a), operands from shared memory through
+// matrix descriptors, fp32 accumulators in registers.
+//
+// Discipline (PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"):
+// wgmma_fence() before the first wgmma of a batch whenever the accumulators were touched by
+// other instructions; wgmma_commit_group() closes a batch; wgmma_wait_group<N>() returns when at
+// most N batches are still in flight. Until then the accumulator registers and the shared memory
+// being read belong to the tensor cores, so wgmma_fence_operand() pins each accumulator so the
+// compiler cannot move its reads or writes across those points.
+#pragma once
+
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_commit_group() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+
+template <int N>
+__device__ __forceinline__ void wgmma_wait_group() {
+  static_assert(N >= 0 && N <= 7, "wgmma.wait_group takes 0..7");
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+// Emits no instruction: tells the compiler the register is read and written here.
+__device__ __forceinline__ void wgmma_fence_operand(float& r) {
+  asm volatile("" : "+f"(r)::"memory");
+}
+
+// The operand lists of wgmma.mma_async are long and regular, so they are generated here by the
+// preprocessor rather than written out: DG_WGMMA_OPS10(t) is "%t0,%t1,...,%t9," (t may be empty
+// for 0..9) and DG_WGMMA_F8(d, i) binds d[i..i+7] as read-write fp32 operands.
+#define DG_WGMMA_OP_(n) "%" #n ","
+#define DG_WGMMA_OP(n) DG_WGMMA_OP_(n)
+#define DG_WGMMA_OPS10(t)                                                                     \
+  DG_WGMMA_OP(t##0) DG_WGMMA_OP(t##1) DG_WGMMA_OP(t##2) DG_WGMMA_OP(t##3) DG_WGMMA_OP(t##4) \
+  DG_WGMMA_OP(t##5) DG_WGMMA_OP(t##6) DG_WGMMA_OP(t##7) DG_WGMMA_OP(t##8) DG_WGMMA_OP(t##9)
+#define DG_WGMMA_F8(d, i)                                                                  \
+  "+f"(d[i + 0]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]),           \
+      "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+
+// Accumulator lists {%0, ..., %(R-1)} for R = N/2 registers.
+#define DG_WGMMA_ACC_32 "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OP(30) "%31}"
+#define DG_WGMMA_ACC_64                                                                    \
+  "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OPS10(4) \
+      DG_WGMMA_OPS10(5) DG_WGMMA_OP(60) DG_WGMMA_OP(61) DG_WGMMA_OP(62) "%63}"
+#define DG_WGMMA_ACC_128                                                                     \
+  "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OPS10(4)  \
+      DG_WGMMA_OPS10(5) DG_WGMMA_OPS10(6) DG_WGMMA_OPS10(7) DG_WGMMA_OPS10(8) DG_WGMMA_OPS10(9) \
+          DG_WGMMA_OPS10(10) DG_WGMMA_OPS10(11) DG_WGMMA_OP(120) DG_WGMMA_OP(121)             \
+              DG_WGMMA_OP(122) DG_WGMMA_OP(123) DG_WGMMA_OP(124) DG_WGMMA_OP(125)             \
+                  DG_WGMMA_OP(126) "%127}"
+#define DG_WGMMA_BIND_32(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24)
+#define DG_WGMMA_BIND_64(d) \
+  DG_WGMMA_BIND_32(d), DG_WGMMA_F8(d, 32), DG_WGMMA_F8(d, 40), DG_WGMMA_F8(d, 48), DG_WGMMA_F8(d, 56)
+#define DG_WGMMA_BIND_128(d)                                                                \
+  DG_WGMMA_BIND_64(d), DG_WGMMA_F8(d, 64), DG_WGMMA_F8(d, 72), DG_WGMMA_F8(d, 80),          \
+      DG_WGMMA_F8(d, 88), DG_WGMMA_F8(d, 96), DG_WGMMA_F8(d, 104), DG_WGMMA_F8(d, 112),      \
+      DG_WGMMA_F8(d, 120)
+#define DG_WGMMA_STR_(x) #x
+#define DG_WGMMA_STR(x) DG_WGMMA_STR_(x)
+
+// D[64 x N] (+)= A[64 x 16] * B[16 x N]^T with A and B described by shared-memory descriptors.
+// `scale_d` = 0 overwrites D (first k-step of a tile), 1 accumulates. kTransA/kTransB select
+// the MN-major layouts (0: K-major). The three inputs after the R accumulators are numbered
+// R (desc_a), R+1 (desc_b), R+2 (scale_d), R+3 and R+4 (transposes).
+template <int N, bool kBf16, int kTransA, int kTransB>
+struct Wgmma;
+
+#define DG_WGMMA_DEFINE(N, R, R0, R1, R2, R3, R4, TYPE, IS_BF16)                                 \
+  template <int kTransA, int kTransB>                                                            \
+  struct Wgmma<N, IS_BF16, kTransA, kTransB> {                                                   \
+    static constexpr int kAccRegs = R;                                                           \
+    __device__ __forceinline__ static void mma(float (&d)[R], unsigned long long desc_a,         \
+                                               unsigned long long desc_b, int scale_d) {         \
+      asm volatile("{\n"                                                                         \
+                   ".reg .pred p;\n"                                                             \
+                   "setp.ne.b32 p, %" DG_WGMMA_STR(R2) ", 0;\n"                                  \
+                   "wgmma.mma_async.sync.aligned.m64n" DG_WGMMA_STR(N) "k16.f32." TYPE "." TYPE  \
+                   " " DG_WGMMA_ACC_##R ", %" DG_WGMMA_STR(R0) ", %" DG_WGMMA_STR(R1)            \
+                   ", p, 1, 1, %" DG_WGMMA_STR(R3) ", %" DG_WGMMA_STR(R4) ";\n"                  \
+                   "}\n"                                                                         \
+                   : DG_WGMMA_BIND_##R(d)                                                        \
+                   : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(kTransA), "n"(kTransB));        \
+    }                                                                                            \
+  };
+
+DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "bf16", true)
+DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "bf16", true)
+DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "bf16", true)
+DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", false)
+DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "f16", false)
+DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", false)

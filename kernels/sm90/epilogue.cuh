@@ -1,0 +1,215 @@
+// The fused epilogue: D = act(alpha * acc + beta * C + bias[row]).
+//
+// The accumulators go through shared memory, transposed, so that each thread then owns 8
+// consecutive rows of one column: with column-major C and D (unit stride along m, the cuBLAS
+// default) every global access is 16 bytes per thread (two for fp32) and 8 lanes cover 64
+// contiguous rows. Other strides take the same path with element-wise accesses.
+#pragma once
+
+#include "ptx/barrier.cuh"
+#include "sm90/types.cuh"
+
+namespace dg_sm90 {
+
+// The tanh approximation, which is what cuBLASLt's GELU epilogues compute. tanhf rather than
+// tanh.approx keeps the error near an ulp of fp32.
+__device__ __forceinline__ float gelu_tanh(float x) {
+  const float kSqrt2OverPi = 0.7978845608028654f;
+  const float kCoeff = 0.044715f;
+  return 0.5f * x * (1.f + tanhf(kSqrt2OverPi * (x + kCoeff * x * x * x)));
+}
+
+__device__ __forceinline__ float activate(float x, int activation) {
+  if (activation == SM90_ACT_RELU) {
+    return x < 0.f ? 0.f : x;  // a NaN stays NaN, as torch.relu (fmaxf would return 0)
+  }
+  if (activation == SM90_ACT_GELU) {
+    return gelu_tanh(x);
+  }
+  return x;
+}
+
+// 16-byte vectors for the wide accesses.
+struct alignas(16) U32x4 {
+  unsigned x, y, z, w;
+};
+struct alignas(16) F32x4 {
+  float x, y, z, w;
+};
+
+// The staging buffer of one consumer warpgroup: a round covers kCols columns of its 64 rows,
+// stored column by column (rows contiguous) as fp32. The 4-float pad per column puts the
+// 8 rows x 4 columns a warp writes per instruction, and each quarter-warp's 16-byte reads, on
+// 32 distinct banks.
+struct StagedShape {
+  static constexpr int kCols = 32;
+  static constexpr int kRows = 64;
+  static constexpr int kColStride = kRows + 4;  // floats
+  static constexpr int kFloats = kCols * kColStride;
+};
+
+__device__ __forceinline__ bool aligned16(const void* ptr) {
+  return (reinterpret_cast<unsigned long long>(ptr) & 15u) == 0;
+}
+
+// Elements src[0], src[stride], ... src[7 * stride] (the first `rows` of them; the rest read as
+// 0): one 16-byte load (two for fp32) when `vector` (stride 1, all 8 inside, aligned).
+template <typename OutT>
+__device__ __forceinline__ void load8(const OutT* src, long long stride, int rows, bool vector,
+                                      float (&v)[8]) {
+  if (vector) {
+    if constexpr (sizeof(OutT) == 2) {
+      const U32x4 q = *reinterpret_cast<const U32x4*>(src);
+      const unsigned w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        v[2 * i] = to_f32(OutT{static_cast<unsigned short>(w[i] & 0xFFFFu)});
+        v[2 * i + 1] = to_f32(OutT{static_cast<unsigned short>(w[i] >> 16)});
+      }
+    } else {
+      const F32x4 lo = reinterpret_cast<const F32x4*>(src)[0];
+      const F32x4 hi = reinterpret_cast<const F32x4*>(src)[1];
+      v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
+      v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      v[i] = i < rows ? to_f32(src[i * stride]) : 0.f;
+    }
+  }
+}
+
+// The store counterpart of load8 (only the first `rows` elements are written).
+template <typename OutT>
+__device__ __forceinline__ void store8(OutT* dst, long long stride, int rows, bool vector,
+                                       const float (&v)[8]) {
+  if (vector) {
+    if constexpr (sizeof(OutT) == 2) {
+      unsigned w[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        w[i] = static_cast<unsigned>(FromF32<OutT>::convert(v[2 * i]).bits) |
+               (static_cast<unsigned>(FromF32<OutT>::convert(v[2 * i + 1]).bits) << 16);
+      }
+      *reinterpret_cast<U32x4*>(dst) = U32x4{w[0], w[1], w[2], w[3]};
+    } else {
+      reinterpret_cast<F32x4*>(dst)[0] = F32x4{v[0], v[1], v[2], v[3]};
+      reinterpret_cast<F32x4*>(dst)[1] = F32x4{v[4], v[5], v[6], v[7]};
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      if (i < rows) {
+        dst[i * stride] = FromF32<OutT>::convert(v[i]);
+      }
+    }
+  }
+}
+
+// Writes one consumer warpgroup's 64 x N accumulator tile. `tid` is the thread's index in the
+// warpgroup (0..127), `barrier_id` the warpgroup's named barrier, `buf` its staging buffer,
+// `row_base` its first global row and `col_base` the tile's first column. Rows >= m and
+// columns >= n (the tile's share of the matrix edge) are skipped.
+//
+// Per round of 32 columns: (1) fragment -> buffer. Per PTX ISA "wgmma .m64nNk16 register
+// fragment layout for accumulator matrix D", warp w holds rows 16w..16w+15 and in lane l
+// acc[4t + 2h + e] is row 16w + l/4 + 8h, column 8t + 2(l%4) + e. (2) buffer -> global: item
+// (column, 8-row group) goes to thread item % 128, so lanes 8c..8c+7 of a warp take the 64 rows
+// of one column.
+//
+// Each element of C is read by the thread that writes the same element of D, so C may alias D.
+template <typename OutT, int kAccRegs>
+__device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], float* buf,
+                                                int barrier_id, int tid, const Sm90Params& p,
+                                                float alpha, float beta, long long row_base,
+                                                long long col_base, long long batch) {
+  using S = StagedShape;
+  constexpr int kBlockN = kAccRegs * 2;
+  constexpr int kRounds = kBlockN / S::kCols;
+  constexpr int kGroupsPerRound = S::kCols / 8;      // 8-column fragment groups (t)
+  constexpr int kItems = S::kCols * (S::kRows / 8);  // (column, 8-row group) pairs per round
+  static_assert(kBlockN % S::kCols == 0, "whole rounds");
+  static_assert(kItems % 128 == 0, "every thread takes the same number of items");
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  OutT* d = static_cast<OutT*>(p.d) + batch * p.d_bs;
+  const OutT* c = static_cast<const OutT*>(p.c);  // may be null when beta == 0
+  const bool has_bias = (p.flags & SM90_FLAG_BIAS) != 0;
+  const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+  const bool read_c = beta != 0.f;
+
+  // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
+  // (selected below), so the epilogue arithmetic exists once instead of once per round.
+#pragma unroll 1
+  for (int round = 0; round < kRounds; ++round) {
+    // The previous round's (or tile's) readers are done with the buffer.
+    named_barrier_sync(barrier_id, 128);
+#pragma unroll
+    for (int r = 0; r < kRounds; ++r) {
+      if (r == round) {
+#pragma unroll
+        for (int tt = 0; tt < kGroupsPerRound; ++tt) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              const int col = 8 * tt + 2 * (lane % 4) + e;
+              const int row = 16 * warp + lane / 4 + 8 * h;
+              buf[col * S::kColStride + row] = acc[4 * (r * kGroupsPerRound + tt) + 2 * h + e];
+            }
+          }
+        }
+      }
+    }
+    named_barrier_sync(barrier_id, 128);
+#pragma unroll
+    for (int j = 0; j < kItems / 128; ++j) {
+      const int item = tid + 128 * j;
+      const int local_col = item / 8;
+      const int group = item % 8;
+      const long long col = col_base + round * S::kCols + local_col;
+      const long long row = row_base + 8 * group;
+      if (col >= p.n || row >= p.m) {
+        continue;
+      }
+      const long long left = p.m - row;
+      const int rows = left < 8 ? static_cast<int>(left) : 8;
+      const float* src = buf + local_col * S::kColStride + 8 * group;
+      const F32x4 lo = reinterpret_cast<const F32x4*>(src)[0];
+      const F32x4 hi = reinterpret_cast<const F32x4*>(src)[1];
+      float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        v[i] *= alpha;
+      }
+      if (read_c) {
+        const OutT* c_src = c + (batch * p.c_bs + row * p.c_ms + col * p.c_ns);
+        float cv[8];
+        load8<OutT>(c_src, p.c_ms, rows, rows == 8 && p.c_ms == 1 && aligned16(c_src), cv);
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          v[i] += beta * cv[i];
+        }
+      }
+      if (has_bias) {
+        const long long at = batch * p.bias_bs + row;
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          if (i < rows) {
+            v[i] += bias_f32 ? static_cast<const float*>(p.bias)[at + i]
+                             : to_f32(static_cast<const OutT*>(p.bias)[at + i]);
+          }
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        v[i] = activate(v[i], p.activation);
+      }
+      OutT* dst = d + (row * p.d_ms + col * p.d_ns);
+      store8<OutT>(dst, p.d_ms, rows, rows == 8 && p.d_ms == 1 && aligned16(dst), v);
+    }
+  }
+}
+
+}  // namespace dg_sm90

@@ -1,0 +1,251 @@
+// Hopper (sm_90a) main-tile GEMM: TMA loads into a multi-stage shared-memory ring, wgmma with
+// fp32 accumulators in registers, one producer warpgroup and BLOCK_M/64 consumer warpgroups,
+// a persistent grid walking tiles in grouped order, and the epilogue fused (staged through
+// shared memory for coalesced C/D accesses).
+//
+// Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
+// (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
+// column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
+// descriptors' two layouts. The tensor maps hold A's and B's addresses, extents and strides;
+// TMA zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips
+// the rows and columns past m and n).
+//
+// Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
+//   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage.
+//   MN-major A: (m, k, batch), box (64, BLOCK_K, 1): BLOCK_M / 64 loads per stage.
+//   B likewise with n and BLOCK_N.
+//
+// The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
+//   extern "C" __global__ void __launch_bounds__(384, 1) NAME(
+//       const __grid_constant__ dg_sm90::Sm90Params params,
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_b);
+// launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes.
+#pragma once
+
+#include "ptx/fence.cuh"
+#include "ptx/mbarrier.cuh"
+#include "ptx/regs.cuh"
+#include "ptx/smem.cuh"
+#include "ptx/tma.cuh"
+#include "ptx/wgmma.cuh"
+#include "sm90/descriptor.cuh"
+#include "sm90/epilogue.cuh"
+#include "sm90/pipeline.cuh"
+#include "sm90/scheduler.cuh"
+#include "sm90/types.cuh"
+
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#error "the sm90 GEMM needs sm_90a (wgmma, setmaxnreg): compile with --gpu-architecture=sm_90a"
+#endif
+
+namespace dg_sm90 {
+
+constexpr int kThreadsPerWarpgroup = 128;
+// The producer only issues TMA; the consumers hold 64 x BLOCK_N fp32 accumulators each
+// (128 registers at BLOCK_N = 256). 40 * 128 + 232 * 256 = 64512 <= 65536 registers per SM.
+constexpr int kProducerRegs = 40;
+constexpr int kConsumerRegs = 232;
+
+// The ring buffers, each consumer's epilogue staging buffer, and the ring's barriers. Each
+// stage's tiles start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
+// wgmma descriptors assume (base offset 0).
+template <typename T, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages>
+struct SharedStorage {
+  alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
+  alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
+  alignas(16) float epilogue[BLOCK_M / 64][StagedShape::kFloats];
+  unsigned long long full[kNumStages];
+  unsigned long long empty[kNumStages];
+};
+
+// One operand's tiles in a stage: where the loads go and how wgmma sees them.
+//   K-major: ROWS lines of 128 bytes (64 k-values each), one TMA box.
+//   MN-major: ROWS / 64 chunks, each BLOCK_K lines of 128 bytes (64 M/N values each), one TMA
+//   box per chunk, chunks kChunkBytes apart (the descriptor's LBO).
+template <typename T, int ROWS, int BLOCK_K, int kTrans>
+struct OperandTile {
+  static constexpr unsigned kLineBytes = 128;
+  static constexpr int kMnPerLine = kLineBytes / sizeof(T);  // 64
+  static constexpr unsigned kChunkBytes = BLOCK_K * kLineBytes;
+  static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
+  static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 64-wide chunks");
+
+  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`.
+  __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
+                                              unsigned full, int row0, int k0, int batch) {
+    if constexpr (kTrans == 0) {
+      tma_load_3d(dst, &tmap, full, k0, row0, batch);
+    } else {
+#pragma unroll
+      for (int c = 0; c < kLoads; ++c) {
+        tma_load_3d(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0, batch);
+      }
+    }
+  }
+
+  // Byte offset of row `row` (a multiple of 64) from the tile start.
+  __device__ __forceinline__ static constexpr unsigned row_offset(int row) {
+    return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
+  }
+
+  // Descriptor of the 16-deep k-slice `kk` of the sub-tile starting at `base`.
+  __device__ __forceinline__ static unsigned long long desc(unsigned base, int kk) {
+    if constexpr (kTrans == 0) {
+      return desc_kmajor_sw128(base + kk * 16 * sizeof(T));
+    } else {
+      return desc_mnmajor_sw128(base + kk * 16 * kLineBytes, kChunkBytes);
+    }
+  }
+};
+
+template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
+          int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
+__device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
+                                     const TmaDescriptor& tmap_b) {
+  // ---- Template constants, derived sizes, and every assumption checked. ----
+  constexpr int kNumConsumers = BLOCK_M / 64;
+  constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
+  constexpr int kAccRegs = BLOCK_N / 2;
+  constexpr int kMmaK = 16;
+  constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
+  constexpr unsigned kStageBytesA = BLOCK_M * kRowBytes;
+  constexpr unsigned kStageBytesB = BLOCK_N * kRowBytes;
+  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kIsBf16, kTransA, kTransB>;
+  using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
+  using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
+  using Storage = SharedStorage<T, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
+
+  static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
+  static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
+  static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 256, "wgmma N (one instruction)");
+  static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
+  static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
+  static_assert(kNumStages >= 2, "the ring needs at least two stages");
+  static_assert(kClusterM == 1 && kClusterN == 1, "clusters (TMA multicast) are not implemented");
+  static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNk16");
+  static_assert(sizeof(Storage) + 1024 == kSmemBytes,
+                "shared-memory size differs from Sm90Variant::smem_bytes in src/plan/sm90.rs");
+  static_assert(kSmemBytes <= 232448, "over the 227 KiB a Hopper block may use");
+  static_assert(kStageBytesA + kStageBytesB < (1u << 20), "mbarrier transaction count limit");
+  static_assert((kTransA == 0 || kTransA == 1) && (kTransB == 0 || kTransB == 1), "0 K-major, 1 MN-major");
+  static_assert(TileA::kChunkBytes % 1024 == 0, "MN-major chunks keep the swizzle period");
+
+  // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
+  // kSmemBytes) let the storage start on the swizzle period.
+  extern __shared__ __align__(1024) unsigned char smem_raw[];
+  const unsigned raw = smem_addr(smem_raw);
+  Storage& smem = *reinterpret_cast<Storage*>(smem_raw + ((1024u - (raw & 1023u)) & 1023u));
+
+  const Pipeline<kNumStages> pipe{smem_addr(&smem.full[0]), smem_addr(&smem.empty[0])};
+  if (threadIdx.x == 0) {
+#pragma unroll 1
+    for (int s = 0; s < kNumStages; ++s) {
+      mbarrier_init(pipe.full(s), 1);
+      mbarrier_init(pipe.empty(s), kNumConsumers * 4);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M, BLOCK_N, p.group_m);
+  const int num_k_iters = static_cast<int>((p.k + BLOCK_K - 1) / BLOCK_K);
+  // Warp-uniform in the compiler's eyes, so the role branch is not treated as divergent.
+  const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarpgroup, 0);
+
+  if (warpgroup == 0) {
+    // ---- Producer: one thread issues every TMA load; the other 127 retire at once. ----
+    setmaxnreg_dec<kProducerRegs>();
+    if (threadIdx.x == 0) {
+      tma_prefetch_descriptor(&tmap_a);
+      tma_prefetch_descriptor(&tmap_b);
+      PipelineState<kNumStages> state;
+#pragma unroll 1
+      for (long long t = blockIdx.x; t < sched.num_tiles; t += gridDim.x) {
+        const TileCoord tile = sched.coord(t);
+        const int m0 = tile.m_tile * BLOCK_M;
+        const int n0 = tile.n_tile * BLOCK_N;
+        const int batch = static_cast<int>(tile.batch);
+#pragma unroll 1
+        for (int k_iter = 0; k_iter < num_k_iters; ++k_iter) {
+          pipe.producer_acquire(state);
+          pipe.producer_expect(state, kStageBytesA + kStageBytesB);
+          const unsigned full = pipe.full(state.stage);
+          TileA::load(smem_addr(&smem.a[state.stage][0]), tmap_a, full, m0, k_iter * BLOCK_K, batch);
+          TileB::load(smem_addr(&smem.b[state.stage][0]), tmap_b, full, n0, k_iter * BLOCK_K, batch);
+          state.advance();
+        }
+      }
+    }
+  } else {
+    // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile. ----
+    setmaxnreg_inc<kConsumerRegs>();
+    const int consumer = warpgroup - 1;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
+    const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
+    const unsigned a_base = smem_addr(&smem.a[0][0]) + TileA::row_offset(consumer * 64);
+    const unsigned b_base = smem_addr(&smem.b[0][0]);
+
+    float acc[kAccRegs];
+#pragma unroll
+    for (int r = 0; r < kAccRegs; ++r) {
+      acc[r] = 0.f;
+    }
+    PipelineState<kNumStages> state;
+#pragma unroll 1
+    for (long long t = blockIdx.x; t < sched.num_tiles; t += gridDim.x) {
+      const TileCoord tile = sched.coord(t);
+      // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
+      // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
+      if (num_k_iters > 0) {
+        int previous_stage = 0;
+#pragma unroll 1
+        for (int k_iter = 0; k_iter < num_k_iters; ++k_iter) {
+          pipe.consumer_wait(state);
+#pragma unroll
+          for (int r = 0; r < kAccRegs; ++r) {
+            wgmma_fence_operand(acc[r]);
+          }
+          wgmma_fence();
+#pragma unroll
+          for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
+            Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
+                     TileB::desc(b_base + state.stage * kStageBytesB, kk),
+                     (k_iter > 0 || kk > 0) ? 1 : 0);
+          }
+          wgmma_commit_group();
+#pragma unroll
+          for (int r = 0; r < kAccRegs; ++r) {
+            wgmma_fence_operand(acc[r]);
+          }
+          // Keep this k-step's wgmmas in flight while releasing the previous step's stage: once
+          // at most one batch is pending, the batch that read `previous_stage` has completed.
+          wgmma_wait_group<1>();
+          if (k_iter > 0 && lane == 0) {
+            pipe.consumer_release(previous_stage);
+          }
+          previous_stage = state.stage;
+          state.advance();
+        }
+        wgmma_wait_group<0>();
+#pragma unroll
+        for (int r = 0; r < kAccRegs; ++r) {
+          wgmma_fence_operand(acc[r]);
+        }
+        if (lane == 0) {
+          pipe.consumer_release(previous_stage);
+        }
+      }
+      // The producer is already filling the freed stages with the next tile meanwhile.
+      const long long row_base = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64;
+      const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
+      // Named barriers 1 and 2: one per consumer warpgroup (0 is __syncthreads).
+      epilogue_staged<OutT>(acc, smem.epilogue[consumer], 1 + consumer,
+                            static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup, p,
+                            alpha, beta, row_base, col_base, tile.batch);
+    }
+  }
+}
+
+}  // namespace dg_sm90

@@ -1,0 +1,91 @@
+// Element types and the host-visible parameter block of the sm90 GEMM.
+//
+// NVRTC gets no toolkit headers, so the 16-bit floats are storage structs and every conversion
+// goes through fp32 (ptx/cvt16.cuh). The names live in namespace dg_sm90 so that this file can
+// sit beside common/types.cuh in one translation unit.
+#pragma once
+
+#include "ptx/cvt16.cuh"
+
+namespace dg_sm90 {
+
+struct Bf16 {
+  unsigned short bits;
+};
+struct Half {
+  unsigned short bits;
+};
+static_assert(sizeof(Bf16) == 2 && sizeof(Half) == 2, "16-bit storage types");
+
+__device__ __forceinline__ float to_f32(float x) { return x; }
+__device__ __forceinline__ float to_f32(Half x) { return cvt16_f16_to_f32(x.bits); }
+// Exact: a bf16 is the upper half of an fp32.
+__device__ __forceinline__ float to_f32(Bf16 x) {
+  return __uint_as_float(static_cast<unsigned>(x.bits) << 16);
+}
+
+template <typename T>
+struct FromF32;
+template <>
+struct FromF32<float> {
+  __device__ __forceinline__ static float convert(float x) { return x; }
+};
+template <>
+struct FromF32<Half> {
+  __device__ __forceinline__ static Half convert(float x) { return Half{cvt16_f32_to_f16(x)}; }
+};
+template <>
+struct FromF32<Bf16> {
+  __device__ __forceinline__ static Bf16 convert(float x) { return Bf16{cvt16_f32_to_bf16(x)}; }
+};
+
+// Input types wgmma can multiply here; kIsBf16 picks the instruction's .bf16/.f16 form.
+template <typename T>
+struct MmaInput;
+template <>
+struct MmaInput<Bf16> {
+  static constexpr bool kIsBf16 = true;
+};
+template <>
+struct MmaInput<Half> {
+  static constexpr bool kIsBf16 = false;
+};
+
+// cuda.h's CUtensorMap, opaque: 128 bytes, 64-byte aligned (TMA reads it from the parameter
+// space; the driver writes it with cuTensorMapEncodeTiled, see src/runtime/tensor_map.rs).
+struct alignas(64) TmaDescriptor {
+  unsigned long long opaque[16];
+};
+static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
+
+#define SM90_FLAG_BIAS 1
+#define SM90_FLAG_BIAS_F32 2
+
+#define SM90_ACT_NONE 0
+#define SM90_ACT_RELU 1
+#define SM90_ACT_GELU 2
+
+// Everything the kernel needs besides the two tensor maps (which carry A's and B's addresses,
+// extents and strides). Mirrors `Sm90Params` in src/runtime/tensor_map.rs field for field:
+// 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
+// Element (i, j) of batch b of C is c[b*c_bs + i*c_ms + j*c_ns]; likewise D; bias[b*bias_bs + i].
+struct Sm90Params {
+  const void* c;  // may alias d; not read when beta == 0
+  void* d;
+  const void* bias;        // per row of D (length m); D's type, or fp32 with SM90_FLAG_BIAS_F32
+  const float* alpha_ptr;  // non-null in pointer mode DEVICE: alpha is read here
+  const float* beta_ptr;
+  long long m, n, k, batch;
+  long long c_ms, c_ns, c_bs;
+  long long d_ms, d_ns, d_bs;
+  long long bias_bs;
+  float alpha, beta;
+  int activation;  // SM90_ACT_*
+  int flags;       // SM90_FLAG_*
+  int group_m;     // tile rows per L2 group of the scheduler (>= 1)
+  int reserved;    // zero; keeps the size a multiple of 8
+};
+static_assert(sizeof(Sm90Params) == 5 * 8 + 11 * 8 + 6 * 4,
+              "Sm90Params layout must match src/runtime/tensor_map.rs");
+
+}  // namespace dg_sm90

@@ -1,0 +1,661 @@
+//! The Hopper main-tile kernel family (kernels/sm90/gemm.cuh): its variants, the shared-memory
+//! formula, which problems a variant takes, and its launch shape.
+//!
+//! Pure Rust over plain data, like the rest of `plan`. The kernel is TMA + wgmma, one producer
+//! warpgroup and two consumer warpgroups (384 threads), persistent (one CTA per SM). Each operand
+//! is either K-major (unit stride along k: column-major `transa = T` / `transb = N`, the "TN"
+//! case of a PyTorch Linear layer) or MN-major (unit stride along m / n: column-major
+//! `transa = N` / `transb = T`); a variant is built for one pair, so all four transposes and
+//! both storage orders of A and B are covered. C and D take any strides. m, n and k need not be
+//! tile multiples: TMA zero-fills past the operands' edges and the epilogue skips rows and
+//! columns past m and n.
+
+use crate::plan::DeviceSpec;
+use crate::problem::{GemmPointers, GemmProblem};
+use crate::types::{Math, ScalarType};
+
+/// Threads per CTA: one producer and two consumer warpgroups (the kernel's `__launch_bounds__`).
+pub const THREADS: u32 = 384;
+/// Width of the TMA / wgmma swizzle: one tile row holds this many bytes of k.
+pub const SWIZZLE_BYTES: u32 = 128;
+/// Dynamic shared memory is only 16-byte aligned; the kernel rounds its storage up to the
+/// 1024-byte swizzle period, so this much slack is part of every variant's budget.
+pub const SMEM_ALIGN_SLACK: u64 = 1024;
+/// The epilogue's staging buffers (kernels/sm90/epilogue.cuh `StagedShape`): per consumer
+/// warpgroup, 32 columns x (64 + 4) rows of fp32.
+pub const EPILOGUE_SMEM_BYTES: u64 = 2 * 32 * (64 + 4) * 4;
+/// Opt-in shared memory per block on H100/H200 (232448 bytes = 227 KiB).
+pub const HOPPER_SMEM_BUDGET: u32 = 232_448;
+/// Tile rows per L2 group in the scheduler (kernels/sm90/scheduler.cuh); DeepGEMM and fast.cu
+/// use 8-16. Not yet tuned on the H200.
+pub const DEFAULT_GROUP_M: u32 = 16;
+/// TMA global strides must be multiples of 16 bytes and below 2^40.
+pub const TMA_STRIDE_ALIGN: u64 = 16;
+pub const TMA_MAX_STRIDE: u64 = 1 << 40;
+/// TMA coordinates are signed 32-bit; the kernel adds a tile to them.
+const MAX_DIM: u64 = i32::MAX as u64 - 256;
+
+/// The tiles (block_m, block_n) every type combination is built with: 128x256 for large
+/// problems, 128x128 for mid-sized ones (more tiles, better wave balance) and 128x64 for small n.
+pub const TILES: [(u32, u32); 3] = [(128, 256), (128, 128), (128, 64)];
+
+/// Which dimension of an operand is contiguous in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Major {
+    /// Unit stride along k (wgmma imm-trans 0).
+    K,
+    /// Unit stride along m (for A) or n (for B) (wgmma imm-trans 1).
+    MN,
+}
+
+impl Major {
+    /// The kernel's `kTransA` / `kTransB`.
+    pub fn trans(self) -> u32 {
+        match self {
+            Major::K => 0,
+            Major::MN => 1,
+        }
+    }
+}
+
+/// The operand layouts (A, B) every tile and type is built with: TN, NN, TT, NT in cuBLAS
+/// column-major terms.
+pub const LAYOUTS: [(Major, Major); 4] = [
+    (Major::K, Major::K),
+    (Major::MN, Major::K),
+    (Major::K, Major::MN),
+    (Major::MN, Major::MN),
+];
+
+/// One compiled sm90 kernel: everything that changes its binary except the architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sm90Variant {
+    /// A and B element type (BF16 or F16).
+    pub ab: ScalarType,
+    /// C and D element type (the input type, or F32).
+    pub cd: ScalarType,
+    pub major_a: Major,
+    pub major_b: Major,
+    pub block_m: u32,
+    pub block_n: u32,
+    /// 128 bytes of k: 64 for 16-bit inputs.
+    pub block_k: u32,
+    pub stages: u32,
+    pub cluster_m: u32,
+    pub cluster_n: u32,
+}
+
+impl Sm90Variant {
+    /// The K-major ("TN") variant with this tile and as many pipeline stages as fit in
+    /// `smem_budget` bytes; `None` for types or tiles the kernel does not implement, or when
+    /// not even two stages fit.
+    pub fn new(
+        ab: ScalarType,
+        cd: ScalarType,
+        block_m: u32,
+        block_n: u32,
+        smem_budget: u32,
+    ) -> Option<Sm90Variant> {
+        Self::with_layout(ab, cd, (Major::K, Major::K), block_m, block_n, smem_budget)
+    }
+
+    /// As `new`, for operand layouts `(major_a, major_b)`.
+    pub fn with_layout(
+        ab: ScalarType,
+        cd: ScalarType,
+        (major_a, major_b): (Major, Major),
+        block_m: u32,
+        block_n: u32,
+        smem_budget: u32,
+    ) -> Option<Sm90Variant> {
+        if !matches!(ab, ScalarType::BF16 | ScalarType::F16) || !(cd == ab || cd == ScalarType::F32)
+        {
+            return None;
+        }
+        if block_m != 128 || !matches!(block_n, 64 | 128 | 256) {
+            return None;
+        }
+        let mut v = Sm90Variant {
+            ab,
+            cd,
+            major_a,
+            major_b,
+            block_m,
+            block_n,
+            block_k: SWIZZLE_BYTES / ab.size_bytes() as u32,
+            stages: 0,
+            cluster_m: 1,
+            cluster_n: 1,
+        };
+        v.stages = v.stages_for(smem_budget);
+        (v.stages >= 2).then_some(v)
+    }
+
+    /// The operand layouts in cuBLAS column-major terms: "tn" (both K-major), "nn", "tt", "nt".
+    pub fn layout_tag(&self) -> &'static str {
+        match (self.major_a, self.major_b) {
+            (Major::K, Major::K) => "tn",
+            (Major::MN, Major::K) => "nn",
+            (Major::K, Major::MN) => "tt",
+            (Major::MN, Major::MN) => "nt",
+        }
+    }
+
+    /// The variant's name: its `extern "C"` entry symbol, cache-key prefix and log label, e.g.
+    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1`. Derived, never written by hand.
+    pub fn name(&self) -> String {
+        format!(
+            "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}",
+            self.ab.tag(),
+            self.cd.tag(),
+            self.layout_tag(),
+            self.block_m,
+            self.block_n,
+            self.block_k,
+            self.stages,
+            self.cluster_m,
+            self.cluster_n
+        )
+    }
+
+    /// Bytes of one pipeline stage: an A tile and a B tile.
+    pub fn stage_bytes(&self) -> u64 {
+        (self.block_m as u64 + self.block_n as u64)
+            * self.block_k as u64
+            * self.ab.size_bytes() as u64
+    }
+
+    /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
+    /// staging buffers and the full/empty mbarriers (8 bytes each), padded to the 1024-byte
+    /// alignment of the storage struct, and the alignment slack. The kernel static_asserts
+    /// `sizeof(SharedStorage) + 1024` equals this.
+    pub fn smem_bytes_with(&self, stages: u32) -> u64 {
+        let tail = (EPILOGUE_SMEM_BYTES + 2 * 8 * stages as u64).next_multiple_of(1024);
+        stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
+    }
+
+    /// Dynamic shared memory of this variant (the launch's `sharedMemBytes`).
+    pub fn smem_bytes(&self) -> u64 {
+        self.smem_bytes_with(self.stages)
+    }
+
+    /// The most stages whose shared memory fits in `smem_budget` bytes (0 if none).
+    pub fn stages_for(&self, smem_budget: u32) -> u32 {
+        let mut s = (smem_budget as u64 / self.stage_bytes()) as u32;
+        while s > 0 && self.smem_bytes_with(s) > smem_budget as u64 {
+            s -= 1;
+        }
+        s
+    }
+
+    /// Every sm90 variant the library can launch (CI compiles each of them): bf16 and fp16 in,
+    /// the input type or fp32 out, each layout of `LAYOUTS` and tile of `TILES`, stages for the
+    /// Hopper budget.
+    pub fn all() -> Vec<Sm90Variant> {
+        let mut v = Vec::new();
+        for ab in [ScalarType::BF16, ScalarType::F16] {
+            for cd in [ab, ScalarType::F32] {
+                for layout in LAYOUTS {
+                    for (bm, bn) in TILES {
+                        v.extend(Sm90Variant::with_layout(
+                            ab,
+                            cd,
+                            layout,
+                            bm,
+                            bn,
+                            HOPPER_SMEM_BUDGET,
+                        ));
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// The leading dimension (elements between consecutive lines of the contiguous dimension)
+    /// of op(A) and op(B) under this variant's layouts, or why the problem's strides differ.
+    pub fn leading_dims(&self, p: &GemmProblem) -> Result<(i64, i64), String> {
+        let lda = match self.major_a {
+            Major::K if p.a.col == 1 => p.a.row,
+            Major::MN if p.a.row == 1 => p.a.col,
+            Major::K => return Err("op(A) is not K-major (transa = T for column-major A)".into()),
+            Major::MN => return Err("op(A) is not M-major (transa = N for column-major A)".into()),
+        };
+        let ldb = match self.major_b {
+            Major::K if p.b.row == 1 => p.b.col,
+            Major::MN if p.b.col == 1 => p.b.row,
+            Major::K => return Err("op(B) is not K-major (transb = N for column-major B)".into()),
+            Major::MN => return Err("op(B) is not N-major (transb = T for column-major B)".into()),
+        };
+        Ok((lda, ldb))
+    }
+
+    /// Why this variant cannot run `p` (`Err` with a reason for the plan log), or `Ok`.
+    pub fn check(&self, p: &GemmProblem) -> Result<(), String> {
+        if p.math != Math::Mma || p.ab_type != self.ab || p.cd_type != self.cd {
+            return Err(format!(
+                "types {:?}/{:?} ({:?}) are not this variant's {:?}/{:?}",
+                p.ab_type, p.cd_type, p.math, self.ab, self.cd
+            ));
+        }
+        if p.m == 0 || p.n == 0 || p.k == 0 {
+            return Err("empty problem or k = 0".into());
+        }
+        if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
+            return Err("a dimension exceeds TMA's 32-bit coordinates".into());
+        }
+        let (lda, ldb) = self.leading_dims(p)?;
+        let elem = self.ab.size_bytes() as u64;
+        for (name, ld, batch_stride) in [("A", lda, p.a.batch), ("B", ldb, p.b.batch)] {
+            tma_stride_ok(ld, elem).map_err(|e| format!("{name}: leading dimension {ld} {e}"))?;
+            if p.batch > 1 {
+                tma_stride_ok(batch_stride, elem)
+                    .map_err(|e| format!("{name}: batch stride {batch_stride} {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// True when this variant computes `p` (types, transposes, TMA stride rules, sizes).
+    pub fn fits(&self, p: &GemmProblem) -> bool {
+        self.check(p).is_ok()
+    }
+
+    /// True when the device can run this variant: sm_90 (the `a` features) and enough
+    /// opt-in shared memory.
+    pub fn fits_device(&self, dev: &DeviceSpec) -> bool {
+        dev.cc_major == 9 && dev.cc_minor == 0 && self.smem_bytes() <= dev.smem_per_block as u64
+    }
+
+    /// TMA reads A and B from 16-byte aligned base addresses. (C, D and bias need only their
+    /// element alignment, which `GemmPointers::check` enforces.)
+    pub fn pointers_fit(ptrs: &GemmPointers) -> bool {
+        ptrs.a % TMA_STRIDE_ALIGN == 0 && ptrs.b % TMA_STRIDE_ALIGN == 0
+    }
+
+    /// Output tiles over all batches.
+    pub fn num_tiles(&self, p: &GemmProblem) -> u64 {
+        p.m.div_ceil(self.block_m as u64) * p.n.div_ceil(self.block_n as u64) * p.batch
+    }
+
+    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles.
+    pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
+        self.num_tiles(p).clamp(1, dev.sm_count.max(1) as u64) as u32
+    }
+}
+
+fn tma_stride_ok(stride_elems: i64, elem: u64) -> Result<(), &'static str> {
+    if stride_elems <= 0 {
+        return Err("is not positive");
+    }
+    let bytes = stride_elems as u64 * elem;
+    if bytes % TMA_STRIDE_ALIGN != 0 {
+        return Err("is not a multiple of 16 bytes (TMA)");
+    }
+    if bytes >= TMA_MAX_STRIDE {
+        return Err("is 2^40 bytes or more (TMA)");
+    }
+    Ok(())
+}
+
+/// The scheduler's tile order, as kernels/sm90/scheduler.cuh computes it: linear tile `t` ->
+/// (m_tile, n_tile, batch). Inside a batch, tiles walk down `group_m` tile rows before moving
+/// one tile column. Kept here so the mapping is unit-tested (it must cover every tile once).
+pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> (u64, u64, u64) {
+    let group_m = group_m.max(1);
+    let per_batch = num_m_tiles * num_n_tiles;
+    let batch = t / per_batch;
+    let r = t - batch * per_batch;
+    let group_size = group_m * num_n_tiles;
+    let group = r / group_size;
+    let first_m = group * group_m;
+    let rows = (num_m_tiles - first_m).min(group_m);
+    let local = r - group * group_size;
+    (first_m + local % rows, local / rows, batch)
+}
+
+/// A first heuristic (not yet tuned on the H200): the widest tile that still gives every SM at
+/// least one tile, 128x64 when n is at most 64. `None` when no sm90 variant takes `p` on `dev`.
+pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Option<Sm90Variant> {
+    let candidates: Vec<Sm90Variant> = Sm90Variant::all()
+        .into_iter()
+        .filter(|v| v.fits(p) && v.fits_device(dev))
+        .collect();
+    let with_n = |bn: u32| candidates.iter().copied().find(|v| v.block_n == bn);
+    if p.n <= 64 {
+        return with_n(64).or_else(|| candidates.first().copied());
+    }
+    let wide = with_n(256)?;
+    if wide.num_tiles(p) >= dev.sm_count as u64 {
+        Some(wide)
+    } else {
+        with_n(128).or(Some(wide))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{MatrixSpec, OpSpec, Scalar};
+    use crate::types::{compute_type::*, cuda_data_type::*};
+
+    /// A column-major problem with the given transposes and leading dimensions.
+    #[allow(clippy::too_many_arguments)]
+    fn problem(
+        m: u64,
+        n: u64,
+        k: u64,
+        ta: i32,
+        tb: i32,
+        ab: i32,
+        cd: i32,
+        lds: Option<(i64, i64)>,
+    ) -> GemmProblem {
+        let (ar, ac) = if ta == 0 { (m, k) } else { (k, m) };
+        let (br, bc) = if tb == 0 { (k, n) } else { (n, k) };
+        let (lda, ldb) = lds.unwrap_or((ar as i64, br as i64));
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = ta;
+        op.trans_b = tb;
+        let a = MatrixSpec::col(ab, ar, ac, lda);
+        let b = MatrixSpec::col(ab, br, bc, ldb);
+        let c = MatrixSpec::col(cd, m, n, m as i64);
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    fn tn(m: u64, n: u64, k: u64) -> GemmProblem {
+        problem(m, n, k, 1, 0, R_16BF, R_16BF, None)
+    }
+
+    #[test]
+    fn names_are_derived_and_unique() {
+        let all = Sm90Variant::all();
+        assert_eq!(
+            all.len(),
+            48,
+            "2 input x 2 output types x 4 layouts x 3 tiles"
+        );
+        let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), all.len());
+        let v = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert_eq!(v.name(), "dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1");
+        for n in &names {
+            assert!(n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        }
+        let nt = Sm90Variant::with_layout(
+            ScalarType::F16,
+            ScalarType::F32,
+            (Major::MN, Major::MN),
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert_eq!(nt.name(), "dg_sm90_f16_f32_nt_m128n64k64_s8_c1x1");
+    }
+
+    #[test]
+    fn smem_formula_and_stage_counts() {
+        let v = |bn| {
+            Sm90Variant::new(
+                ScalarType::F16,
+                ScalarType::F32,
+                128,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap()
+        };
+        // Every variant: 17 KiB of epilogue staging + barriers (padded to 18 KiB) + 1 KiB slack.
+        // 128x256: 48 KiB a stage, 4 stages (5 would need 240 KiB).
+        assert_eq!(v(256).stage_bytes(), 49_152);
+        assert_eq!(v(256).stages, 4);
+        assert_eq!(v(256).smem_bytes(), 4 * 49_152 + 18 * 1024 + 1024);
+        // 128x128: 32 KiB a stage, 6 stages (7 would need 243 KiB).
+        assert_eq!(v(128).stages, 6);
+        assert_eq!(v(128).smem_bytes(), 6 * 32_768 + 19 * 1024);
+        // 128x64: 24 KiB a stage, 8 stages.
+        assert_eq!(v(64).stages, 8);
+        for v in Sm90Variant::all() {
+            assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64, "{}", v.name());
+            assert!(
+                v.smem_bytes_with(v.stages + 1) > HOPPER_SMEM_BUDGET as u64,
+                "{} leaves a stage unused",
+                v.name()
+            );
+            assert_eq!(v.block_k * v.ab.size_bytes() as u32, SWIZZLE_BYTES);
+            assert!(v.fits_device(&DeviceSpec::H200));
+            assert!(!v.fits_device(&DeviceSpec::A100));
+        }
+        // A smaller budget gives fewer stages; too small gives no variant.
+        let small =
+            Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 120_000).unwrap();
+        assert_eq!(small.stages, 2);
+        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 110_000).is_none());
+        assert!(
+            Sm90Variant::new(ScalarType::F32, ScalarType::F32, 128, 128, 232_448).is_none(),
+            "fp32 inputs (tf32) are not in this kernel yet"
+        );
+        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::F16, 128, 128, 232_448).is_none());
+        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 64, 128, 232_448).is_none());
+    }
+
+    #[test]
+    fn fits_matching_layouts_and_aligned_strides() {
+        let v = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        // TN, any m/n/k: TMA zero-fills and the epilogue predicates the edges.
+        assert!(v.fits(&tn(4096, 4096, 4096)));
+        assert!(v.fits(&tn(127, 4095, 4096)));
+        assert!(v.fits(&tn(1, 1, 8)));
+        // Unaligned leading dimension: k = 4097 makes lda = 4097 elements, not 16-byte aligned.
+        let e = v.check(&tn(128, 128, 4097)).unwrap_err();
+        assert!(e.contains("16 bytes"), "{e}");
+        // A padded leading dimension restores alignment.
+        assert!(v.fits(&problem(
+            128,
+            128,
+            4097,
+            1,
+            0,
+            R_16BF,
+            R_16BF,
+            Some((4104, 4104))
+        )));
+        // Each transpose pair is taken by exactly the variants of its layout.
+        for (ta, tb, tag) in [(1, 0, "tn"), (0, 0, "nn"), (1, 1, "tt"), (0, 1, "nt")] {
+            let p = problem(304, 200, 136, ta, tb, R_16BF, R_16BF, None);
+            let fitting: Vec<Sm90Variant> = Sm90Variant::all()
+                .into_iter()
+                .filter(|v| v.fits(&p))
+                .collect();
+            assert_eq!(fitting.len(), 3, "{tag}: one per tile");
+            assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
+        }
+        // MN-major operands need aligned leading dimensions too: m = 301 for A stored m x k.
+        let nn = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::K),
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(nn.fits(&problem(304, 200, 136, 0, 0, R_16BF, R_16BF, None)));
+        assert!(!nn.fits(&problem(301, 200, 136, 0, 0, R_16BF, R_16BF, None)));
+        assert!(nn.fits(&problem(
+            301,
+            200,
+            136,
+            0,
+            0,
+            R_16BF,
+            R_16BF,
+            Some((304, 136))
+        )));
+        // Types must match the variant's.
+        assert!(!v.fits(&problem(256, 256, 256, 1, 0, R_16F, R_16F, None)));
+        assert!(!v.fits(&problem(256, 256, 256, 1, 0, R_16BF, R_32F, None)));
+        let vf = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::F32,
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(vf.fits(&problem(256, 256, 256, 1, 0, R_16BF, R_32F, None)));
+        // k = 0 and fp32 inputs go elsewhere.
+        assert!(!v.fits(&problem(64, 64, 0, 1, 0, R_16BF, R_16BF, Some((8, 8)))));
+        let tf32 = {
+            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+            op.trans_a = 1;
+            let a = MatrixSpec::col(R_32F, 64, 64, 64);
+            GemmProblem::new(&op, &a, &a, &a, &a).unwrap()
+        };
+        assert!(Sm90Variant::all().iter().all(|v| !v.fits(&tf32)));
+    }
+
+    #[test]
+    fn batched_problems_need_aligned_batch_strides() {
+        let v = Sm90Variant::new(
+            ScalarType::F16,
+            ScalarType::F16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let batched = |stride: i64| {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_a = 1;
+            let mut a = MatrixSpec::col(R_16F, 64, 256, 64);
+            let mut b = MatrixSpec::col(R_16F, 64, 256, 64);
+            let mut c = MatrixSpec::col(R_16F, 256, 256, 256);
+            for s in [&mut a, &mut b] {
+                s.batch_count = 3;
+                s.batch_stride = stride;
+            }
+            c.batch_count = 3;
+            c.batch_stride = 256 * 256;
+            GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+        };
+        assert!(v.fits(&batched(64 * 256)));
+        assert!(!v.fits(&batched(64 * 256 + 4)), "8-byte batch stride");
+        assert!(!v.fits(&batched(0)), "broadcast operand");
+        // 2 m-tiles x 1 n-tile x 3 batches.
+        assert_eq!(v.num_tiles(&batched(64 * 256)), 6);
+    }
+
+    #[test]
+    fn pointer_alignment() {
+        let ok = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2010,
+            c: 0,
+            d: 0x3002,
+            bias: 0,
+        };
+        assert!(Sm90Variant::pointers_fit(&ok));
+        assert!(!Sm90Variant::pointers_fit(&GemmPointers {
+            a: 0x1008,
+            ..ok
+        }));
+        assert!(!Sm90Variant::pointers_fit(&GemmPointers {
+            b: 0x2002,
+            ..ok
+        }));
+    }
+
+    #[test]
+    fn tile_order_covers_every_tile_once_and_groups_rows() {
+        for (mt, nt, batch, g) in [
+            (1, 1, 1, 16),
+            (5, 3, 2, 16),
+            (33, 17, 1, 16),
+            (33, 17, 2, 8),
+            (16, 16, 1, 16),
+            (7, 40, 3, 1),
+            (100, 1, 1, 16),
+        ] {
+            let total = mt * nt * batch;
+            let mut seen = vec![false; total as usize];
+            for t in 0..total {
+                let (m, n, b) = tile_coords(t, mt, nt, g);
+                assert!(
+                    m < mt && n < nt && b < batch,
+                    "({mt},{nt},{batch},{g}) t={t}"
+                );
+                let i = ((b * nt + n) * mt + m) as usize;
+                assert!(!seen[i], "tile ({m},{n},{b}) visited twice");
+                seen[i] = true;
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+        // Consecutive tiles walk down a group of tile rows first.
+        assert_eq!(tile_coords(0, 64, 64, 16), (0, 0, 0));
+        assert_eq!(tile_coords(1, 64, 64, 16), (1, 0, 0));
+        assert_eq!(tile_coords(16, 64, 64, 16), (0, 1, 0));
+        assert_eq!(tile_coords(16 * 64, 64, 64, 16), (16, 0, 0));
+    }
+
+    #[test]
+    fn grid_is_persistent() {
+        let v = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let dev = DeviceSpec::H200;
+        assert_eq!(v.grid(&tn(8192, 8192, 64), &dev), 132);
+        assert_eq!(v.num_tiles(&tn(8192, 8192, 64)), 64 * 32);
+        assert_eq!(v.grid(&tn(256, 512, 64), &dev), 4);
+        assert_eq!(v.grid(&tn(1, 1, 64), &dev), 1);
+    }
+
+    #[test]
+    fn choose_picks_a_fitting_variant() {
+        let dev = DeviceSpec::H200;
+        let big = choose(&tn(8192, 8192, 8192), &dev).unwrap();
+        assert_eq!((big.block_m, big.block_n), (128, 256));
+        let mid = choose(&tn(1024, 1024, 4096), &dev).unwrap();
+        assert_eq!((mid.block_m, mid.block_n), (128, 128));
+        let skinny = choose(&tn(4096, 16, 4096), &dev).unwrap();
+        assert_eq!(skinny.block_n, 64);
+        for p in [
+            tn(8192, 8192, 8192),
+            tn(1024, 1024, 4096),
+            tn(4096, 16, 4096),
+        ] {
+            assert!(choose(&p, &dev).unwrap().fits(&p));
+        }
+        assert!(choose(&tn(4096, 4096, 4096), &DeviceSpec::A100).is_none());
+        let nn = problem(4096, 4096, 4096, 0, 0, R_16BF, R_16BF, None);
+        assert_eq!(choose(&nn, &dev).unwrap().layout_tag(), "nn");
+        assert!(
+            choose(&tn(4096, 4096, 4097), &dev).is_none(),
+            "unaligned lda"
+        );
+    }
+}

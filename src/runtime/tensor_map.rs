@@ -1,0 +1,533 @@
+//! Host side of the sm90 kernel's launch: the two TMA tensor maps (A and B), the parameter
+//! block, and the kernel argument array.
+//!
+//! `encode_args` (pure, CPU-tested) computes every argument of `cuTensorMapEncodeTiled`;
+//! `encode` makes the one driver call. A tensor map is rank 3 with the operand's contiguous
+//! dimension innermost: (k, rows, batch) for a K-major operand with a box of one whole tile
+//! (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B), (rows, k, batch) for an MN-major one with
+//! a box of one 64-wide chunk (64 x BLOCK_K; the kernel loads a tile as several chunks). Rows
+//! are m for A and n for B. All use the 128-byte swizzle that the wgmma descriptors in
+//! kernels/sm90/descriptor.cuh expect.
+
+use std::ffi::c_void;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cudarc::driver::sys::{
+    self, CUfunction, CUfunction_attribute, CUstream, CUtensorMapDataType, CUtensorMapFloatOOBfill,
+    CUtensorMapInterleave, CUtensorMapL2promotion, CUtensorMapSwizzle,
+};
+
+use super::driver::check;
+use crate::error::{Error, Result};
+use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
+use crate::plan::sm90::{
+    Major, SWIZZLE_BYTES, Sm90Variant, THREADS, TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
+};
+use crate::problem::{GemmPointers, GemmProblem, Scalar};
+use crate::types::ScalarType;
+use crate::{invalid, unsupported};
+
+/// cuda.h's `CUtensorMap`: 128 opaque bytes, 64-byte aligned (cuTensorMapEncodeTiled's rule),
+/// passed to the kernel by value as a `__grid_constant__` parameter.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMap(pub [u64; 16]);
+
+const _: () = assert!(std::mem::size_of::<TensorMap>() == 128);
+const _: () = assert!(std::mem::align_of::<TensorMap>() == 64);
+
+/// Which operand a tensor map describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    A,
+    B,
+}
+
+/// The arguments of one `cuTensorMapEncodeTiled` call (rank 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TiledEncode {
+    pub data_type: CUtensorMapDataType,
+    pub global_address: u64,
+    /// Extents, innermost first: (k, rows, batch) when K-major, (rows, k, batch) when MN-major;
+    /// rows = m for A and n for B.
+    pub global_dim: [u64; 3],
+    /// Byte strides of dimensions 1 and 2 (dimension 0 is contiguous).
+    pub global_strides: [u64; 2],
+    pub box_dim: [u32; 3],
+    pub element_strides: [u32; 3],
+    pub interleave: CUtensorMapInterleave,
+    pub swizzle: CUtensorMapSwizzle,
+    pub l2_promotion: CUtensorMapL2promotion,
+    pub oob_fill: CUtensorMapFloatOOBfill,
+}
+
+/// The encode arguments for operand `which` of `p`, whose data starts at device address
+/// `address`. NOT_SUPPORTED when the variant does not take `p`; INVALID_VALUE for an address
+/// TMA cannot use.
+pub fn encode_args(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    which: Operand,
+    address: u64,
+) -> Result<TiledEncode> {
+    v.check(p)
+        .map_err(|why| unsupported!("{} cannot run this problem: {why}", v.name()))?;
+    if address == 0 || address % TMA_STRIDE_ALIGN != 0 {
+        return Err(invalid!(
+            "{which:?} = {address:#x}: TMA needs a non-null 16-byte aligned address"
+        ));
+    }
+    let elem = v.ab.size_bytes() as u64;
+    // `check` guaranteed the strides match the variant's layouts; `ld` is the stride between
+    // consecutive lines of the contiguous dimension.
+    let (lda, ldb) = v.leading_dims(p).map_err(|why| unsupported!("{why}"))?;
+    let (rows, ld, batch_stride, box_rows, major) = match which {
+        Operand::A => (p.m, lda as u64, p.a.batch, v.block_m, v.major_a),
+        Operand::B => (p.n, ldb as u64, p.b.batch, v.block_n, v.major_b),
+    };
+    // (inner extent, outer extent, box): K-major boxes are whole tiles, MN-major boxes one
+    // 128-byte-wide chunk of rows by BLOCK_K.
+    let chunk = SWIZZLE_BYTES / elem as u32;
+    let (inner, outer, box_dim) = match major {
+        Major::K => (p.k, rows, [v.block_k, box_rows, 1]),
+        Major::MN => (rows, p.k, [chunk, v.block_k, 1]),
+    };
+    let line_bytes = ld * elem;
+    // With one batch the third coordinate is always 0; any legal stride will do, and the
+    // packed one (the whole matrix) is legal whenever the matrix fits in device memory.
+    let batch_bytes = if p.batch > 1 {
+        batch_stride as u64 * elem
+    } else {
+        outer
+            .checked_mul(line_bytes)
+            .filter(|&b| b < TMA_MAX_STRIDE)
+            .ok_or_else(|| unsupported!("{which:?} spans 2^40 bytes or more"))?
+    };
+    let data_type = match v.ab {
+        ScalarType::BF16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        ScalarType::F16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        ScalarType::F32 => return Err(unsupported!("fp32 operands in the sm90 kernel")),
+    };
+    Ok(TiledEncode {
+        data_type,
+        global_address: address,
+        global_dim: [inner, outer, p.batch],
+        global_strides: [line_bytes, batch_bytes],
+        box_dim,
+        element_strides: [1, 1, 1],
+        interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+        swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        // Tiles are re-read by many CTAs from L2; 256-byte promotion as DeepGEMM uses.
+        l2_promotion: CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        // Zero fill past the edges: zeros add nothing to the dot products.
+        oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    })
+}
+
+/// Encodes a tensor map with the driver. The driver must be initialised (`driver::init`).
+pub fn encode(args: &TiledEncode) -> Result<TensorMap> {
+    let mut map = TensorMap([0; 16]);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `map` is 128 bytes, 64-byte aligned (all the driver requires of the output,
+        // whatever alignment the binding's type declares); the arrays hold `rank` (3) extents,
+        // box sizes and element strides and `rank - 1` strides; the driver reads them only
+        // during the call.
+        unsafe {
+            sys::cuTensorMapEncodeTiled(
+                (&mut map as *mut TensorMap).cast::<sys::CUtensorMap>(),
+                args.data_type,
+                3,
+                args.global_address as *mut c_void,
+                args.global_dim.as_ptr(),
+                args.global_strides.as_ptr(),
+                args.box_dim.as_ptr(),
+                args.element_strides.as_ptr(),
+                args.interleave,
+                args.swizzle,
+                args.l2_promotion,
+                args.oob_fill,
+            )
+        }
+    }))
+    .map_err(|_| {
+        Error::NotInitialized(
+            "the CUDA driver lacks cuTensorMapEncodeTiled (needs CUDA 12+)".into(),
+        )
+    })?;
+    check(r, "cuTensorMapEncodeTiled")?;
+    Ok(map)
+}
+
+/// The kernel's `dg_sm90::Sm90Params` (kernels/sm90/types.cuh), field for field: 8-byte
+/// fields first, then 4-byte ones, so the C and Rust layouts agree without padding rules.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sm90Params {
+    /// May alias `d`; not read when beta == 0.
+    pub c: u64,
+    pub d: u64,
+    pub bias: u64,
+    /// Non-zero in pointer mode DEVICE: the kernel reads alpha there instead of `alpha`.
+    pub alpha_ptr: u64,
+    pub beta_ptr: u64,
+    pub m: i64,
+    pub n: i64,
+    pub k: i64,
+    pub batch: i64,
+    /// C(i, j) of batch b is c[b*c_bs + i*c_ms + j*c_ns]; likewise D.
+    pub c_ms: i64,
+    pub c_ns: i64,
+    pub c_bs: i64,
+    pub d_ms: i64,
+    pub d_ns: i64,
+    pub d_bs: i64,
+    pub bias_bs: i64,
+    pub alpha: f32,
+    pub beta: f32,
+    /// `Activation as i32`.
+    pub activation: i32,
+    /// FLAG_BIAS | FLAG_BIAS_F32 (crate::jit::params), the kernel's SM90_FLAG_*.
+    pub flags: i32,
+    /// Tile rows per L2 group of the scheduler.
+    pub group_m: i32,
+    pub reserved: i32,
+}
+
+pub const SM90_PARAMS_SIZE: usize = 5 * 8 + 11 * 8 + 6 * 4;
+const _: () = assert!(std::mem::size_of::<Sm90Params>() == SM90_PARAMS_SIZE);
+
+impl Sm90Params {
+    pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
+        let mut flags = 0;
+        if p.epilogue.bias {
+            flags |= FLAG_BIAS;
+            if p.bias_type == ScalarType::F32 {
+                flags |= FLAG_BIAS_F32;
+            }
+        }
+        let split = |s: Scalar| match s {
+            Scalar::Host(v) => (v, 0),
+            Scalar::Device(ptr) => (0.0, ptr),
+        };
+        let (alpha, alpha_ptr) = split(ptrs.alpha);
+        let (beta, beta_ptr) = split(ptrs.beta);
+        Sm90Params {
+            c: ptrs.c,
+            d: ptrs.d,
+            bias: if p.epilogue.bias { ptrs.bias } else { 0 },
+            alpha_ptr,
+            beta_ptr,
+            m: p.m as i64,
+            n: p.n as i64,
+            k: p.k as i64,
+            batch: p.batch as i64,
+            c_ms: p.c.row,
+            c_ns: p.c.col,
+            c_bs: p.c.batch,
+            d_ms: p.d.row,
+            d_ns: p.d.col,
+            d_bs: p.d.batch,
+            bias_bs: p.bias_batch_stride,
+            alpha,
+            beta,
+            activation: p.epilogue.activation as i32,
+            flags,
+            group_m: group_m.clamp(1, i32::MAX as u32) as i32,
+            reserved: 0,
+        }
+    }
+}
+
+/// Everything one launch passes to the kernel, kept together so the argument pointers stay
+/// valid until `cuLaunchKernel` has copied them.
+#[derive(Clone, Copy, Debug)]
+pub struct Sm90Args {
+    pub params: Sm90Params,
+    pub tmap_a: TensorMap,
+    pub tmap_b: TensorMap,
+}
+
+impl Sm90Args {
+    /// Builds the parameter block and encodes both tensor maps (one driver call each).
+    pub fn new(
+        v: &Sm90Variant,
+        p: &GemmProblem,
+        ptrs: &GemmPointers,
+        group_m: u32,
+    ) -> Result<Sm90Args> {
+        Ok(Sm90Args {
+            params: Sm90Params::new(p, ptrs, group_m),
+            tmap_a: encode(&encode_args(v, p, Operand::A, ptrs.a)?)?,
+            tmap_b: encode(&encode_args(v, p, Operand::B, ptrs.b)?)?,
+        })
+    }
+
+    pub fn launch_args(&mut self) -> [*mut c_void; 3] {
+        launch_args(&mut self.params, &mut self.tmap_a, &mut self.tmap_b)
+    }
+}
+
+/// The `kernelParams` array of `cuLaunchKernel` for the entry
+/// `NAME(Sm90Params params, CUtensorMap tmap_a, CUtensorMap tmap_b)`: one pointer per argument,
+/// in order. The pointers borrow the three objects, which must outlive the launch call.
+pub fn launch_args(
+    params: &mut Sm90Params,
+    tmap_a: &mut TensorMap,
+    tmap_b: &mut TensorMap,
+) -> [*mut c_void; 3] {
+    [
+        (params as *mut Sm90Params).cast(),
+        (tmap_a as *mut TensorMap).cast(),
+        (tmap_b as *mut TensorMap).cast(),
+    ]
+}
+
+/// Lets `function` (a loaded sm90 variant `v`) use its dynamic shared memory, which is above the
+/// default 48 KiB limit. Once per loaded function, before its first launch.
+///
+/// # Safety
+/// `function` must be a live function handle of variant `v` in the current context.
+pub unsafe fn configure_function(function: CUfunction, v: &Sm90Variant) -> Result<()> {
+    // SAFETY: per the caller's contract; the attribute value is in range for the device
+    // (`fits_device` bounds it by the opt-in shared memory).
+    check(
+        unsafe {
+            sys::cuFuncSetAttribute(
+                function,
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                v.smem_bytes() as i32,
+            )
+        },
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+    )
+}
+
+/// Enqueues one launch of variant `v` on `stream` with a persistent grid of `grid` CTAs.
+///
+/// # Safety
+/// `function` must be variant `v`, loaded in the current context and configured with
+/// `configure_function`; `args` must describe device memory that stays valid until the kernel
+/// finishes; `stream` must belong to the current context (or be NULL / a special handle).
+pub unsafe fn launch(
+    function: CUfunction,
+    v: &Sm90Variant,
+    grid: u32,
+    stream: CUstream,
+    args: &mut Sm90Args,
+) -> Result<()> {
+    let mut kernel_args = args.launch_args();
+    // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap) by value and
+    // `kernel_args` points at those three objects, alive for this call; the rest is the
+    // caller's contract.
+    let r = unsafe {
+        sys::cuLaunchKernel(
+            function,
+            grid.max(1),
+            1,
+            1,
+            THREADS,
+            1,
+            1,
+            v.smem_bytes() as u32,
+            stream,
+            kernel_args.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    check(r, &format!("launching {}", v.name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::sm90::HOPPER_SMEM_BUDGET;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{Activation, compute_type::*, cuda_data_type::*, epilogue};
+
+    fn variant(ab: ScalarType, cd: ScalarType, bn: u32) -> Sm90Variant {
+        Sm90Variant::new(ab, cd, 128, bn, HOPPER_SMEM_BUDGET).unwrap()
+    }
+
+    /// TN column-major: A stored k x m (lda), B stored k x n (ldb), C = D m x n (ldc).
+    fn tn(m: u64, n: u64, k: u64, lda: i64, ldb: i64, ty: i32) -> (OpSpec, GemmProblem) {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(ty, k, m, lda);
+        let b = MatrixSpec::col(ty, k, n, ldb);
+        let c = MatrixSpec::col(ty, m, n, m as i64);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        (op, p)
+    }
+
+    #[test]
+    fn encode_args_for_a_tn_problem() {
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
+        let a = encode_args(&v, &p, Operand::A, 0x7000_0000).unwrap();
+        assert_eq!(
+            a.data_type,
+            CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+        );
+        assert_eq!(a.global_dim, [4000, 1000, 1]);
+        assert_eq!(a.global_strides, [4008 * 2, 1000 * 4008 * 2]);
+        assert_eq!(a.box_dim, [64, 128, 1]);
+        assert_eq!(a.element_strides, [1, 1, 1]);
+        assert_eq!(a.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        assert_eq!(
+            a.oob_fill,
+            CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
+        );
+        let b = encode_args(&v, &p, Operand::B, 0x8000_0000).unwrap();
+        assert_eq!(b.global_dim, [4000, 3000, 1]);
+        assert_eq!(b.global_strides, [8000, 3000 * 8000]);
+        assert_eq!(b.box_dim, [64, 256, 1]);
+        assert_eq!(b.global_address, 0x8000_0000);
+        // Box bytes of a stage equal what the kernel expects on its full barrier.
+        let box_bytes = |e: &TiledEncode| e.box_dim.iter().map(|&d| d as u64).product::<u64>() * 2;
+        assert_eq!(box_bytes(&a) + box_bytes(&b), v.stage_bytes());
+        // The 128-byte swizzle needs the inner box dimension to be exactly 128 bytes here.
+        assert_eq!(a.box_dim[0] as u64 * 2, 128);
+        for e in [a, b] {
+            assert!(e.global_strides.iter().all(|s| s % 16 == 0 && *s < 1 << 40));
+            assert!(e.box_dim.iter().all(|&d| (1..=256).contains(&d)));
+        }
+    }
+
+    #[test]
+    fn encode_args_rejects_what_tma_cannot_do() {
+        let v = variant(ScalarType::F16, ScalarType::F16, 128);
+        let (_, p) = tn(256, 256, 256, 256, 256, R_16F);
+        assert!(matches!(
+            encode_args(&v, &p, Operand::A, 0x1008),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(matches!(
+            encode_args(&v, &p, Operand::B, 0),
+            Err(Error::InvalidValue(_))
+        ));
+        let (_, odd) = tn(256, 256, 255, 255, 255, R_16F);
+        assert!(matches!(
+            encode_args(&v, &odd, Operand::A, 0x1000),
+            Err(Error::NotSupported(_))
+        ));
+        let other = variant(ScalarType::BF16, ScalarType::BF16, 128);
+        assert!(matches!(
+            encode_args(&other, &p, Operand::A, 0x1000),
+            Err(Error::NotSupported(_))
+        ));
+        let f16 = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
+        assert_eq!(
+            f16.data_type,
+            CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+        );
+    }
+
+    #[test]
+    fn mn_major_maps_use_64_wide_chunks() {
+        use crate::plan::sm90::Major;
+        // NT: A stored m x k (lda), B stored n x k (ldb), both column-major.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_b = 1;
+        let a = MatrixSpec::col(R_16F, 300, 136, 304);
+        let b = MatrixSpec::col(R_16F, 200, 136, 208);
+        let c = MatrixSpec::col(R_16F, 300, 200, 300);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let v = Sm90Variant::with_layout(
+            ScalarType::F16,
+            ScalarType::F16,
+            (Major::MN, Major::MN),
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let ea = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
+        assert_eq!(ea.global_dim, [300, 136, 1]);
+        assert_eq!(ea.global_strides, [304 * 2, 136 * 304 * 2]);
+        assert_eq!(ea.box_dim, [64, 64, 1]);
+        let eb = encode_args(&v, &p, Operand::B, 0x2000).unwrap();
+        assert_eq!(eb.global_dim, [200, 136, 1]);
+        assert_eq!(eb.global_strides, [208 * 2, 136 * 208 * 2]);
+        assert_eq!(eb.box_dim, [64, 64, 1]);
+        // The kernel issues block / 64 chunk loads per operand: same bytes as a whole tile.
+        let chunk = 64 * 64 * 2;
+        assert_eq!((128 / 64 + 256 / 64) * chunk, v.stage_bytes());
+        // A K-major variant does not take these operands.
+        let tn = variant(ScalarType::F16, ScalarType::F16, 256);
+        assert!(matches!(
+            encode_args(&tn, &p, Operand::A, 0x1000),
+            Err(Error::NotSupported(_))
+        ));
+    }
+
+    #[test]
+    fn batched_maps_use_the_batch_stride() {
+        let v = variant(ScalarType::BF16, ScalarType::F32, 64);
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let mut a = MatrixSpec::col(R_16BF, 64, 200, 72);
+        let mut b = MatrixSpec::col(R_16BF, 64, 50, 64);
+        let mut c = MatrixSpec::col(R_32F, 200, 50, 200);
+        a.batch_count = 5;
+        a.batch_stride = 72 * 200 + 8;
+        b.batch_count = 5;
+        b.batch_stride = 64 * 64;
+        c.batch_count = 5;
+        c.batch_stride = 200 * 50;
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let ea = encode_args(&v, &p, Operand::A, 0x10_0000).unwrap();
+        assert_eq!(ea.global_dim, [64, 200, 5]);
+        assert_eq!(ea.global_strides, [144, (72 * 200 + 8) * 2]);
+        let eb = encode_args(&v, &p, Operand::B, 0x20_0000).unwrap();
+        assert_eq!(eb.global_dim, [64, 50, 5]);
+        assert_eq!(eb.global_strides, [128, 64 * 64 * 2]);
+    }
+
+    #[test]
+    fn params_follow_the_problem() {
+        let (mut op, _) = tn(300, 200, 64, 64, 64, R_16BF);
+        op.epilogue = epilogue::GELU_BIAS;
+        op.bias_data_type = R_32F;
+        let a = MatrixSpec::col(R_16BF, 64, 300, 64);
+        let b = MatrixSpec::col(R_16BF, 64, 200, 64);
+        let c = MatrixSpec::col(R_16BF, 300, 200, 304);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(2.0),
+            beta: Scalar::Device(0xbeef0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0x3000,
+            d: 0x3000,
+            bias: 0x4000,
+        };
+        let s = Sm90Params::new(&p, &ptrs, 16);
+        assert_eq!((s.m, s.n, s.k, s.batch), (300, 200, 64, 1));
+        assert_eq!((s.d_ms, s.d_ns), (1, 304));
+        assert_eq!((s.c_ms, s.c_ns), (1, 304));
+        assert_eq!((s.alpha, s.alpha_ptr), (2.0, 0));
+        assert_eq!((s.beta, s.beta_ptr), (0.0, 0xbeef0));
+        assert_eq!(s.flags, FLAG_BIAS | FLAG_BIAS_F32);
+        assert_eq!(s.activation, Activation::Gelu as i32);
+        assert_eq!((s.bias, s.c, s.d, s.group_m), (0x4000, 0x3000, 0x3000, 16));
+        // Without a bias epilogue the pointer is not passed on.
+        op.epilogue = epilogue::RELU;
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let s = Sm90Params::new(&p, &ptrs, 0);
+        assert_eq!((s.bias, s.flags, s.group_m), (0, 0, 1));
+        assert_eq!(s.activation, Activation::Relu as i32);
+    }
+
+    #[test]
+    fn launch_args_point_at_the_three_arguments() {
+        let mut params = Sm90Params::default();
+        let mut a = TensorMap([1; 16]);
+        let mut b = TensorMap([2; 16]);
+        let args = launch_args(&mut params, &mut a, &mut b);
+        assert_eq!(args[0], (&mut params as *mut Sm90Params).cast());
+        assert_eq!(args[1], (&mut a as *mut TensorMap).cast());
+        assert_eq!(args[2], (&mut b as *mut TensorMap).cast());
+        assert_eq!(args[1] as usize % 64, 0);
+        assert_eq!(args[2] as usize % 64, 0);
+    }
+}

@@ -1,0 +1,835 @@
+//! Compiles every sm90 kernel variant for sm_90a with NVRTC (no GPU needed) and reads the ptxas
+//! report: compilation must succeed, nothing may spill, the entry must start at <= 168
+//! registers (the cap setmaxnreg needs with 384 threads), ptxas must not ignore setmaxnreg
+//! (warning C7508) nor serialise the wgmma pipeline.
+//!
+//! Needs libnvrtc.so.13 on the loader path (e.g. `LD_LIBRARY_PATH=/opt/nvrtc/nvidia/cu13/lib`);
+//! without it the test fails unless DEEPGEMM_SKIP_NVRTC_TESTS=1.
+
+use std::ffi::{CStr, CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use cudarc::nvrtc::{result, sys};
+use deepgemm::jit::sm90::{options, render};
+use deepgemm::plan::sm90::Sm90Variant;
+
+/// The most registers a thread may hold at entry: 65536 / 384 rounded down to a multiple of 8.
+const ENTRY_REG_CAP: u32 = 168;
+
+#[derive(Debug)]
+struct Report {
+    registers: u32,
+    spill_stores: u32,
+    spill_loads: u32,
+    stack_frame: u32,
+    log: String,
+    cubin: Vec<u8>,
+}
+
+fn nvrtc_available() -> bool {
+    // cudarc panics when the library (or a symbol) is missing.
+    catch_unwind(|| {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: valid out-pointers.
+        unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
+            .result()
+            .is_ok()
+    })
+    .unwrap_or(false)
+}
+
+fn compile(name: &str, src: &str, opts: &[String]) -> Result<Report, String> {
+    let csrc = CString::new(src).map_err(|e| e.to_string())?;
+    let cname = CString::new(format!("{name}.cu")).map_err(|e| e.to_string())?;
+    let prog = result::create_program(&csrc, Some(&cname)).map_err(|e| format!("{e:?}"))?;
+    // SAFETY: prog was just created and is destroyed exactly once below.
+    let compiled = unsafe { result::compile_program(prog, opts) };
+    // SAFETY: as above.
+    let log = unsafe { result::get_program_log(prog) }
+        .map(|l| {
+            // SAFETY: NVRTC returns a NUL-terminated log.
+            unsafe { CStr::from_ptr(l.as_ptr() as *const c_char) }
+                .to_string_lossy()
+                .into_owned()
+        })
+        .unwrap_or_default();
+    let cubin = if compiled.is_ok() {
+        let mut size = 0usize;
+        // SAFETY: prog compiled successfully; size is a valid out-pointer.
+        unsafe { sys::nvrtcGetCUBINSize(prog, &mut size) }
+            .result()
+            .map_err(|e| format!("{e:?}"))?;
+        let mut cubin = vec![0 as c_char; size];
+        // SAFETY: the buffer holds `size` bytes.
+        unsafe { sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr()) }
+            .result()
+            .map_err(|e| format!("{e:?}"))?;
+        cubin.into_iter().map(|b| b as u8).collect()
+    } else {
+        Vec::new()
+    };
+    // SAFETY: prog came from create_program and is not used afterwards.
+    let _ = unsafe { result::destroy_program(prog) };
+    compiled.map_err(|e| format!("{e:?}\n{log}"))?;
+    let number_before = |needle: &str| -> Option<u32> {
+        // "... Used 168 registers, ..." / "0 bytes spill stores"
+        log.lines().find_map(|line| {
+            let at = line.find(needle)?;
+            line[..at].split_whitespace().last()?.parse().ok()
+        })
+    };
+    Ok(Report {
+        registers: number_before(" registers").ok_or("no register count in the ptxas report")?,
+        spill_stores: number_before(" bytes spill stores").ok_or("no spill report")?,
+        spill_loads: number_before(" bytes spill loads").ok_or("no spill report")?,
+        stack_frame: number_before(" bytes stack frame").ok_or("no stack frame report")?,
+        log,
+        cubin,
+    })
+}
+
+#[test]
+fn every_sm90_variant_compiles_without_spills() {
+    if !nvrtc_available() {
+        if std::env::var("DEEPGEMM_SKIP_NVRTC_TESTS").as_deref() == Ok("1") {
+            eprintln!("NVRTC not found; skipped (DEEPGEMM_SKIP_NVRTC_TESTS=1)");
+            return;
+        }
+        panic!(
+            "libnvrtc.so.13 could not be loaded: set LD_LIBRARY_PATH (e.g. \
+             /opt/nvrtc/nvidia/cu13/lib) or DEEPGEMM_SKIP_NVRTC_TESTS=1"
+        );
+    }
+    let mut opts = options();
+    opts.push("--ptxas-options=-v".to_string());
+    // One NVRTC compile per variant, spread over the cores (programs are independent).
+    let variants = Sm90Variant::all();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(v) = variants.get(i) else { break };
+                    let started = std::time::Instant::now();
+                    let name = v.name();
+                    let src = render(v);
+                    let r = catch_unwind(AssertUnwindSafe(|| compile(&name, &src, &opts)))
+                        .unwrap_or_else(|_| Err("NVRTC panicked".to_string()));
+                    results
+                        .lock()
+                        .unwrap()
+                        .push((i, r, started.elapsed().as_secs_f64()));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _, _)| *i);
+    assert_eq!(results.len(), variants.len());
+
+    let mut failures = Vec::new();
+    eprintln!(
+        "{:<48} {:>5} {:>7} {:>6} {:>8}",
+        "variant", "regs", "smem", "spill", "cubin"
+    );
+    for (i, result, seconds) in results {
+        let v = &variants[i];
+        let name = v.name();
+        let report = match result {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: compilation failed: {e}"));
+                continue;
+            }
+        };
+        eprintln!(
+            "{:<48} {:>5} {:>7} {:>6} {:>8}  ({seconds:.1} s)",
+            name,
+            report.registers,
+            v.smem_bytes(),
+            report.spill_stores + report.spill_loads,
+            report.cubin.len(),
+        );
+        let mut problems = Vec::new();
+        if report.registers > ENTRY_REG_CAP {
+            problems.push(format!(
+                "{} registers at entry > {ENTRY_REG_CAP}",
+                report.registers
+            ));
+        }
+        if report.spill_stores + report.spill_loads > 0 || report.stack_frame > 0 {
+            problems.push(format!(
+                "spills: {} B stored, {} B loaded, {} B stack frame",
+                report.spill_stores, report.spill_loads, report.stack_frame
+            ));
+        }
+        if report.log.contains("C7508") {
+            problems.push("setmaxnreg ignored (C7508)".into());
+        }
+        if report.log.contains("serialized") {
+            problems.push("wgmma serialized by ptxas".into());
+        }
+        if report.cubin.is_empty() {
+            problems.push("empty CUBIN".into());
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{name}: {}\n{}", problems.join("; "), report.log));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn an_ill_formed_kernel_is_reported_not_hidden() {
+    // Guards the harness itself: a broken source must fail here, so the test above cannot
+    // pass vacuously.
+    if !nvrtc_available() {
+        return;
+    }
+    let v = Sm90Variant::all()[0];
+    let broken = render(&v).replace("params, tmap_a, tmap_b);", "params, tmap_a);");
+    assert!(compile("broken", &broken, &options()).is_err());
+    // And compiling for plain sm_90 is refused by the kernel's own check.
+    let sm90 = vec![
+        "--gpu-architecture=sm_90".to_string(),
+        "--std=c++17".to_string(),
+    ];
+    let err = compile("plain_sm90", &render(&v), &sm90).unwrap_err();
+    assert!(err.contains("sm_90a"), "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// On a Hopper GPU: run the kernel and compare with a float64 reference.
+//
+//   cargo test --release --test nvrtc_sm90 -- --ignored --nocapture
+//
+// Covers all four transposes and both storage orders, edges in m, n and k, padded leading
+// dimensions (the padding of D must stay untouched), every output type, alpha/beta, C aliasing
+// D, bias of D's type and fp32, ReLU and GELU, device scalars, batches, the persistent loop
+// (more tiles than SMs), and bitwise repeatability.
+
+mod gpu {
+    use std::collections::HashMap;
+    use std::ffi::CString;
+
+    use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
+    use deepgemm::plan::DeviceSpec;
+    use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant};
+    use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
+    use deepgemm::runtime::driver;
+    use deepgemm::runtime::tensor_map::{Sm90Args, configure_function, launch};
+    use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
+
+    fn ok(r: CUresult, what: &str) {
+        assert_eq!(r, CUresult::CUDA_SUCCESS, "{what}");
+    }
+
+    /// Device memory, freed on drop.
+    struct DevBuf {
+        ptr: u64,
+        bytes: usize,
+    }
+
+    impl DevBuf {
+        fn from(data: &[u8]) -> DevBuf {
+            let mut ptr = 0;
+            // SAFETY: out-pointer valid; a context is current (driver::enter).
+            ok(
+                unsafe { drv::cuMemAlloc_v2(&mut ptr, data.len().max(16)) },
+                "cuMemAlloc",
+            );
+            // SAFETY: `ptr` holds at least data.len() bytes.
+            ok(
+                unsafe { drv::cuMemcpyHtoD_v2(ptr, data.as_ptr().cast(), data.len()) },
+                "cuMemcpyHtoD",
+            );
+            DevBuf {
+                ptr,
+                bytes: data.len(),
+            }
+        }
+        fn read(&self) -> Vec<u8> {
+            let mut out = vec![0u8; self.bytes];
+            // SAFETY: both sides hold `bytes` bytes.
+            ok(
+                unsafe { drv::cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), self.ptr, self.bytes) },
+                "cuMemcpyDtoH",
+            );
+            out
+        }
+    }
+
+    impl Drop for DevBuf {
+        fn drop(&mut self) {
+            // SAFETY: allocated by cuMemAlloc, freed once.
+            unsafe { drv::cuMemFree_v2(self.ptr) };
+        }
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        /// Uniform in [-1, 1).
+        fn next(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            ((self.0 >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+        }
+    }
+
+    /// Appends the bytes of `x` stored as `t`; returns the value they hold.
+    fn encode(t: ScalarType, x: f32, out: &mut Vec<u8>) -> f64 {
+        match t {
+            ScalarType::F32 => {
+                out.extend_from_slice(&x.to_le_bytes());
+                x as f64
+            }
+            ScalarType::F16 => {
+                let h = half::f16::from_f32(x);
+                out.extend_from_slice(&h.to_bits().to_le_bytes());
+                h.to_f64()
+            }
+            ScalarType::BF16 => {
+                let h = half::bf16::from_f32(x);
+                out.extend_from_slice(&h.to_bits().to_le_bytes());
+                h.to_f64()
+            }
+        }
+    }
+
+    fn decode(t: ScalarType, bytes: &[u8], i: usize) -> f64 {
+        let s = t.size_bytes();
+        let b = &bytes[i * s..(i + 1) * s];
+        match t {
+            ScalarType::F32 => f32::from_le_bytes(b.try_into().unwrap()) as f64,
+            ScalarType::F16 => {
+                half::f16::from_bits(u16::from_le_bytes(b.try_into().unwrap())).to_f64()
+            }
+            ScalarType::BF16 => {
+                half::bf16::from_bits(u16::from_le_bytes(b.try_into().unwrap())).to_f64()
+            }
+        }
+    }
+
+    /// Random stored elements: bytes for the device, values for the reference.
+    fn matrix(t: ScalarType, elems: usize, rng: &mut Rng) -> (Vec<u8>, Vec<f64>) {
+        let mut bytes = Vec::with_capacity(elems * t.size_bytes());
+        let vals = (0..elems)
+            .map(|_| encode(t, rng.next(), &mut bytes))
+            .collect();
+        (bytes, vals)
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct Case {
+        ab: ScalarType,
+        cd: ScalarType,
+        block_n: u32,
+        /// cuBLAS transa / transb (0 = N, 1 = T).
+        ta: i32,
+        tb: i32,
+        /// All four matrices stored row-major instead of column-major.
+        row_major: bool,
+        m: u64,
+        n: u64,
+        k: u64,
+        batch: i32,
+        /// Extra leading-dimension elements for A and B (multiples of 8 keep 16-byte
+        /// alignment) and for C and D.
+        ab_pad: u64,
+        cd_pad: u64,
+        alpha: f32,
+        beta: f32,
+        epilogue: i32,
+        bias_f32: bool,
+        device_scalars: bool,
+        alias: bool,
+    }
+
+    const BASE: Case = Case {
+        ab: ScalarType::BF16,
+        cd: ScalarType::BF16,
+        block_n: 128,
+        ta: 1,
+        tb: 0,
+        row_major: false,
+        m: 256,
+        n: 256,
+        k: 128,
+        batch: 1,
+        ab_pad: 0,
+        cd_pad: 0,
+        alpha: 1.0,
+        beta: 0.0,
+        epilogue: epilogue::DEFAULT,
+        bias_f32: false,
+        device_scalars: false,
+        alias: false,
+    };
+
+    fn cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = vec![
+            BASE,
+            Case {
+                block_n: 256,
+                ..BASE
+            },
+            Case {
+                block_n: 64,
+                ..BASE
+            },
+            // Edges in all three dimensions, padded leading dimensions.
+            Case {
+                m: 300,
+                n: 200,
+                k: 136,
+                ab_pad: 8,
+                cd_pad: 5,
+                ..BASE
+            },
+            Case {
+                m: 129,
+                n: 65,
+                k: 8,
+                cd_pad: 3,
+                block_n: 256,
+                ..BASE
+            },
+            Case {
+                m: 1,
+                n: 1,
+                k: 64,
+                block_n: 64,
+                ..BASE
+            },
+            // Persistent loop: 12 x 40 = 480 tiles of 128x64 on 132 SMs; long k.
+            Case {
+                m: 1536,
+                n: 2560,
+                k: 128,
+                block_n: 64,
+                ..BASE
+            },
+            Case {
+                m: 640,
+                n: 768,
+                k: 1000,
+                ab_pad: 8,
+                block_n: 256,
+                ..BASE
+            },
+            // Epilogues.
+            Case {
+                alpha: 0.5,
+                beta: -1.25,
+                cd_pad: 7,
+                ..BASE
+            },
+            Case {
+                alpha: 2.0,
+                beta: 0.5,
+                alias: true,
+                cd_pad: 2,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::RELU_BIAS,
+                m: 200,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::GELU_BIAS,
+                bias_f32: true,
+                n: 300,
+                ..BASE
+            },
+            Case {
+                epilogue: epilogue::GELU,
+                alpha: 3.0,
+                ..BASE
+            },
+            Case {
+                alpha: 1.5,
+                beta: 0.25,
+                device_scalars: true,
+                ..BASE
+            },
+            // Batches.
+            Case {
+                batch: 3,
+                m: 200,
+                n: 130,
+                k: 72,
+                ab_pad: 8,
+                cd_pad: 1,
+                beta: 1.0,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+        ];
+        // Every transpose pair in both storage orders, on edge shapes (m, n multiples of 8 so
+        // that M/N-major leading dimensions stay 16-byte aligned without padding).
+        for row_major in [false, true] {
+            for (ta, tb) in [(1, 0), (0, 0), (1, 1), (0, 1)] {
+                for block_n in [64, 256] {
+                    v.push(Case {
+                        ta,
+                        tb,
+                        row_major,
+                        block_n,
+                        m: 328,
+                        n: 200,
+                        k: 104,
+                        ab_pad: 16,
+                        cd_pad: 3,
+                        beta: 0.5,
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v.push(Case {
+            ta: 0,
+            tb: 1,
+            batch: 2,
+            m: 136,
+            n: 264,
+            k: 40,
+            ab_pad: 8,
+            ..BASE
+        });
+        // Every type combination on one edge shape, with the full epilogue.
+        for (ab, cd) in [(BF16, F32), (F16, F16), (F16, F32)] {
+            for block_n in [64, 128, 256] {
+                for (ta, tb) in [(1, 0), (0, 1)] {
+                    v.push(Case {
+                        ab,
+                        cd,
+                        block_n,
+                        ta,
+                        tb,
+                        m: 336,
+                        n: 280,
+                        k: 200,
+                        ab_pad: 8,
+                        cd_pad: 3,
+                        alpha: 0.75,
+                        beta: 0.5,
+                        epilogue: epilogue::GELU_BIAS,
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    struct Loaded {
+        _module: CUmodule,
+        function: CUfunction,
+    }
+
+    fn load(v: &Sm90Variant) -> Loaded {
+        let report = super::compile(
+            &v.name(),
+            &deepgemm::jit::sm90::render(v),
+            &deepgemm::jit::sm90::options(),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+        let mut module: CUmodule = std::ptr::null_mut();
+        // SAFETY: a complete CUBIN; a context is current.
+        ok(
+            unsafe { drv::cuModuleLoadData(&mut module, report.cubin.as_ptr().cast()) },
+            "cuModuleLoadData",
+        );
+        let name = CString::new(v.name()).unwrap();
+        let mut function: CUfunction = std::ptr::null_mut();
+        // SAFETY: module loaded; the entry is the variant's extern "C" name.
+        ok(
+            unsafe { drv::cuModuleGetFunction(&mut function, module, name.as_ptr()) },
+            "cuModuleGetFunction",
+        );
+        // SAFETY: function is variant v in the current context.
+        unsafe { configure_function(function, v) }.unwrap();
+        Loaded {
+            _module: module,
+            function,
+        }
+    }
+
+    /// A stored matrix of `rows x cols` (as stored) with `pad` extra elements per line.
+    fn stored(
+        dtype: i32,
+        rows: u64,
+        cols: u64,
+        pad: u64,
+        row_major: bool,
+        batch: i32,
+    ) -> MatrixSpec {
+        let (ld, lines) = if row_major {
+            (cols + pad, rows)
+        } else {
+            (rows + pad, cols)
+        };
+        let mut s = MatrixSpec::col(dtype, rows, cols, ld as i64);
+        if row_major {
+            s.order = order::ROW;
+        }
+        s.batch_count = batch;
+        // 8 elements between batches keep 16-byte alignment for 16-bit types.
+        s.batch_stride = if batch > 1 {
+            (ld * lines + 8) as i64
+        } else {
+            0
+        };
+        s
+    }
+
+    /// The case as a validated problem, and the variant that runs it.
+    fn problem(c: &Case) -> (GemmProblem, Sm90Variant) {
+        let mut op = OpSpec::new(compute_type::COMPUTE_32F, cuda_data_type::R_32F);
+        op.trans_a = c.ta;
+        op.trans_b = c.tb;
+        op.epilogue = c.epilogue;
+        if c.bias_f32 {
+            op.bias_data_type = cuda_data_type::R_32F;
+        }
+        if c.device_scalars {
+            op.pointer_mode = 1;
+        }
+        op.bias_batch_stride = c.m as i64;
+        let (ab, cd) = (c.ab.cuda_value(), c.cd.cuda_value());
+        let (ar, ac) = if c.ta == 0 { (c.m, c.k) } else { (c.k, c.m) };
+        let (br, bc) = if c.tb == 0 { (c.k, c.n) } else { (c.n, c.k) };
+        let a_spec = stored(ab, ar, ac, c.ab_pad, c.row_major, c.batch);
+        let b_spec = stored(ab, br, bc, c.ab_pad, c.row_major, c.batch);
+        let d_spec = stored(cd, c.m, c.n, c.cd_pad, c.row_major, c.batch);
+        let p = GemmProblem::new(&op, &a_spec, &b_spec, &d_spec, &d_spec).unwrap();
+        let v = Sm90Variant::all()
+            .into_iter()
+            .find(|v| v.ab == c.ab && v.cd == c.cd && v.block_n == c.block_n && v.fits(&p))
+            .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
+        (p, v)
+    }
+
+    #[test]
+    fn cases_are_well_formed() {
+        // CPU-only: every case builds a valid problem that an sm90 variant takes, and together
+        // they reach every layout, tile and type pair.
+        let mut seen = std::collections::HashSet::new();
+        for c in cases() {
+            let (_, v) = problem(&c);
+            seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
+        }
+        for tag in ["tn", "nn", "tt", "nt"] {
+            for bn in [64, 256] {
+                assert!(
+                    seen.contains(&(tag, bn, ScalarType::BF16, ScalarType::BF16)),
+                    "{tag} {bn}"
+                );
+            }
+        }
+        for (ab, cd) in [
+            (ScalarType::BF16, ScalarType::F32),
+            (ScalarType::F16, ScalarType::F16),
+            (ScalarType::F16, ScalarType::F32),
+        ] {
+            for bn in [64, 128, 256] {
+                assert!(seen.contains(&("tn", bn, ab, cd)) && seen.contains(&("nt", bn, ab, cd)));
+            }
+        }
+    }
+
+    /// Runs one case; returns (max scaled error, calc_diff, variant name).
+    fn run(
+        c: &Case,
+        kernels: &mut HashMap<String, Loaded>,
+        dev: &DeviceSpec,
+    ) -> (f64, f64, String) {
+        let mut rng =
+            Rng(0x9e3779b97f4a7c15 ^ (c.m * 31 + c.n * 7 + c.k) ^ (c.ta * 2 + c.tb) as u64);
+        let (p, v) = problem(c);
+        assert!(v.fits_device(dev));
+
+        let (m, n, k, batch) = (c.m as usize, c.n as usize, c.k as usize, c.batch as usize);
+        let [a_elems, b_elems, _, d_elems] = p.extent.map(|e| e as usize);
+        let (a_bytes, a_vals) = matrix(c.ab, a_elems, &mut rng);
+        let (b_bytes, b_vals) = matrix(c.ab, b_elems, &mut rng);
+        let (c_bytes, c_vals) = matrix(c.cd, d_elems, &mut rng);
+        let bias_type = if c.bias_f32 { ScalarType::F32 } else { c.cd };
+        let (bias_bytes, bias_vals) = matrix(bias_type, m * batch, &mut rng);
+        // D starts as NaN everywhere (or as C when it aliases C).
+        let d_init = if c.alias {
+            c_bytes.clone()
+        } else {
+            let mut out = Vec::new();
+            for _ in 0..d_elems {
+                encode(c.cd, f32::NAN, &mut out);
+            }
+            out
+        };
+        let a_dev = DevBuf::from(&a_bytes);
+        let b_dev = DevBuf::from(&b_bytes);
+        let c_dev = DevBuf::from(&c_bytes);
+        let d_dev = DevBuf::from(&d_init);
+        let bias_dev = DevBuf::from(&bias_bytes);
+        let scalars = DevBuf::from(&[c.alpha.to_le_bytes(), c.beta.to_le_bytes()].concat());
+        let (alpha, beta) = if c.device_scalars {
+            (Scalar::Device(scalars.ptr), Scalar::Device(scalars.ptr + 4))
+        } else {
+            (Scalar::Host(c.alpha), Scalar::Host(c.beta))
+        };
+        let ptrs = GemmPointers {
+            alpha,
+            beta,
+            a: a_dev.ptr,
+            b: b_dev.ptr,
+            c: if c.alias { d_dev.ptr } else { c_dev.ptr },
+            d: d_dev.ptr,
+            bias: bias_dev.ptr,
+        };
+        ptrs.check(&p).unwrap();
+        assert!(Sm90Variant::pointers_fit(&ptrs));
+
+        let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
+        let launch_once = |kernel: &Loaded| {
+            let mut args = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M).unwrap();
+            // SAFETY: loaded and configured for v; the buffers live until after the sync.
+            unsafe {
+                launch(
+                    kernel.function,
+                    &v,
+                    v.grid(&p, dev),
+                    std::ptr::null_mut(),
+                    &mut args,
+                )
+            }
+            .unwrap();
+            // SAFETY: a context is current.
+            ok(
+                unsafe { drv::cuCtxSynchronize() },
+                &format!("{} on {c:?}", v.name()),
+            );
+        };
+        launch_once(kernel);
+        let out = d_dev.read();
+
+        // Reference in f64 from the rounded inputs, through the problem's normalised strides:
+        // op(A)(i, kk) = a[b*a.batch + i*a.row + kk*a.col], likewise op(B), C and D.
+        let act = match c.epilogue {
+            epilogue::RELU | epilogue::RELU_BIAS => Activation::Relu,
+            epilogue::GELU | epilogue::GELU_BIAS => Activation::Gelu,
+            _ => Activation::None,
+        };
+        let has_bias = matches!(
+            c.epilogue,
+            epilogue::BIAS | epilogue::RELU_BIAS | epilogue::GELU_BIAS
+        );
+        // Half an ulp of the output type.
+        let out_eps = match c.cd {
+            ScalarType::F32 => 1.0 / 16_777_216.0,
+            ScalarType::F16 => 1.0 / 2048.0,
+            ScalarType::BF16 => 1.0 / 256.0,
+        };
+        let at = |s: deepgemm::problem::Strides, b: usize, r: usize, col: usize| {
+            (b as i64 * s.batch + r as i64 * s.row + col as i64 * s.col) as usize
+        };
+        let (mut worst, mut xy, mut xx_yy) = (0f64, 0f64, 0f64);
+        let mut inside = vec![false; d_elems];
+        for b in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let (mut acc, mut mag) = (0f64, 0f64);
+                    for kk in 0..k {
+                        let prod = a_vals[at(p.a, b, i, kk)] * b_vals[at(p.b, b, kk, j)];
+                        acc += prod;
+                        mag += prod.abs();
+                    }
+                    let di = at(p.d, b, i, j);
+                    inside[di] = true;
+                    let mut r = c.alpha as f64 * acc;
+                    mag *= (c.alpha as f64).abs();
+                    if c.beta != 0.0 {
+                        r += c.beta as f64 * c_vals[di];
+                        mag += (c.beta as f64 * c_vals[di]).abs();
+                    }
+                    if has_bias {
+                        r += bias_vals[b * m + i];
+                        mag += bias_vals[b * m + i].abs();
+                    }
+                    r = match act {
+                        Activation::Relu => r.max(0.0),
+                        Activation::Gelu => {
+                            let u =
+                                (2.0 / std::f64::consts::PI).sqrt() * (r + 0.044715 * r * r * r);
+                            0.5 * r * (1.0 + u.tanh())
+                        }
+                        Activation::None => r,
+                    };
+                    let got = decode(c.cd, &out, di);
+                    assert!(
+                        got.is_finite(),
+                        "{c:?}: D({i},{j}) of batch {b} not written ({got})"
+                    );
+                    // One rounding of the output, plus fp32 accumulation error (1e-5 of the
+                    // magnitude sum covers k up to a few thousand).
+                    let err = (got - r).abs() / (out_eps * r.abs() + 1e-5 * mag + 1e-6);
+                    worst = worst.max(err);
+                    xy += got * r;
+                    xx_yy += got * got + r * r;
+                }
+            }
+        }
+        // Everything outside the m x n matrices (ld padding, batch gaps) is untouched.
+        let s = c.cd.size_bytes();
+        for (idx, &is_in) in inside.iter().enumerate() {
+            if !is_in {
+                assert_eq!(
+                    out[idx * s..(idx + 1) * s],
+                    d_init[idx * s..(idx + 1) * s],
+                    "{c:?}: element {idx} outside D was written"
+                );
+            }
+        }
+        // Bitwise repeatable (with C aliasing D a second run would read the new D).
+        if !c.alias {
+            launch_once(kernel);
+            assert!(d_dev.read() == out, "{c:?}: second run differs");
+        }
+        let diff = if xx_yy > 0.0 {
+            1.0 - 2.0 * xy / xx_yy
+        } else {
+            0.0
+        };
+        (worst, diff, v.name())
+    }
+
+    #[test]
+    #[ignore = "needs an sm_90 GPU (H100/H200)"]
+    fn sm90_kernel_matches_reference_on_gpu() {
+        let ctx = driver::enter(std::ptr::null_mut()).expect("a CUDA device");
+        let dev = ctx.device.spec;
+        assert_eq!((dev.cc_major, dev.cc_minor), (9, 0), "needs sm_90");
+        let mut kernels = HashMap::new();
+        let mut failures = Vec::new();
+        for c in cases() {
+            let (worst, diff, name) = run(&c, &mut kernels, &dev);
+            eprintln!(
+                "{name} {}x{}x{} b{} t{}{} row {} epi {} alias {}: max scaled err {worst:.3}, \
+                 calc_diff {diff:.2e}",
+                c.m, c.n, c.k, c.batch, c.ta, c.tb, c.row_major, c.epilogue, c.alias
+            );
+            // Scaled error 1 = the allowance above; calc_diff as DeepGEMM's bf16 threshold.
+            if worst > 1.0 || diff > 1e-5 {
+                failures.push(format!(
+                    "{name} {c:?}: max scaled error {worst}, calc_diff {diff}"
+                ));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
