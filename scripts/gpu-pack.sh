@@ -21,12 +21,12 @@ list_gpu_tests() {
     json=$(cargo test --release --no-run --message-format=json 2>/dev/null)
     if command -v jq >/dev/null 2>&1; then
         jq -r 'select(.reason == "compiler-artifact" and .executable != null
-                      and (.target.kind | index("test")) and ((.target.name | startswith("gpu_")) or .target.name == "registry" or .target.name == "api_device"))
+                      and (.target.kind | index("test")) and ((.target.name | startswith("gpu_")) or .target.name == "registry" or .target.name == "api_device" or .target.name == "nvrtc_sm90"))
                | "\(.target.name)\t\(.executable)"' <<<"$json"
     else
         # No jq: cargo prints one JSON object per line; pick the fields with sed.
         grep '"reason":"compiler-artifact"' <<<"$json" | grep '"kind":\["test"\]' |
-            sed -n 's/.*"target":{[^}]*"name":"\(gpu_[^"]*\|registry\|api_device\)".*"executable":"\([^"]*\)".*/\1\t\2/p'
+            sed -n 's/.*"target":{[^}]*"name":"\(gpu_[^"]*\|registry\|api_device\|nvrtc_sm90\)".*"executable":"\([^"]*\)".*/\1\t\2/p'
     fi
 }
 
