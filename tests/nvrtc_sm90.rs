@@ -534,12 +534,11 @@ mod gpu {
     }
 
     fn load(v: &Sm90Variant) -> Loaded {
-        let report = super::compile(
-            &v.name(),
-            &deepgemm::jit::sm90::render(v),
-            &deepgemm::jit::sm90::options(),
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+        // The report parser needs ptxas' resource lines, which only -v prints.
+        let mut opts = deepgemm::jit::sm90::options();
+        opts.push("--ptxas-options=-v".into());
+        let report = super::compile(&v.name(), &deepgemm::jit::sm90::render(v), &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
         let mut module: CUmodule = std::ptr::null_mut();
         // SAFETY: a complete CUBIN; a context is current.
         ok(
