@@ -7,8 +7,9 @@ use cudarc::driver::sys::{self, CUstream};
 
 use crate::error::Result;
 use crate::jit::params::GemmParams;
-use crate::plan::{self, DeviceSpec, Plan};
+use crate::plan::{self, DeviceSpec, Kernel, Plan, sm90};
 use crate::problem::{GemmPointers, GemmProblem};
+use crate::runtime::tensor_map::{self, Sm90Args};
 use crate::runtime::{driver, registry};
 use crate::{invalid, unsupported};
 
@@ -23,7 +24,7 @@ pub fn init() -> Result<()> {
 /// `Error::NotSupported` when none fits.
 pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
     let dev = driver::current_device()?;
-    let plans: Vec<Plan> = [plan::choose(problem, &dev.spec)?]
+    let plans: Vec<Plan> = plan::candidates(problem, &dev.spec)?
         .into_iter()
         .filter(|p| p.workspace <= max_workspace)
         .take(requested)
@@ -53,41 +54,96 @@ pub fn run(
     workspace: u64,
     workspace_size: u64,
 ) -> Result<()> {
-    let _ = workspace; // the portable kernels need none
+    let _ = workspace; // no kernel needs workspace yet
     let ctx = driver::enter(stream)?;
     let plan = match plan {
+        Some(p) if !p.accepts(ptrs) => {
+            return Err(unsupported!(
+                "{} needs 16-byte aligned A and B (TMA); choose another algo",
+                p.name()
+            ));
+        }
         Some(p) => *p,
-        None => plan::choose(problem, &ctx.device.spec)?,
+        None => plan::candidates(problem, &ctx.device.spec)?
+            .into_iter()
+            .find(|c| c.accepts(ptrs))
+            .expect("the portable plan accepts every pointer"),
     };
     if plan.workspace > workspace_size {
         return Err(invalid!(
             "{} needs {} bytes of workspace, {workspace_size} given",
-            plan.variant.name(),
+            plan.name(),
             plan.workspace
         ));
     }
     if problem.is_empty() {
         return Ok(());
     }
-    let kernel = registry::get(&ctx, &plan.variant)?;
-    let mut params = GemmParams::new(problem, ptrs);
-    let mut args = [(&mut params as *mut GemmParams).cast::<c_void>()];
-    // SAFETY: the function expects exactly one `GemmParams` by value (see params.rs); the
-    // context of `stream` is current; grid and block come from the plan, smem is static.
-    let r = unsafe {
-        sys::cuLaunchKernel(
-            kernel.launchable(),
-            plan.grid[0],
-            plan.grid[1],
-            plan.grid[2],
-            plan.block,
-            1,
-            1,
-            0,
-            stream as CUstream,
-            args.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
+    if crate::log::enabled(crate::log::Level::Hints) {
+        log_choice(problem, &plan, &ctx.device.spec);
+    }
+    let kernel = registry::get(&ctx, &plan.kernel)?;
+    let r = match plan.kernel {
+        Kernel::Portable(_) => {
+            let mut params = GemmParams::new(problem, ptrs);
+            let mut args = [(&mut params as *mut GemmParams).cast::<c_void>()];
+            // SAFETY: the function expects exactly one `GemmParams` by value (params.rs); the
+            // context of `stream` is current; grid and block come from the plan; static smem.
+            unsafe {
+                sys::cuLaunchKernel(
+                    kernel.launchable(),
+                    plan.grid[0],
+                    plan.grid[1],
+                    plan.grid[2],
+                    plan.block,
+                    1,
+                    1,
+                    0,
+                    stream as CUstream,
+                    args.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            }
+        }
+        Kernel::Sm90(v) => {
+            let mut args = Sm90Args::new(&v, problem, ptrs, sm90::DEFAULT_GROUP_M)?;
+            // SAFETY: the registry loaded variant `v` and opted it into its dynamic shared
+            // memory on this device; the context of `stream` is current; `args` lives until
+            // the call returns (cuLaunchKernel copies the parameters).
+            return unsafe {
+                tensor_map::launch(
+                    kernel.launchable(),
+                    &v,
+                    plan.grid[0],
+                    stream as CUstream,
+                    &mut args,
+                )
+            };
+        }
     };
     driver::check(r, &format!("launching {}", kernel.name))
+}
+
+/// DEEPGEMM_LOG_LEVEL >= 3: which kernel runs and, when it is not the Hopper main-tile
+/// kernel on a Hopper device, why not.
+fn log_choice(p: &GemmProblem, plan: &Plan, dev: &DeviceSpec) {
+    let why = match plan.kernel {
+        Kernel::Sm90(_) => "main-tile kernel".to_string(),
+        Kernel::Portable(_) if plan::portable_only() => "DEEPGEMM_KERNELS=portable".into(),
+        Kernel::Portable(_) => match plan::hopper(p, dev) {
+            Err(reason) => reason,
+            Ok(_) => "A or B is not 16-byte aligned (TMA)".into(),
+        },
+    };
+    crate::log::hint(
+        "deepgemmLtMatmul",
+        format!(
+            "{}x{}x{} batch {}: {} ({why})",
+            p.m,
+            p.n,
+            p.k,
+            p.batch,
+            plan.name()
+        ),
+    );
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::{Arc, Barrier};
 use std::time::Instant;
 
-use deepgemm::plan::KernelVariant;
+use deepgemm::plan::{Kernel, KernelVariant};
 use deepgemm::runtime::{driver, registry};
 use deepgemm::types::{Math, ScalarType};
 
@@ -27,8 +27,12 @@ fn nvrtc_or_skip() -> bool {
     false
 }
 
-fn variant() -> KernelVariant {
-    KernelVariant::portable(ScalarType::F16, ScalarType::F32, Math::Mma)
+fn variant() -> Kernel {
+    Kernel::Portable(KernelVariant::portable(
+        ScalarType::F16,
+        ScalarType::F32,
+        Math::Mma,
+    ))
 }
 
 /// 16 threads released together ask for one CUBIN; returns the ms until all had it.
@@ -121,7 +125,11 @@ fn child_process_uses_the_disk_cache() {
 #[ignore = "needs a CUDA GPU"]
 fn gpu_kernel_loaded_once_per_device_from_16_threads() {
     driver::init().expect("a CUDA GPU");
-    let v = KernelVariant::portable(ScalarType::BF16, ScalarType::BF16, Math::Mma);
+    let v = Kernel::Portable(KernelVariant::portable(
+        ScalarType::BF16,
+        ScalarType::BF16,
+        Math::Mma,
+    ));
     let barrier = Arc::new(Barrier::new(16));
     std::thread::scope(|s| {
         for _ in 0..16 {

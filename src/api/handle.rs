@@ -64,15 +64,17 @@ impl Backend {
         match self {
             Backend::Gpu => gemm::heuristic(p, max_workspace, requested),
             Backend::Record { dev, .. } => {
-                let plan = plan::choose(p, dev)?;
-                if plan.workspace > max_workspace {
+                let plans: Vec<Plan> = plan::candidates(p, dev)?
+                    .into_iter()
+                    .filter(|pl| pl.workspace <= max_workspace)
+                    .take(requested)
+                    .collect();
+                if plans.is_empty() {
                     return Err(crate::unsupported!(
-                        "the plan needs {} workspace bytes, the preference allows {}",
-                        plan.workspace,
-                        max_workspace
+                        "no plan fits in {max_workspace} workspace bytes"
                     ));
                 }
-                Ok(vec![plan].into_iter().take(requested).collect())
+                Ok(plans)
             }
         }
     }

@@ -98,7 +98,7 @@ pub fn matmul(
         p.op_a,
         p.op_b,
         p.epilogue,
-        plan.map(|pl| pl.variant.name())
+        plan.map(|pl| pl.name())
             .unwrap_or_else(|| "heuristic".into())
     );
     backend.run(p, ptrs, plan.as_ref(), stream, workspace, workspace_size)

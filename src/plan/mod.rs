@@ -5,7 +5,7 @@
 pub mod sm90;
 
 use crate::error::Result;
-use crate::problem::GemmProblem;
+use crate::problem::{GemmPointers, GemmProblem};
 use crate::types::{Math, ScalarType};
 use crate::{invalid, unsupported};
 
@@ -147,57 +147,99 @@ pub const MAX_GRID_Y: u64 = 65_535;
 pub const MAX_GRID_Z: u64 = 65_535;
 pub const MAX_GRID_X: u64 = (1 << 31) - 1;
 
+/// Any compiled kernel the library launches; the registry's key (with the architecture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kernel {
+    /// The correctness path: every case, every architecture from sm_75.
+    Portable(KernelVariant),
+    /// Hopper main-tile kernel: TMA + wgmma, warp-specialised, persistent.
+    Sm90(sm90::Sm90Variant),
+}
+
+impl Kernel {
+    /// Entry symbol, cache-key prefix and log label.
+    pub fn name(&self) -> String {
+        match self {
+            Kernel::Portable(v) => v.name(),
+            Kernel::Sm90(v) => v.name(),
+        }
+    }
+
+    /// Whether `dev` can run the kernel at all.
+    pub fn runs_on(&self, dev: &DeviceSpec) -> bool {
+        match self {
+            Kernel::Portable(v) => !v.needs_mma() || dev.has_mma_sync(),
+            Kernel::Sm90(v) => v.fits_device(dev),
+        }
+    }
+
+    /// Dynamic shared memory per CTA (the portable kernels use static shared memory only).
+    pub fn dynamic_smem(&self) -> u32 {
+        match self {
+            Kernel::Portable(_) => 0,
+            Kernel::Sm90(v) => v.smem_bytes() as u32,
+        }
+    }
+}
+
 /// A launch decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Plan {
-    pub variant: KernelVariant,
+    pub kernel: Kernel,
     pub grid: [u32; 3],
     pub block: u32,
-    /// Workspace bytes the plan needs (the portable path needs none).
+    /// Workspace bytes the plan needs (none of today's kernels needs any).
     pub workspace: u64,
 }
 
-/// First word of an encoded algo: "dgm" + encoding version 1. An algo whose first word
+/// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
 /// differs was not made by this library (or is from another version): INVALID_VALUE.
-pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0001;
+pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0002;
 
 impl Plan {
+    pub fn name(&self) -> String {
+        self.kernel.name()
+    }
+
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
     pub fn waves(&self, dev: &DeviceSpec) -> f32 {
         let ctas = self.grid.iter().map(|&g| g as f64).product::<f64>();
         (ctas / dev.sm_count.max(1) as f64) as f32
     }
 
-    /// Encodes the plan into the 8 words of a `deepgemmLtMatmulAlgo_t`.
+    /// Encodes the plan into the 8 words of a `deepgemmLtMatmulAlgo_t`: the magic, a stable
+    /// hash of the kernel's name (which spells out its whole configuration), the launch shape
+    /// and the workspace size. Decoding never trusts these words: see `from_algo`.
     pub fn to_algo(&self) -> [u64; 8] {
-        let v = &self.variant;
-        let ty = |t: ScalarType| t as u64;
+        let h = crate::jit::cache::fnv1a128(&[self.name().as_bytes()]);
         [
             ALGO_MAGIC,
-            ty(v.ab) | ty(v.cd) << 8 | (v.math as u64) << 16,
-            v.tile.m as u64 | (v.tile.n as u64) << 16 | (v.tile.k as u64) << 32,
-            v.threads as u64,
+            h as u64,
+            (h >> 64) as u64,
             self.grid[0] as u64 | (self.grid[1] as u64) << 32,
-            self.grid[2] as u64,
+            self.grid[2] as u64 | (self.block as u64) << 32,
             self.workspace,
+            0,
             0,
         ]
     }
 
-    /// Decodes an algo made by `to_algo`, checking that it is one `choose` could make for
-    /// `p` on `dev` (so a caller-supplied algo can never launch a mismatched kernel).
+    /// Decodes an algo made by `to_algo`: it must be one of the candidates the heuristic
+    /// makes for `p` on `dev`, so a caller-supplied algo can never launch a mismatched kernel.
     pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         if data[0] != ALGO_MAGIC {
             return Err(invalid!("algo was not produced by deepgemm's heuristic"));
         }
-        let expect = choose(p, dev)?;
-        if data[1..8] != expect.to_algo()[1..8] {
-            return Err(invalid!(
-                "algo does not fit this problem ({} expected)",
-                expect.variant.name()
-            ));
-        }
-        Ok(expect)
+        let all = candidates(p, dev)?;
+        all.iter()
+            .find(|c| c.to_algo() == *data)
+            .copied()
+            .ok_or_else(|| {
+                invalid!(
+                    "algo does not fit this problem (candidates: {})",
+                    all.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+                )
+            })
     }
 }
 
@@ -205,9 +247,19 @@ fn ceil_div(a: u64, b: u64) -> u64 {
     a.div_ceil(b)
 }
 
-/// Chooses the kernel for `p` on `dev`. On devices without mma.sync the tensor-core
-/// math falls back to FFMA (exact fp32 products, so still within every tolerance).
-pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+/// Which kernel families the planner may use: `DEEPGEMM_KERNELS=portable` restricts it to
+/// the correctness path (tests and comparisons); anything else, or unset, allows all.
+/// Read once per process.
+pub fn portable_only() -> bool {
+    static ONLY: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_KERNELS").is_ok_and(|v| v.trim() == "portable")
+    });
+    *ONLY
+}
+
+/// The portable plan for `p` on `dev`. On devices without mma.sync the tensor-core math
+/// falls back to FFMA (exact fp32 products, so still within every tolerance).
+pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     if dev.cc_major < 7 || (dev.cc_major == 7 && dev.cc_minor < 5) {
         return Err(unsupported!(
             "compute capability {}.{}: deepgemm needs sm_75 or newer",
@@ -228,7 +280,7 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         return Err(invalid!("m = {} is too large", p.m));
     }
     Ok(Plan {
-        variant,
+        kernel: Kernel::Portable(variant),
         grid: [
             grid_for(m_tiles, MAX_GRID_X),
             grid_for(n_tiles, MAX_GRID_Y),
@@ -237,6 +289,71 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         block: variant.threads,
         workspace: 0,
     })
+}
+
+/// The Hopper main-tile plan for `p`, or why there is none.
+pub fn hopper(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Plan, String> {
+    if dev.cc_major != 9 || dev.cc_minor != 0 {
+        return Err(format!("sm_{}{} is not sm_90", dev.cc_major, dev.cc_minor));
+    }
+    let v = sm90::choose(p, dev).ok_or_else(|| why_not_sm90(p))?;
+    Ok(Plan {
+        kernel: Kernel::Sm90(v),
+        grid: [v.grid(p, dev), 1, 1],
+        block: sm90::THREADS,
+        workspace: 0,
+    })
+}
+
+/// The most telling reason no sm90 variant takes `p`: the rule that failed for a variant of
+/// the problem's types and layout, else the types or the layout themselves.
+fn why_not_sm90(p: &GemmProblem) -> String {
+    let same_types: Vec<sm90::Sm90Variant> = sm90::Sm90Variant::all()
+        .into_iter()
+        .filter(|v| v.ab == p.ab_type && v.cd == p.cd_type)
+        .collect();
+    if same_types.is_empty() || p.math != Math::Mma {
+        return format!(
+            "{:?} -> {:?} ({:?}) has no sm90 kernel",
+            p.ab_type, p.cd_type, p.math
+        );
+    }
+    let reasons: Vec<String> = same_types.iter().filter_map(|v| v.check(p).err()).collect();
+    same_types
+        .iter()
+        .filter(|v| v.leading_dims(p).is_ok())
+        .find_map(|v| v.check(p).err())
+        .or_else(|| reasons.into_iter().next())
+        .unwrap_or_else(|| "no sm90 variant fits the device".into())
+}
+
+/// Every plan for `p` on `dev`, best first: the Hopper main-tile kernel where it applies
+/// (it needs 16-byte aligned A and B at run time, see `Plan::accepts`), then the portable
+/// kernel, which takes everything.
+pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
+    let mut out = Vec::with_capacity(2);
+    if !portable_only() {
+        if let Ok(h) = hopper(p, dev) {
+            out.push(h);
+        }
+    }
+    out.push(portable(p, dev)?);
+    Ok(out)
+}
+
+/// The best plan for `p` on `dev` when the pointers are not known yet (the heuristic).
+pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    Ok(candidates(p, dev)?[0])
+}
+
+impl Plan {
+    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B).
+    pub fn accepts(&self, ptrs: &GemmPointers) -> bool {
+        match self.kernel {
+            Kernel::Portable(_) => true,
+            Kernel::Sm90(_) => sm90::Sm90Variant::pointers_fit(ptrs),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -254,6 +371,13 @@ mod tests {
             s.batch_count = batch;
         }
         GemmProblem::new(&OpSpec::new(ct, R_32F), &a, &b, &c, &c).unwrap()
+    }
+
+    fn portable_variant(plan: &Plan) -> KernelVariant {
+        match plan.kernel {
+            Kernel::Portable(v) => v,
+            k => panic!("not portable: {k:?}"),
+        }
     }
 
     #[test]
@@ -293,13 +417,11 @@ mod tests {
                 (R_16BF, R_32F, COMPUTE_32F),
             ] {
                 let p = problem(100, 50, 30, 1, ab, cd, ct);
-                let plan = choose(&p, &dev).unwrap();
-                assert!(all.contains(&plan.variant), "{:?}", plan.variant);
-                assert_eq!(
-                    plan.variant.needs_mma(),
-                    dev.has_mma_sync() && p.math != Math::Ffma
-                );
-                assert_eq!(plan.block, plan.variant.threads);
+                let plan = portable(&p, &dev).unwrap();
+                let v = portable_variant(&plan);
+                assert!(all.contains(&v), "{v:?}");
+                assert_eq!(v.needs_mma(), dev.has_mma_sync() && p.math != Math::Ffma);
+                assert_eq!(plan.block, v.threads);
             }
         }
         let old = DeviceSpec {
@@ -322,8 +444,8 @@ mod tests {
             (1, 10_000_000, 70_000),
         ] {
             let p = problem(m, n, 1, batch, R_16BF, R_16BF, COMPUTE_32F);
-            let plan = choose(&p, &DeviceSpec::H200).unwrap();
-            let t = plan.variant.tile;
+            let plan = portable(&p, &DeviceSpec::H200).unwrap();
+            let t = portable_variant(&plan).tile;
             assert!(plan.grid[0] as u64 * t.m as u64 >= m);
             assert!(plan.grid.iter().all(|&g| g >= 1));
             assert!(plan.grid[1] as u64 <= MAX_GRID_Y && plan.grid[2] as u64 <= MAX_GRID_Z);
@@ -335,24 +457,90 @@ mod tests {
     }
 
     #[test]
+    fn hopper_first_where_it_applies_portable_always_last() {
+        let p = problem(4096, 4096, 4096, 1, R_16BF, R_16BF, COMPUTE_32F);
+        let c = candidates(&p, &DeviceSpec::H200).unwrap();
+        assert_eq!(c.len(), 2);
+        assert!(matches!(c[0].kernel, Kernel::Sm90(_)), "{:?}", c[0]);
+        assert!(matches!(c[1].kernel, Kernel::Portable(_)));
+        assert_eq!(c[0].block, sm90::THREADS);
+        assert!(c[0].grid[0] >= 1 && c[0].grid[0] <= 132, "persistent grid");
+        // Other architectures, fp32 and k = 0 get the portable kernel only.
+        for (dev, q) in [
+            (DeviceSpec::A100, p),
+            (
+                DeviceSpec::H200,
+                problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F),
+            ),
+            (
+                DeviceSpec::H200,
+                problem(64, 64, 0, 1, R_16F, R_16F, COMPUTE_32F),
+            ),
+        ] {
+            let c = candidates(&q, &dev).unwrap();
+            assert_eq!(c.len(), 1, "{dev:?} {q:?}");
+            assert!(matches!(c[0].kernel, Kernel::Portable(_)));
+        }
+        // An odd leading dimension breaks TMA's 16-byte rule: the reason says so.
+        let mut a = MatrixSpec::col(R_16F, 100, 64, 101);
+        a.ld = 101;
+        let b = MatrixSpec::col(R_16F, 64, 80, 64);
+        let cc = MatrixSpec::col(R_16F, 100, 80, 100);
+        let q = GemmProblem::new(&OpSpec::new(COMPUTE_32F, R_32F), &a, &b, &cc, &cc).unwrap();
+        let why = hopper(&q, &DeviceSpec::H200).unwrap_err();
+        assert!(why.contains("16 bytes"), "{why}");
+    }
+
+    #[test]
+    fn sm90_plans_need_aligned_a_and_b_pointers() {
+        use crate::problem::{GemmPointers, Scalar};
+        let p = problem(256, 256, 256, 1, R_16BF, R_16BF, COMPUTE_32F);
+        let h = choose(&p, &DeviceSpec::H200).unwrap();
+        let mut ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0,
+            d: 0x3000,
+            bias: 0,
+        };
+        assert!(h.accepts(&ptrs));
+        ptrs.a += 2; // element-aligned, not 16-byte aligned
+        assert!(!h.accepts(&ptrs));
+        assert!(portable(&p, &DeviceSpec::H200).unwrap().accepts(&ptrs));
+    }
+
+    #[test]
     fn algo_round_trip_and_rejection() {
-        let p = problem(300, 200, 100, 1, R_16F, R_32F, COMPUTE_32F);
         let dev = DeviceSpec::H200;
-        let plan = choose(&p, &dev).unwrap();
-        let algo = plan.to_algo();
-        assert_eq!(Plan::from_algo(&algo, &p, &dev).unwrap(), plan);
-        let mut bad = algo;
-        bad[0] ^= 1;
-        assert!(matches!(
-            Plan::from_algo(&bad, &p, &dev),
-            Err(Error::InvalidValue(_))
-        ));
+        let p = problem(304, 200, 128, 1, R_16F, R_32F, COMPUTE_32F);
+        let all = candidates(&p, &dev).unwrap();
+        assert_eq!(all.len(), 2);
+        for plan in &all {
+            let algo = plan.to_algo();
+            assert_eq!(Plan::from_algo(&algo, &p, &dev).unwrap(), *plan);
+            let mut bad = algo;
+            bad[0] ^= 1;
+            assert!(matches!(
+                Plan::from_algo(&bad, &p, &dev),
+                Err(Error::InvalidValue(_))
+            ));
+            let mut bad = algo;
+            bad[1] ^= 1;
+            assert!(matches!(
+                Plan::from_algo(&bad, &p, &dev),
+                Err(Error::InvalidValue(_))
+            ));
+            assert!(plan.waves(&dev) > 0.0);
+        }
         // An algo for another problem (other types) is refused, not launched.
-        let q = problem(300, 200, 100, 1, R_16BF, R_16BF, COMPUTE_32F);
-        assert!(matches!(
-            Plan::from_algo(&algo, &q, &dev),
-            Err(Error::InvalidValue(_))
-        ));
-        assert!(plan.waves(&dev) > 0.0);
+        let q = problem(304, 200, 128, 1, R_16BF, R_16BF, COMPUTE_32F);
+        for plan in &all {
+            assert!(matches!(
+                Plan::from_algo(&plan.to_algo(), &q, &dev),
+                Err(Error::InvalidValue(_))
+            ));
+        }
     }
 }

@@ -15,24 +15,24 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use cudarc::driver::sys::{self, CUfunction, CUkernel, CUlibrary};
+use cudarc::driver::sys::{self, CUdevice, CUfunction, CUfunction_attribute, CUkernel, CUlibrary};
 use once_cell::sync::{Lazy, OnceCell};
 use parking_lot::Mutex;
 
 use super::driver::{ContextGuard, check};
 use crate::error::{Error, Result};
-use crate::jit::{cache, nvrtc, source};
-use crate::plan::KernelVariant;
+use crate::jit::{cache, nvrtc, sm90, source};
+use crate::plan::Kernel;
 
 /// A kernel loaded for one device.
-pub struct Kernel {
+pub struct Loaded {
     pub kernel: CUkernel,
     pub library: CUlibrary,
     pub device: i32,
     pub name: String,
 }
 
-impl Kernel {
+impl Loaded {
     /// What cuLaunchKernel takes: a CUkernel is accepted where a CUfunction is expected and
     /// runs in the context current at launch (CUDA 12.0+ driver API).
     pub fn launchable(&self) -> CUfunction {
@@ -42,15 +42,15 @@ impl Kernel {
 
 // SAFETY: CUlibrary/CUkernel are driver handles valid from any thread and any context of the
 // process; the registry never unloads a library, so they outlive every user.
-unsafe impl Send for Kernel {}
-unsafe impl Sync for Kernel {}
+unsafe impl Send for Loaded {}
+unsafe impl Sync for Loaded {}
 
 type Slot<T> = Arc<OnceCell<Arc<T>>>;
 
 #[derive(Default)]
 struct Registry {
-    cubins: Mutex<HashMap<(KernelVariant, String), Slot<Vec<u8>>>>,
-    loaded: Mutex<HashMap<(i32, KernelVariant), Slot<Kernel>>>,
+    cubins: Mutex<HashMap<(Kernel, String), Slot<Vec<u8>>>>,
+    loaded: Mutex<HashMap<(i32, Kernel), Slot<Loaded>>>,
     compiles: AtomicU64,
     disk_hits: AtomicU64,
     loads: AtomicU64,
@@ -92,14 +92,16 @@ fn slot<K: Eq + std::hash::Hash, T>(map: &Mutex<HashMap<K, Slot<T>>>, key: K) ->
     map.lock().entry(key).or_default().clone()
 }
 
-/// The CUBIN of `v` for `arch`: memory, else disk cache, else NVRTC (then written to disk).
-pub fn cubin(v: &KernelVariant, arch: &str) -> Result<Arc<Vec<u8>>> {
+/// The CUBIN of `k` for `arch`: memory, else disk cache, else NVRTC (then written to disk).
+pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
     let r = &*REGISTRY;
-    let cell = slot(&r.cubins, (*v, arch.to_string()));
+    let cell = slot(&r.cubins, (*k, arch.to_string()));
     cell.get_or_try_init(|| {
-        let name = v.name();
-        let src = source::render(v);
-        let opts = source::options(arch);
+        let name = k.name();
+        let (src, opts) = match k {
+            Kernel::Portable(v) => (source::render(v), source::options(arch)),
+            Kernel::Sm90(v) => (sm90::render(v), sm90::options()),
+        };
         let (major, minor) = nvrtc::version()?;
         let key = cache::fnv1a128(&[
             name.as_bytes(),
@@ -131,22 +133,23 @@ pub fn cubin(v: &KernelVariant, arch: &str) -> Result<Arc<Vec<u8>>> {
     .cloned()
 }
 
-/// The kernel for `v` on the guard's device.
-pub fn get(ctx: &ContextGuard, v: &KernelVariant) -> Result<Arc<Kernel>> {
+/// The kernel `k` loaded for the guard's device.
+pub fn get(ctx: &ContextGuard, k: &Kernel) -> Result<Arc<Loaded>> {
     let r = &*REGISTRY;
-    let cell = slot(&r.loaded, (ctx.device.ordinal, *v));
-    if let Some(k) = cell.get() {
-        return Ok(k.clone());
+    let cell = slot(&r.loaded, (ctx.device.ordinal, *k));
+    if let Some(l) = cell.get() {
+        return Ok(l.clone());
     }
     cell.get_or_try_init(|| {
-        if v.needs_mma() && !ctx.device.spec.has_mma_sync() {
+        if !k.runs_on(&ctx.device.spec) {
             return Err(Error::ArchMismatch(format!(
-                "{} needs sm_80 or newer",
-                v.name()
+                "{} cannot run on {}",
+                k.name(),
+                ctx.device.spec.arch()
             )));
         }
-        let bin = cubin(v, &ctx.device.spec.arch())?;
-        let name = v.name();
+        let bin = cubin(k, &ctx.device.spec.arch())?;
+        let name = k.name();
         let mut library: CUlibrary = std::ptr::null_mut();
         // SAFETY: `bin` is a complete CUBIN image; no JIT or library options are passed.
         check(
@@ -164,15 +167,37 @@ pub fn get(ctx: &ContextGuard, v: &KernelVariant) -> Result<Arc<Kernel>> {
             },
             "cuLibraryLoadData",
         )?;
-        let cname = CString::new(name.clone()).expect("variant names have no NUL");
+        let cname = CString::new(name.clone()).expect("kernel names have no NUL");
         let mut kernel: CUkernel = std::ptr::null_mut();
-        // SAFETY: library was just loaded; the entry name is the variant's extern "C" symbol.
+        // SAFETY: library was just loaded; the entry name is the kernel's extern "C" symbol.
         check(
             unsafe { sys::cuLibraryGetKernel(&mut kernel, library, cname.as_ptr()) },
             "cuLibraryGetKernel",
         )?;
+        let smem = k.dynamic_smem();
+        if smem > 48 * 1024 {
+            // Above 48 KiB a kernel must opt in to its dynamic shared memory, per device.
+            let mut dev: CUdevice = 0;
+            // SAFETY: out-pointer valid; the ordinal came from the driver.
+            check(
+                unsafe { sys::cuDeviceGet(&mut dev, ctx.device.ordinal) },
+                "cuDeviceGet",
+            )?;
+            // SAFETY: kernel is live; smem is within the device's opt-in limit (runs_on).
+            check(
+                unsafe {
+                    sys::cuKernelSetAttribute(
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        smem as i32,
+                        kernel,
+                        dev,
+                    )
+                },
+                "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+            )?;
+        }
         r.loads.fetch_add(1, Ordering::Relaxed);
-        Ok(Arc::new(Kernel {
+        Ok(Arc::new(Loaded {
             kernel,
             library,
             device: ctx.device.ordinal,

@@ -190,7 +190,7 @@ fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
     match GemmProblem::new(&op, &m(host::A), &m(host::B), &m(host::C), &m(host::D))
         .and_then(|p| Plan::from_algo(&algo.data, &p, &dev))
     {
-        Ok(plan) => plan.variant.name(),
+        Ok(plan) => plan.name(),
         // Not a plan `plan::choose` makes for this problem: show the raw words.
         Err(e) => format!("algo {:x?} ({e})", &algo.data[1..4]),
     }
