@@ -45,6 +45,7 @@ if [ "$n" -eq 0 ]; then
     exit 1
 fi
 cp scripts/gpu-run.sh "$PACK/gpu-run.sh"
+cp -r scripts/shapes "$PACK/shapes"
 # Shapes of the peer table (docs reference.md, section 2), run after the default set.
 cat > "$PACK/shapes.txt" <<'SHAPES'
 # M x N x K (cuBLAS names), peer shapes measured with cuBLAS on the H200
