@@ -174,7 +174,7 @@ fn run_all(opts: &Options) -> ExitCode {
                     ("l2_bytes", gpu.l2_bytes.into()),
                 ]),
             ),
-            ("seed", seed.into()),
+            ("seed", seed.to_string().into()), // a string: u64 does not survive a JSON number (f64)
             ("layout", opts.layout_label().into()),
             ("iters", opts.iters.into()),
             ("warmup", opts.warmup.into()),
