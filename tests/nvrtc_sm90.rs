@@ -229,7 +229,9 @@ mod gpu {
     use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant, tma_store};
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
-    use deepgemm::runtime::tensor_map::{FLAG_TMA_STORE, Sm90Args, configure_function, launch};
+    use deepgemm::runtime::tensor_map::{
+        FLAG_TMA_STORE, Sm90Args, Sm90Params, configure_function, launch,
+    };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
     fn ok(r: CUresult, what: &str) {
@@ -856,10 +858,7 @@ mod gpu {
 
         let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
         // The host's half of the epilogue choice (the kernel adds beta == 0).
-        let flags = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M)
-            .unwrap()
-            .params
-            .flags;
+        let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
         assert_eq!(
             flags & FLAG_TMA_STORE != 0 && c.beta == 0.0,
             takes_tma_store(c, &p),

@@ -208,9 +208,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // The epilogue path, the same for every tile of the launch. beta is known only here (it may
     // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
     const bool tma_store = kCanTmaStore && (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
-    const bool plain = beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
+    const bool plain =
+        beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
     const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * StoreShape::kBytes;
-    float* const staged = reinterpret_cast<float*>(&smem.epilogue[0]) + consumer * StagedShape::kFloats;
+    float* const staged =
+        reinterpret_cast<float*>(&smem.epilogue[0]) + consumer * StagedShape::kFloats;
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
       tma_prefetch_descriptor(&tmap_d);

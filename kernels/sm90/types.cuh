@@ -90,8 +90,8 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_ACT_GELU 2
 
 // Everything the kernel needs besides the tensor maps (which carry A's, B's and, for the
-// TMA-store epilogue, D's addresses, extents and strides). Mirrors `Sm90Params` in src/runtime/tensor_map.rs field for field:
-// 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
+// TMA-store epilogue, D's addresses, extents and strides). Mirrors `Sm90Params` in
+// src/runtime/tensor_map.rs field for field: 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
 // Element (i, j) of batch b of C is c[b*c_bs + i*c_ms + j*c_ns]; likewise D; bias[b*bias_bs + i].
 struct Sm90Params {
   const void* c;  // may alias d; not read when beta == 0
