@@ -4,7 +4,8 @@
 //! (warning C7508) nor serialise the wgmma pipeline.
 //!
 //! Needs libnvrtc.so.13 on the loader path (e.g. `LD_LIBRARY_PATH=/opt/nvrtc/nvidia/cu13/lib`);
-//! without it the test fails unless DEEPGEMM_SKIP_NVRTC_TESTS=1.
+//! without it the test fails unless DEEPGEMM_SKIP_NVRTC_TESTS=1. `DEEPGEMM_SM90_CUBIN_DIR=<dir>`
+//! writes each variant's CUBIN there, to read its SASS with `cuobjdump -sass` (no GPU needed).
 
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
