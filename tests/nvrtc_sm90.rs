@@ -4,7 +4,8 @@
 //! (warning C7508) nor serialise the wgmma pipeline.
 //!
 //! Needs libnvrtc.so.13 on the loader path (e.g. `LD_LIBRARY_PATH=/opt/nvrtc/nvidia/cu13/lib`);
-//! without it the test fails unless DEEPGEMM_SKIP_NVRTC_TESTS=1.
+//! without it the test fails unless DEEPGEMM_SKIP_NVRTC_TESTS=1. `DEEPGEMM_SM90_CUBIN_DIR=<dir>`
+//! writes each variant's CUBIN there, to read its SASS with `cuobjdump -sass` (no GPU needed).
 
 use std::ffi::{CStr, CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -145,6 +146,13 @@ fn every_sm90_variant_compiles_without_spills() {
                 continue;
             }
         };
+        // For reading the SASS (cuobjdump -sass DIR/NAME.cubin) without a GPU.
+        if let Ok(dir) = std::env::var("DEEPGEMM_SM90_CUBIN_DIR") {
+            let path = std::path::Path::new(&dir).join(format!("{name}.cubin"));
+            if let Err(e) = std::fs::write(&path, &report.cubin) {
+                failures.push(format!("{name}: writing {}: {e}", path.display()));
+            }
+        }
         eprintln!(
             "{:<48} {:>5} {:>7} {:>6} {:>8}  ({seconds:.1} s)",
             name,
@@ -190,7 +198,7 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
         return;
     }
     let v = Sm90Variant::all()[0];
-    let broken = render(&v).replace("params, tmap_a, tmap_b);", "params, tmap_a);");
+    let broken = render(&v).replace("params, tmap_a, tmap_b, tmap_d);", "params, tmap_a);");
     assert!(compile("broken", &broken, &options()).is_err());
     // And compiling for plain sm_90 is refused by the kernel's own check.
     let sm90 = vec![
@@ -209,7 +217,9 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
 // Covers all four transposes and both storage orders, edges in m, n and k, padded leading
 // dimensions (the padding of D must stay untouched), every output type, alpha/beta, C aliasing
 // D, bias of D's type and fp32, ReLU and GELU, device scalars, batches, the persistent loop
-// (more tiles than SMs), and bitwise repeatability.
+// (more tiles than SMs), and bitwise repeatability; and both epilogues: the TMA-store one
+// (16-bit D, beta = 0, aligned D: every epilogue, both D orders, ragged m/n, batches, many tiles
+// per CTA) and the general one (fp32 D, beta != 0, or a leading dimension TMA cannot use).
 
 mod gpu {
     use std::collections::HashMap;
@@ -217,10 +227,12 @@ mod gpu {
 
     use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
     use deepgemm::plan::DeviceSpec;
-    use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant};
+    use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant, tma_store};
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
-    use deepgemm::runtime::tensor_map::{Sm90Args, configure_function, launch};
+    use deepgemm::runtime::tensor_map::{
+        FLAG_TMA_STORE, Sm90Args, Sm90Params, configure_function, launch,
+    };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
     fn ok(r: CUresult, what: &str) {
@@ -502,6 +514,122 @@ mod gpu {
             ab_pad: 8,
             ..BASE
         });
+        // TMA-store epilogue: beta = 0 and 16-bit D whose leading dimension is a multiple of 8
+        // elements. Every epilogue, both D orders, both 16-bit types, ragged m and n (tiles of
+        // 64, 128 and 256 over n = 200), bias of D's type and fp32.
+        let epilogues = [
+            epilogue::DEFAULT,
+            epilogue::RELU,
+            epilogue::BIAS,
+            epilogue::RELU_BIAS,
+            epilogue::GELU,
+            epilogue::GELU_BIAS,
+        ];
+        for (i, ab) in [BF16, F16].into_iter().enumerate() {
+            for row_major in [false, true] {
+                for (e, &epi) in epilogues.iter().enumerate() {
+                    v.push(Case {
+                        ab,
+                        cd: ab,
+                        row_major,
+                        block_n: [64, 128, 256][(e + i) % 3],
+                        m: 328,
+                        n: 200,
+                        k: 136,
+                        cd_pad: 8,
+                        alpha: 1.5,
+                        epilogue: epi,
+                        bias_f32: e % 2 == 1,
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v.extend([
+            // The second consumer's rows all past m; a single partial box in n.
+            Case {
+                m: 40,
+                n: 8,
+                k: 64,
+                epilogue: epilogue::RELU_BIAS,
+                ..BASE
+            },
+            // Many tiles per CTA (160 tiles of 128x256): staging buffers reused across tiles.
+            Case {
+                m: 1280,
+                n: 4096,
+                k: 64,
+                block_n: 256,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                m: 1288,
+                n: 4104,
+                k: 72,
+                block_n: 128,
+                row_major: true,
+                cd_pad: 8,
+                ab: F16,
+                cd: F16,
+                ..BASE
+            },
+            // Batches (16-byte aligned batch strides), both orders.
+            Case {
+                batch: 3,
+                m: 200,
+                n: 136,
+                k: 72,
+                ab_pad: 8,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            Case {
+                batch: 2,
+                m: 136,
+                n: 264,
+                k: 40,
+                row_major: true,
+                epilogue: epilogue::GELU,
+                ..BASE
+            },
+            // beta = 0 read from the device: the kernel picks the TMA store itself.
+            Case {
+                alpha: 0.75,
+                beta: 0.0,
+                device_scalars: true,
+                m: 264,
+                epilogue: epilogue::RELU,
+                ..BASE
+            },
+            // beta = 0 but D's leading dimension breaks TMA's 16-byte rule: the general epilogue,
+            // plain and with the full epilogue, both orders.
+            Case {
+                m: 300,
+                n: 200,
+                cd_pad: 2,
+                ..BASE
+            },
+            Case {
+                m: 296,
+                n: 200,
+                cd_pad: 3,
+                row_major: true,
+                epilogue: epilogue::GELU_BIAS,
+                ab: F16,
+                cd: F16,
+                ..BASE
+            },
+            // fp32 D with beta = 0: the general epilogue's plain instantiation.
+            Case {
+                cd: F32,
+                m: 300,
+                n: 200,
+                block_n: 256,
+                alpha: 2.0,
+                ..BASE
+            },
+        ]);
         // Every type combination on one edge shape, with the full epilogue.
         for (ab, cd) in [(BF16, F32), (F16, F16), (F16, F32)] {
             for block_n in [64, 128, 256] {
@@ -588,6 +716,12 @@ mod gpu {
         s
     }
 
+    /// Whether the case runs the TMA-store epilogue: the host's rule with the device buffers'
+    /// alignment (cuMemAlloc gives 256 bytes) and beta as the kernel sees it.
+    fn takes_tma_store(c: &Case, p: &GemmProblem) -> bool {
+        tma_store(p, 0x100, Scalar::Host(c.beta)).is_ok()
+    }
+
     /// The case as a validated problem, and the variant that runs it.
     fn problem(c: &Case) -> (GemmProblem, Sm90Variant) {
         let mut op = OpSpec::new(compute_type::COMPUTE_32F, cuda_data_type::R_32F);
@@ -620,10 +754,39 @@ mod gpu {
         // CPU-only: every case builds a valid problem that an sm90 variant takes, and together
         // they reach every layout, tile and type pair.
         let mut seen = std::collections::HashSet::new();
+        let mut tma = std::collections::HashSet::new();
+        let mut general_16bit_beta0 = 0;
         for c in cases() {
-            let (_, v) = problem(&c);
+            let (p, v) = problem(&c);
             seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
+            if takes_tma_store(&c, &p) {
+                tma.insert((c.cd, c.row_major, c.epilogue));
+            } else if c.beta == 0.0 && c.cd != ScalarType::F32 {
+                general_16bit_beta0 += 1;
+            }
         }
+        // The TMA-store epilogue: every epilogue, both D orders, both 16-bit types.
+        for cd in [ScalarType::BF16, ScalarType::F16] {
+            for row_major in [false, true] {
+                for epi in [
+                    epilogue::DEFAULT,
+                    epilogue::RELU,
+                    epilogue::BIAS,
+                    epilogue::RELU_BIAS,
+                    epilogue::GELU,
+                    epilogue::GELU_BIAS,
+                ] {
+                    assert!(
+                        tma.contains(&(cd, row_major, epi)),
+                        "{cd:?} {row_major} {epi}"
+                    );
+                }
+            }
+        }
+        assert!(
+            general_16bit_beta0 >= 2,
+            "unaligned D must reach the general epilogue"
+        );
         for tag in ["tn", "nn", "tt", "nt"] {
             for bn in [64, 256] {
                 assert!(
@@ -643,7 +806,7 @@ mod gpu {
         }
     }
 
-    /// Runs one case; returns (max scaled error, calc_diff, variant name).
+    /// Runs one case; returns (max scaled error, calc_diff, variant name and epilogue path).
     fn run(
         c: &Case,
         kernels: &mut HashMap<String, Loaded>,
@@ -695,6 +858,13 @@ mod gpu {
         assert!(Sm90Variant::pointers_fit(&ptrs));
 
         let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
+        // The host's half of the epilogue choice (the kernel adds beta == 0).
+        let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
+        assert_eq!(
+            flags & FLAG_TMA_STORE != 0 && c.beta == 0.0,
+            takes_tma_store(c, &p),
+            "{c:?}"
+        );
         let launch_once = |kernel: &Loaded| {
             let mut args = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M).unwrap();
             // SAFETY: loaded and configured for v; the buffers live until after the sync.
@@ -804,7 +974,12 @@ mod gpu {
         } else {
             0.0
         };
-        (worst, diff, v.name())
+        let path = if takes_tma_store(c, &p) {
+            "tma-store"
+        } else {
+            "general"
+        };
+        (worst, diff, format!("{} [{path}]", v.name()))
     }
 
     #[test]

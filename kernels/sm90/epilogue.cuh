@@ -1,4 +1,6 @@
-// The fused epilogue: D = act(alpha * acc + beta * C + bias[row]).
+// The general fused epilogue: D = act(alpha * acc + beta * C + bias[row]), any D type and
+// strides. (The common case, 16-bit D that TMA can address and beta = 0, takes the TMA-store
+// epilogue in sm90/store.cuh instead.)
 //
 // The accumulators go through shared memory, transposed, so that each thread then owns 8
 // consecutive rows of one column: with column-major C and D (unit stride along m, the cuBLAS
@@ -19,12 +21,24 @@ __device__ __forceinline__ float gelu_tanh(float x) {
   return 0.5f * x * (1.f + tanhf(kSqrt2OverPi * (x + kCoeff * x * x * x)));
 }
 
+// The activation known at compile time (the TMA-store epilogue is instantiated per activation).
+template <int kAct>
+__device__ __forceinline__ float activate(float x) {
+  if constexpr (kAct == SM90_ACT_RELU) {
+    return x < 0.f ? 0.f : x;  // a NaN stays NaN, as torch.relu (fmaxf would return 0)
+  } else if constexpr (kAct == SM90_ACT_GELU) {
+    return gelu_tanh(x);
+  } else {
+    return x;
+  }
+}
+
 __device__ __forceinline__ float activate(float x, int activation) {
   if (activation == SM90_ACT_RELU) {
-    return x < 0.f ? 0.f : x;  // a NaN stays NaN, as torch.relu (fmaxf would return 0)
+    return activate<SM90_ACT_RELU>(x);
   }
   if (activation == SM90_ACT_GELU) {
-    return gelu_tanh(x);
+    return activate<SM90_ACT_GELU>(x);
   }
   return x;
 }
@@ -38,9 +52,10 @@ struct alignas(16) F32x4 {
 };
 
 // The staging buffer of one consumer warpgroup: a round covers kCols columns of its 64 rows,
-// stored column by column (rows contiguous) as fp32. The 4-float pad per column puts the
-// 8 rows x 4 columns a warp writes per instruction, and each quarter-warp's 16-byte reads, on
-// 32 distinct banks.
+// stored column by column (rows contiguous) as fp32. With the 4-float pad per column (a column
+// starts 4 banks after the previous one) the 8 rows x 4 columns a warp writes per instruction
+// fall on 32 distinct banks, and so do the 16-byte reads of a quarter-warp that takes 4 row
+// groups of 2 adjacent columns (see `staged_item`).
 struct StagedShape {
   static constexpr int kCols = 32;
   static constexpr int kRows = 64;
@@ -107,6 +122,24 @@ __device__ __forceinline__ void store8(OutT* dst, long long stride, int rows, bo
   }
 }
 
+// Item j of thread `tid` in a round: (column in the round, 8-row group). Each warp takes 4
+// columns x 8 groups. A 16-byte shared load is served a quarter-warp (8 lanes) at a time, so the
+// lanes of a quarter take 2 adjacent columns x 4 groups: the 8 addresses are then 16 bytes each
+// on 8 distinct 4-bank sets (column c starts at bank 4c mod 32, group g at 8g). One column x 8
+// groups per quarter, the first layout, put groups g and g + 4 on the same banks: the 2-way
+// conflict ncu measured on these loads.
+struct StagedItem {
+  int col;
+  int group;
+};
+__device__ __forceinline__ StagedItem staged_item(int tid, int j) {
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const int block = warp + 4 * j;  // 4 columns per warp and item
+  return StagedItem{4 * block + 2 * ((lane >> 3) & 1) + ((lane >> 2) & 1),
+                    4 * (lane >> 4) + (lane & 3)};
+}
+
 // Writes one consumer warpgroup's 64 x N accumulator tile. `tid` is the thread's index in the
 // warpgroup (0..127), `barrier_id` the warpgroup's named barrier, `buf` its staging buffer,
 // `row_base` its first global row and `col_base` the tile's first column. Rows >= m and
@@ -115,11 +148,13 @@ __device__ __forceinline__ void store8(OutT* dst, long long stride, int rows, bo
 // Per round of 32 columns: (1) fragment -> buffer. Per PTX ISA "wgmma .m64nNk16 register
 // fragment layout for accumulator matrix D", warp w holds rows 16w..16w+15 and in lane l
 // acc[4t + 2h + e] is row 16w + l/4 + 8h, column 8t + 2(l%4) + e. (2) buffer -> global: item
-// (column, 8-row group) goes to thread item % 128, so lanes 8c..8c+7 of a warp take the 64 rows
-// of one column.
+// (column, 8-row group) goes to a thread by `staged_item`, two per thread and round.
+//
+// kPlain: beta = 0, no bias, no activation (D = alpha * acc), so none of that code is in the
+// loop; the caller decides once per launch.
 //
 // Each element of C is read by the thread that writes the same element of D, so C may alias D.
-template <typename OutT, int kAccRegs>
+template <typename OutT, bool kPlain, int kAccRegs>
 __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], float* buf,
                                                 int barrier_id, int tid, const Sm90Params& p,
                                                 float alpha, float beta, long long row_base,
@@ -131,13 +166,14 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
   constexpr int kItems = S::kCols * (S::kRows / 8);  // (column, 8-row group) pairs per round
   static_assert(kBlockN % S::kCols == 0, "whole rounds");
   static_assert(kItems % 128 == 0, "every thread takes the same number of items");
+  static_assert(kItems / 128 * 4 * 4 == S::kCols, "staged_item: 4 columns per warp and item");
   const int warp = tid / 32;
   const int lane = tid % 32;
   OutT* d = static_cast<OutT*>(p.d) + batch * p.d_bs;
   const OutT* c = static_cast<const OutT*>(p.c);  // may be null when beta == 0
-  const bool has_bias = (p.flags & SM90_FLAG_BIAS) != 0;
+  const bool has_bias = !kPlain && (p.flags & SM90_FLAG_BIAS) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
-  const bool read_c = beta != 0.f;
+  const bool read_c = !kPlain && beta != 0.f;
 
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
@@ -165,9 +201,9 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
     named_barrier_sync(barrier_id, 128);
 #pragma unroll
     for (int j = 0; j < kItems / 128; ++j) {
-      const int item = tid + 128 * j;
-      const int local_col = item / 8;
-      const int group = item % 8;
+      const StagedItem item = staged_item(tid, j);
+      const int local_col = item.col;
+      const int group = item.group;
       const long long col = col_base + round * S::kCols + local_col;
       const long long row = row_base + 8 * group;
       if (col >= p.n || row >= p.m) {
@@ -202,9 +238,11 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
           }
         }
       }
+      if (!kPlain) {
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        v[i] = activate(v[i], p.activation);
+        for (int i = 0; i < 8; ++i) {
+          v[i] = activate(v[i], p.activation);
+        }
       }
       OutT* dst = d + (row * p.d_ms + col * p.d_ns);
       store8<OutT>(dst, p.d_ms, rows, rows == 8 && p.d_ms == 1 && aligned16(dst), v);

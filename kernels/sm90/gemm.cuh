@@ -1,25 +1,29 @@
 // Hopper (sm_90a) main-tile GEMM: TMA loads into a multi-stage shared-memory ring, wgmma with
 // fp32 accumulators in registers, one producer warpgroup and BLOCK_M/64 consumer warpgroups,
-// a persistent grid walking tiles in grouped order, and the epilogue fused (staged through
-// shared memory for coalesced C/D accesses).
+// a persistent grid walking tiles in grouped order, and the epilogue fused: TMA stores that
+// drain while the next tile computes (sm90/store.cuh) where D allows, else staged through
+// shared memory for coalesced C/D accesses (sm90/epilogue.cuh).
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
 // column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
 // descriptors' two layouts. The tensor maps hold A's and B's addresses, extents and strides;
 // TMA zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips
-// the rows and columns past m and n).
+// the rows and columns past m and n; TMA stores clip them).
 //
 // Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
 //   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage.
 //   MN-major A: (m, k, batch), box (64, BLOCK_K, 1): BLOCK_M / 64 loads per stage.
 //   B likewise with n and BLOCK_N.
+//   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
+//   (n, m, batch), box (64, 64, 1), one per consumer warpgroup and 64 columns.
 //
 // The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
 //   extern "C" __global__ void __launch_bounds__(384, 1) NAME(
 //       const __grid_constant__ dg_sm90::Sm90Params params,
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,
-//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_b);
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_d);
 // launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes.
 #pragma once
 
@@ -33,6 +37,7 @@
 #include "sm90/epilogue.cuh"
 #include "sm90/pipeline.cuh"
 #include "sm90/scheduler.cuh"
+#include "sm90/store.cuh"
 #include "sm90/types.cuh"
 
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -47,14 +52,25 @@ constexpr int kThreadsPerWarpgroup = 128;
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 
-// The ring buffers, each consumer's epilogue staging buffer, and the ring's barriers. Each
-// stage's tiles start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
-// wgmma descriptors assume (base offset 0).
-template <typename T, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages>
+// Shared memory of the epilogue, per CTA: the general path's fp32 staging (StagedShape per
+// consumer) or the TMA-store path's 16-bit boxes (StoreShape per consumer, 16-bit D only). A
+// launch takes one path for every tile, so the two share the bytes. Mirrored by
+// `Sm90Variant::epilogue_smem_bytes` in src/plan/sm90.rs.
+template <typename OutT, int kNumConsumers>
+struct EpilogueSmem {
+  static constexpr unsigned kGeneral = kNumConsumers * StagedShape::kFloats * sizeof(float);
+  static constexpr unsigned kTmaStore = sizeof(OutT) == 2 ? kNumConsumers * StoreShape::kBytes : 0;
+  static constexpr unsigned kBytes = kGeneral > kTmaStore ? kGeneral : kTmaStore;
+};
+
+// The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
+// the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
+// wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
+template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
-  alignas(16) float epilogue[BLOCK_M / 64][StagedShape::kFloats];
+  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, BLOCK_M / 64>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
 };
@@ -102,7 +118,7 @@ struct OperandTile {
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
           int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
-                                     const TmaDescriptor& tmap_b) {
+                                     const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr int kNumConsumers = BLOCK_M / 64;
   constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
@@ -114,7 +130,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   using Mma = Wgmma<BLOCK_N, MmaInput<T>::kIsBf16, kTransA, kTransB>;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
-  using Storage = SharedStorage<T, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
+  using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
+  // 16-bit D can take the TMA-store epilogue (stmatrix stores 16-bit elements).
+  constexpr bool kCanTmaStore = sizeof(OutT) == 2;
 
   static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
@@ -182,10 +200,23 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     setmaxnreg_inc<kConsumerRegs>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int tid = static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup;
     const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
     const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
     const unsigned a_base = smem_addr(&smem.a[0][0]) + TileA::row_offset(consumer * 64);
     const unsigned b_base = smem_addr(&smem.b[0][0]);
+    // The epilogue path, the same for every tile of the launch. beta is known only here (it may
+    // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
+    const bool tma_store = kCanTmaStore && (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
+    const bool plain =
+        beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
+    const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * StoreShape::kBytes;
+    float* const staged =
+        reinterpret_cast<float*>(&smem.epilogue[0]) + consumer * StagedShape::kFloats;
+    unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
+    if (tma_store && tid == 0) {
+      tma_prefetch_descriptor(&tmap_d);
+    }
 
     float acc[kAccRegs];
 #pragma unroll
@@ -240,10 +271,38 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // The producer is already filling the freed stages with the next tile meanwhile.
       const long long row_base = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64;
       const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
-      // Named barriers 1 and 2: one per consumer warpgroup (0 is __syncthreads).
-      epilogue_staged<OutT>(acc, smem.epilogue[consumer], 1 + consumer,
-                            static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup, p,
-                            alpha, beta, row_base, col_base, tile.batch);
+      // Named barriers 1 and 2: one per consumer warpgroup (0 is __syncthreads). Each path is
+      // instantiated for the flags it branches on, so no tile runs code for what it lacks.
+      const int barrier_id = 1 + consumer;
+      if constexpr (kCanTmaStore) {
+        if (tma_store) {
+          if (p.activation == SM90_ACT_RELU) {
+            epilogue_tma_store<OutT, SM90_ACT_RELU>(acc, staging, barrier_id, tid, tmap_d, p,
+                                                    alpha, row_base, col_base, tile.batch, boxes);
+          } else if (p.activation == SM90_ACT_GELU) {
+            epilogue_tma_store<OutT, SM90_ACT_GELU>(acc, staging, barrier_id, tid, tmap_d, p,
+                                                    alpha, row_base, col_base, tile.batch, boxes);
+          } else {
+            epilogue_tma_store<OutT, SM90_ACT_NONE>(acc, staging, barrier_id, tid, tmap_d, p,
+                                                    alpha, row_base, col_base, tile.batch, boxes);
+          }
+          continue;
+        }
+      }
+      if (plain) {
+        epilogue_staged<OutT, true>(acc, staged, barrier_id, tid, p, alpha, beta, row_base,
+                                    col_base, tile.batch);
+      } else {
+        epilogue_staged<OutT, false>(acc, staged, barrier_id, tid, p, alpha, beta, row_base,
+                                     col_base, tile.batch);
+      }
+    }
+    // The CTA's shared memory must outlive the stores that read it; the global writes are
+    // complete when the kernel is.
+    if constexpr (kCanTmaStore) {
+      if (tma_store && tid == 0) {
+        tma_store_wait<0>();
+      }
     }
   }
 }

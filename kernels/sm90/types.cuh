@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ptx/cvt16.cuh"
+#include "ptx/cvt16x2.cuh"
 
 namespace dg_sm90 {
 
@@ -39,6 +40,23 @@ struct FromF32<Bf16> {
   __device__ __forceinline__ static Bf16 convert(float x) { return Bf16{cvt16_f32_to_bf16(x)}; }
 };
 
+// Two fp32 values as one register of two 16-bit outputs (lo in the low half), the element
+// order of a stmatrix fragment. Only the 16-bit output types have it.
+template <typename T>
+struct Pack2;
+template <>
+struct Pack2<Bf16> {
+  __device__ __forceinline__ static unsigned convert(float lo, float hi) {
+    return cvt16x2_f32_to_bf16x2(lo, hi);
+  }
+};
+template <>
+struct Pack2<Half> {
+  __device__ __forceinline__ static unsigned convert(float lo, float hi) {
+    return cvt16x2_f32_to_f16x2(lo, hi);
+  }
+};
+
 // Input types wgmma can multiply here; kIsBf16 picks the instruction's .bf16/.f16 form.
 template <typename T>
 struct MmaInput;
@@ -60,14 +78,20 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 
 #define SM90_FLAG_BIAS 1
 #define SM90_FLAG_BIAS_F32 2
+// D suits the TMA-store epilogue (16-bit type, 16-byte aligned address and strides) and the
+// third tensor map describes it; taken when beta is 0 (read at run time: it may be a device
+// scalar). Set by the host per launch (src/runtime/tensor_map.rs), so one binary has both paths.
+#define SM90_FLAG_TMA_STORE 4
+// With SM90_FLAG_TMA_STORE: D is row-major (unit stride along n); otherwise column-major.
+#define SM90_FLAG_D_ROW_MAJOR 8
 
 #define SM90_ACT_NONE 0
 #define SM90_ACT_RELU 1
 #define SM90_ACT_GELU 2
 
-// Everything the kernel needs besides the two tensor maps (which carry A's and B's addresses,
-// extents and strides). Mirrors `Sm90Params` in src/runtime/tensor_map.rs field for field:
-// 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
+// Everything the kernel needs besides the tensor maps (which carry A's, B's and, for the
+// TMA-store epilogue, D's addresses, extents and strides). Mirrors `Sm90Params` in
+// src/runtime/tensor_map.rs field for field: 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
 // Element (i, j) of batch b of C is c[b*c_bs + i*c_ms + j*c_ns]; likewise D; bias[b*bias_bs + i].
 struct Sm90Params {
   const void* c;  // may alias d; not read when beta == 0

@@ -28,6 +28,18 @@ const FILES: &[(&str, &str)] = &[
     ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
     ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),
     (
+        "ptx/cvt16x2.cuh",
+        include_str!("../../kernels/ptx/cvt16x2.cuh"),
+    ),
+    (
+        "ptx/stmatrix.cuh",
+        include_str!("../../kernels/ptx/stmatrix.cuh"),
+    ),
+    (
+        "ptx/tma_store.cuh",
+        include_str!("../../kernels/ptx/tma_store.cuh"),
+    ),
+    (
         "ptx/barrier.cuh",
         include_str!("../../kernels/ptx/barrier.cuh"),
     ),
@@ -50,6 +62,10 @@ const FILES: &[(&str, &str)] = &[
     (
         "sm90/epilogue.cuh",
         include_str!("../../kernels/sm90/epilogue.cuh"),
+    ),
+    (
+        "sm90/store.cuh",
+        include_str!("../../kernels/sm90/store.cuh"),
     ),
     ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
 ];
@@ -121,9 +137,10 @@ pub fn render(v: &Sm90Variant) -> String {
          extern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    \
              const __grid_constant__ dg_sm90::Sm90Params params,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
-             const __grid_constant__ dg_sm90::TmaDescriptor tmap_b) {{\n  \
+             const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
+             const __grid_constant__ dg_sm90::TmaDescriptor tmap_d) {{\n  \
            dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ta}, {tb}>(\n      \
-               params, tmap_a, tmap_b);\n\
+               params, tmap_a, tmap_b, tmap_d);\n\
          }}\n",
         threads = THREADS,
         name = v.name(),
@@ -171,7 +188,7 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, 1, 1, {}, {}>(\n      params, tmap_a, tmap_b);",
+                ", {}, {}, 1, 1, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
                 v.stages,
                 v.smem_bytes(),
                 v.major_a.trans(),
@@ -214,11 +231,14 @@ mod tests {
     #[test]
     fn kernel_constants_match_the_host() {
         use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
+        use crate::runtime::tensor_map::{FLAG_D_ROW_MAJOR, FLAG_TMA_STORE};
         use crate::types::Activation;
         let types = embedded("sm90/types.cuh").unwrap();
         for (name, value) in [
             ("SM90_FLAG_BIAS", FLAG_BIAS),
             ("SM90_FLAG_BIAS_F32", FLAG_BIAS_F32),
+            ("SM90_FLAG_TMA_STORE", FLAG_TMA_STORE),
+            ("SM90_FLAG_D_ROW_MAJOR", FLAG_D_ROW_MAJOR),
             ("SM90_ACT_NONE", Activation::None as i32),
             ("SM90_ACT_RELU", Activation::Relu as i32),
             ("SM90_ACT_GELU", Activation::Gelu as i32),
@@ -230,6 +250,11 @@ mod tests {
         }
         let gemm = embedded("sm90/gemm.cuh").unwrap();
         assert!(gemm.contains("static_assert(kNumThreads == 384"));
+        // The TMA-store staging the smem formula counts (plan::sm90::TMA_STORE_SMEM_BYTES).
+        use crate::plan::sm90::{STORE_BOX, STORE_BUFFERS};
+        let store = embedded("sm90/store.cuh").unwrap();
+        assert!(store.contains(&format!("static constexpr int kBox = {STORE_BOX};")));
+        assert!(store.contains(&format!("static constexpr int kBuffers = {STORE_BUFFERS};")));
         assert_eq!(THREADS, 384);
     }
 }

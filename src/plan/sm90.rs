@@ -9,9 +9,13 @@
 //! both storage orders of A and B are covered. C and D take any strides. m, n and k need not be
 //! tile multiples: TMA zero-fills past the operands' edges and the epilogue skips rows and
 //! columns past m and n.
+//!
+//! Two epilogues share every binary; the launch picks one (`tma_store`): TMA stores from a
+//! stmatrix-written staging buffer, overlapped with the next tile's mainloop, when D is 16-bit,
+//! TMA-addressable and beta is 0; the general shared-memory-staged one otherwise.
 
 use crate::plan::DeviceSpec;
-use crate::problem::{GemmPointers, GemmProblem};
+use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::{Math, ScalarType};
 
 /// Threads per CTA: one producer and two consumer warpgroups (the kernel's `__launch_bounds__`).
@@ -21,9 +25,21 @@ pub const SWIZZLE_BYTES: u32 = 128;
 /// Dynamic shared memory is only 16-byte aligned; the kernel rounds its storage up to the
 /// 1024-byte swizzle period, so this much slack is part of every variant's budget.
 pub const SMEM_ALIGN_SLACK: u64 = 1024;
-/// The epilogue's staging buffers (kernels/sm90/epilogue.cuh `StagedShape`): per consumer
-/// warpgroup, 32 columns x (64 + 4) rows of fp32.
-pub const EPILOGUE_SMEM_BYTES: u64 = 2 * 32 * (64 + 4) * 4;
+/// Consumer warpgroups per CTA, 64 rows of the tile each.
+pub const CONSUMERS: u64 = 2;
+/// The general epilogue's staging buffers (kernels/sm90/epilogue.cuh `StagedShape`): per
+/// consumer warpgroup, 32 columns x (64 + 4) rows of fp32.
+pub const EPILOGUE_SMEM_BYTES: u64 = CONSUMERS * 32 * (64 + 4) * 4;
+/// Rows and columns of one TMA-store box (kernels/sm90/store.cuh `StoreShape::kBox`): 64 16-bit
+/// values are one 128-byte swizzle line.
+pub const STORE_BOX: u32 = 64;
+/// Staging buffers per consumer warpgroup for the TMA-store epilogue (`StoreShape::kBuffers`):
+/// two let one box drain while the next is written. Together 32 KiB, which still leaves room
+/// for 4 stages of 128x256 (48 KiB each) in the 227 KiB; a third buffer would cost a stage.
+pub const STORE_BUFFERS: u64 = 2;
+/// The TMA-store epilogue's staging (16-bit D only): per consumer, STORE_BUFFERS boxes.
+pub const TMA_STORE_SMEM_BYTES: u64 =
+    CONSUMERS * STORE_BUFFERS * STORE_BOX as u64 * STORE_BOX as u64 * 2;
 /// Opt-in shared memory per block on H100/H200 (232448 bytes = 227 KiB).
 pub const HOPPER_SMEM_BUDGET: u32 = 232_448;
 /// Tile rows per L2 group in the scheduler (kernels/sm90/scheduler.cuh); DeepGEMM and fast.cu
@@ -165,12 +181,23 @@ impl Sm90Variant {
             * self.ab.size_bytes() as u64
     }
 
+    /// Shared memory of the epilogue: the general path's staging or, for 16-bit D, the
+    /// TMA-store path's, whichever is larger (a launch uses one of them, so they share it).
+    /// kernels/sm90/gemm.cuh `EpilogueSmem`.
+    pub fn epilogue_smem_bytes(&self) -> u64 {
+        if self.cd.size_bytes() == 2 {
+            EPILOGUE_SMEM_BYTES.max(TMA_STORE_SMEM_BYTES)
+        } else {
+            EPILOGUE_SMEM_BYTES
+        }
+    }
+
     /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
-    /// staging buffers and the full/empty mbarriers (8 bytes each), padded to the 1024-byte
+    /// staging and the full/empty mbarriers (8 bytes each), padded to the 1024-byte
     /// alignment of the storage struct, and the alignment slack. The kernel static_asserts
     /// `sizeof(SharedStorage) + 1024` equals this.
     pub fn smem_bytes_with(&self, stages: u32) -> u64 {
-        let tail = (EPILOGUE_SMEM_BYTES + 2 * 8 * stages as u64).next_multiple_of(1024);
+        let tail = (self.epilogue_smem_bytes() + 2 * 8 * stages as u64).next_multiple_of(1024);
         stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
     }
 
@@ -282,6 +309,62 @@ impl Sm90Variant {
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
         self.num_tiles(p).clamp(1, dev.sm_count.max(1) as u64) as u32
     }
+}
+
+/// How D is laid out for the TMA-store epilogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoreLayout {
+    /// Unit stride along m (cuBLAS's column-major): the tensor map is (m, n, batch).
+    ColMajor,
+    /// Unit stride along n: the tensor map is (n, m, batch).
+    RowMajor,
+}
+
+impl StoreLayout {
+    /// D's leading dimension (elements between lines of the contiguous dimension) and the
+    /// (inner, outer) extents of the tensor map.
+    pub fn dims(self, p: &GemmProblem) -> (i64, u64, u64) {
+        match self {
+            StoreLayout::ColMajor => (p.d.col, p.m, p.n),
+            StoreLayout::RowMajor => (p.d.row, p.n, p.m),
+        }
+    }
+}
+
+/// Whether the TMA-store epilogue can write D of `p` at `d_address` (`Ok` with D's layout), or
+/// why the general epilogue must (`Err`, for the plan log). The rules: 16-bit D (stmatrix and
+/// the kernel's staging are 16-bit), beta = 0 (C is not read; a device-side beta is checked by
+/// the kernel, which falls back to the general path when it is not 0), unit stride along m or
+/// n, and TMA's alignment: a 16-byte aligned address, leading dimension and batch stride.
+/// Independent of the variant: every sm90 variant with this D type has both epilogues.
+pub fn tma_store(p: &GemmProblem, d_address: u64, beta: Scalar) -> Result<StoreLayout, String> {
+    if p.cd_type.size_bytes() != 2 {
+        return Err(format!("{:?} output (TMA stores 16-bit D only)", p.cd_type));
+    }
+    if let Scalar::Host(b) = beta {
+        if b != 0.0 {
+            return Err("beta != 0 (C is read)".into());
+        }
+    }
+    if d_address == 0 || d_address % TMA_STRIDE_ALIGN != 0 {
+        return Err(format!("D = {d_address:#x} is not 16-byte aligned"));
+    }
+    let elem = p.cd_type.size_bytes() as u64;
+    let layout = match (p.d.row, p.d.col) {
+        (1, ld) if tma_stride_ok(ld, elem).is_ok() => StoreLayout::ColMajor,
+        (ld, 1) if tma_stride_ok(ld, elem).is_ok() => StoreLayout::RowMajor,
+        (1, ld) | (ld, 1) => {
+            return Err(format!(
+                "D: leading dimension {ld} {}",
+                tma_stride_ok(ld, elem).unwrap_err()
+            ));
+        }
+        _ => return Err("D has no unit stride".into()),
+    };
+    if p.batch > 1 {
+        tma_stride_ok(p.d.batch, elem).map_err(|e| format!("D: batch stride {} {e}", p.d.batch))?;
+    }
+    Ok(layout)
 }
 
 fn tma_stride_ok(stride_elems: i64, elem: u64) -> Result<(), &'static str> {
@@ -436,11 +519,34 @@ mod tests {
             assert!(v.fits_device(&DeviceSpec::H200));
             assert!(!v.fits_device(&DeviceSpec::A100));
         }
+        // 16-bit D: the TMA-store staging (2 consumers x 2 buffers x 64x64 x 2 bytes = 32 KiB)
+        // shares its bytes with the general staging (17 KiB) and still leaves every tile its
+        // stage count: 128x256 keeps 4 stages in 226 KiB.
+        let b16 = |bn| {
+            Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                128,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap()
+        };
+        assert_eq!(TMA_STORE_SMEM_BYTES, 32 * 1024);
+        assert_eq!(b16(256).epilogue_smem_bytes(), 32 * 1024);
+        assert_eq!(v(256).epilogue_smem_bytes(), EPILOGUE_SMEM_BYTES);
+        assert_eq!(b16(256).stages, 4);
+        assert_eq!(b16(256).smem_bytes(), 4 * 49_152 + 33 * 1024 + 1024);
+        assert_eq!(b16(128).stages, 6);
+        assert_eq!(b16(64).stages, 8);
         // A smaller budget gives fewer stages; too small gives no variant.
         let small =
-            Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 120_000).unwrap();
+            Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 140_000).unwrap();
         assert_eq!(small.stages, 2);
-        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 110_000).is_none());
+        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, 130_000).is_none());
+        let small_f32 =
+            Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 256, 120_000).unwrap();
+        assert_eq!(small_f32.stages, 2);
         assert!(
             Sm90Variant::new(ScalarType::F32, ScalarType::F32, 128, 128, 232_448).is_none(),
             "fp32 inputs (tf32) are not in this kernel yet"
@@ -583,6 +689,49 @@ mod tests {
             b: 0x2002,
             ..ok
         }));
+    }
+
+    #[test]
+    fn tma_store_needs_16_bit_aligned_d_and_zero_beta() {
+        use crate::types::order;
+        let zero = Scalar::Host(0.0);
+        // Column-major D with m a multiple of 8: ldd = m elements = a 16-byte multiple.
+        let p = tn(4096, 4096, 4096);
+        assert_eq!(tma_store(&p, 0x1000, zero), Ok(StoreLayout::ColMajor));
+        assert_eq!(StoreLayout::ColMajor.dims(&p), (4096, 4096, 4096));
+        // Ragged m and n are fine when the leading dimension is aligned.
+        let padded = |m: u64, n: u64, ld: i64, cd: i32, row: bool| {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_a = 1;
+            let ab = if cd == R_32F { R_16BF } else { cd };
+            let a = MatrixSpec::col(ab, 64, m, 64);
+            let b = MatrixSpec::col(ab, 64, n, 64);
+            let mut d = MatrixSpec::col(cd, m, n, ld);
+            if row {
+                d.order = order::ROW;
+            }
+            GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
+        };
+        assert_eq!(
+            tma_store(&padded(300, 201, 304, R_16BF, false), 0x1000, zero),
+            Ok(StoreLayout::ColMajor)
+        );
+        let row = padded(300, 201, 208, R_16F, true);
+        assert_eq!(tma_store(&row, 0x1000, zero), Ok(StoreLayout::RowMajor));
+        assert_eq!(StoreLayout::RowMajor.dims(&row), (208, 201, 300));
+        // The general path: an ld that breaks TMA's 16-byte rule, a misaligned D, beta != 0
+        // on the host, fp32 D.
+        let e = tma_store(&padded(300, 201, 300, R_16BF, false), 0x1000, zero).unwrap_err();
+        assert!(e.contains("16 bytes"), "{e}");
+        assert!(tma_store(&padded(300, 201, 201, R_16BF, true), 0x1000, zero).is_err());
+        assert!(tma_store(&p, 0x1008, zero).is_err());
+        assert!(tma_store(&p, 0, zero).is_err());
+        assert!(tma_store(&p, 0x1000, Scalar::Host(1.0)).is_err());
+        assert!(tma_store(&p, 0x1000, Scalar::Host(-0.0)).is_ok(), "-0 == 0");
+        // A device-side beta is checked by the kernel at run time.
+        assert!(tma_store(&p, 0x1000, Scalar::Device(0x2000)).is_ok());
+        let e = tma_store(&padded(256, 256, 256, R_32F, false), 0x1000, zero).unwrap_err();
+        assert!(e.contains("16-bit"), "{e}");
     }
 
     #[test]

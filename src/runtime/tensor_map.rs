@@ -1,5 +1,5 @@
-//! Host side of the sm90 kernel's launch: the two TMA tensor maps (A and B), the parameter
-//! block, and the kernel argument array.
+//! Host side of the sm90 kernel's launch: the TMA tensor maps (A, B, and D for the TMA-store
+//! epilogue), the parameter block, and the kernel argument array.
 //!
 //! `encode_args` (pure, CPU-tested) computes every argument of `cuTensorMapEncodeTiled`;
 //! `encode` makes the one driver call. A tensor map is rank 3 with the operand's contiguous
@@ -8,6 +8,11 @@
 //! a box of one 64-wide chunk (64 x BLOCK_K; the kernel loads a tile as several chunks). Rows
 //! are m for A and n for B. All use the 128-byte swizzle that the wgmma descriptors in
 //! kernels/sm90/descriptor.cuh expect.
+//!
+//! D's map (`encode_store_args`) is (m, n, batch) for column-major D, (n, m, batch) for row-major,
+//! with a box of 64 x 64 and the 128-byte swizzle that kernels/sm90/store.cuh writes its staging
+//! with. It is encoded only when `plan::sm90::tma_store` accepts the launch (the parameter block
+//! then carries FLAG_TMA_STORE); otherwise the kernel never reads it and it stays zero.
 
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -21,7 +26,8 @@ use super::driver::check;
 use crate::error::{Error, Result};
 use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
 use crate::plan::sm90::{
-    Major, SWIZZLE_BYTES, Sm90Variant, THREADS, TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
+    self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, THREADS,
+    TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
 };
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
@@ -158,6 +164,60 @@ pub fn encode(args: &TiledEncode) -> Result<TensorMap> {
     Ok(map)
 }
 
+/// The kernel's SM90_FLAG_TMA_STORE: D's tensor map is valid and D suits the TMA-store epilogue
+/// (taken when beta is 0).
+pub const FLAG_TMA_STORE: i32 = 4;
+/// The kernel's SM90_FLAG_D_ROW_MAJOR: with FLAG_TMA_STORE, D is row-major.
+pub const FLAG_D_ROW_MAJOR: i32 = 8;
+
+/// The encode arguments of D's tensor map for the TMA-store epilogue of `v`, D laid out as
+/// `layout` at device address `address` (`plan::sm90::tma_store` decides both).
+/// NOT_SUPPORTED when the variant does not take `p` or the layout does not fit D.
+pub fn encode_store_args(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    layout: StoreLayout,
+    address: u64,
+) -> Result<TiledEncode> {
+    v.check(p)
+        .map_err(|why| unsupported!("{} cannot run this problem: {why}", v.name()))?;
+    let actual = plan_sm90::tma_store(p, address, Scalar::Host(0.0))
+        .map_err(|why| unsupported!("TMA store: {why}"))?;
+    if actual != layout {
+        return Err(unsupported!("D is {actual:?}, not {layout:?}"));
+    }
+    let elem = p.cd_type.size_bytes() as u64;
+    let (ld, inner, outer) = layout.dims(p);
+    let line_bytes = ld as u64 * elem;
+    // As for A and B: with one batch any legal stride will do.
+    let batch_bytes = if p.batch > 1 {
+        p.d.batch as u64 * elem
+    } else {
+        outer
+            .checked_mul(line_bytes)
+            .filter(|&b| b < TMA_MAX_STRIDE)
+            .ok_or_else(|| unsupported!("D spans 2^40 bytes or more"))?
+    };
+    let data_type = match p.cd_type {
+        ScalarType::BF16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        ScalarType::F16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        ScalarType::F32 => return Err(unsupported!("fp32 D in the TMA-store epilogue")),
+    };
+    Ok(TiledEncode {
+        data_type,
+        global_address: address,
+        global_dim: [inner, outer, p.batch],
+        global_strides: [line_bytes, batch_bytes],
+        box_dim: [STORE_BOX, STORE_BOX, 1],
+        element_strides: [1, 1, 1],
+        interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+        // The staging buffers are written with this swizzle (bank-conflict-free stmatrix).
+        swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        l2_promotion: CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    })
+}
+
 /// The kernel's `dg_sm90::Sm90Params` (kernels/sm90/types.cuh), field for field: 8-byte
 /// fields first, then 4-byte ones, so the C and Rust layouts agree without padding rules.
 #[repr(C)]
@@ -186,7 +246,8 @@ pub struct Sm90Params {
     pub beta: f32,
     /// `Activation as i32`.
     pub activation: i32,
-    /// FLAG_BIAS | FLAG_BIAS_F32 (crate::jit::params), the kernel's SM90_FLAG_*.
+    /// FLAG_BIAS | FLAG_BIAS_F32 (crate::jit::params) | FLAG_TMA_STORE | FLAG_D_ROW_MAJOR, the
+    /// kernel's SM90_FLAG_*.
     pub flags: i32,
     /// Tile rows per L2 group of the scheduler.
     pub group_m: i32,
@@ -197,6 +258,8 @@ pub const SM90_PARAMS_SIZE: usize = 5 * 8 + 11 * 8 + 6 * 4;
 const _: () = assert!(std::mem::size_of::<Sm90Params>() == SM90_PARAMS_SIZE);
 
 impl Sm90Params {
+    /// The parameter block of one launch. The TMA-store flags follow `plan::sm90::tma_store`;
+    /// `Sm90Args::new` encodes D's tensor map exactly when FLAG_TMA_STORE is set.
     pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
         let mut flags = 0;
         if p.epilogue.bias {
@@ -204,6 +267,11 @@ impl Sm90Params {
             if p.bias_type == ScalarType::F32 {
                 flags |= FLAG_BIAS_F32;
             }
+        }
+        match plan_sm90::tma_store(p, ptrs.d, ptrs.beta) {
+            Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
+            Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
+            Err(_) => {}
         }
         let split = |s: Scalar| match s {
             Scalar::Host(v) => (v, 0),
@@ -245,40 +313,63 @@ pub struct Sm90Args {
     pub params: Sm90Params,
     pub tmap_a: TensorMap,
     pub tmap_b: TensorMap,
+    /// D's map when `params.flags` has FLAG_TMA_STORE, else zeros (never read).
+    pub tmap_d: TensorMap,
 }
 
 impl Sm90Args {
-    /// Builds the parameter block and encodes both tensor maps (one driver call each).
+    /// Builds the parameter block and encodes the tensor maps (one driver call each: A, B, and
+    /// D when the TMA-store epilogue applies).
     pub fn new(
         v: &Sm90Variant,
         p: &GemmProblem,
         ptrs: &GemmPointers,
         group_m: u32,
     ) -> Result<Sm90Args> {
+        let params = Sm90Params::new(p, ptrs, group_m);
+        let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
+            let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
+                StoreLayout::RowMajor
+            } else {
+                StoreLayout::ColMajor
+            };
+            encode(&encode_store_args(v, p, layout, ptrs.d)?)?
+        } else {
+            TensorMap([0; 16])
+        };
         Ok(Sm90Args {
-            params: Sm90Params::new(p, ptrs, group_m),
+            params,
             tmap_a: encode(&encode_args(v, p, Operand::A, ptrs.a)?)?,
             tmap_b: encode(&encode_args(v, p, Operand::B, ptrs.b)?)?,
+            tmap_d,
         })
     }
 
-    pub fn launch_args(&mut self) -> [*mut c_void; 3] {
-        launch_args(&mut self.params, &mut self.tmap_a, &mut self.tmap_b)
+    pub fn launch_args(&mut self) -> [*mut c_void; 4] {
+        launch_args(
+            &mut self.params,
+            &mut self.tmap_a,
+            &mut self.tmap_b,
+            &mut self.tmap_d,
+        )
     }
 }
 
 /// The `kernelParams` array of `cuLaunchKernel` for the entry
-/// `NAME(Sm90Params params, CUtensorMap tmap_a, CUtensorMap tmap_b)`: one pointer per argument,
-/// in order. The pointers borrow the three objects, which must outlive the launch call.
+/// `NAME(Sm90Params params, CUtensorMap tmap_a, CUtensorMap tmap_b, CUtensorMap tmap_d)`: one
+/// pointer per argument, in order. The pointers borrow the four objects, which must outlive the
+/// launch call.
 pub fn launch_args(
     params: &mut Sm90Params,
     tmap_a: &mut TensorMap,
     tmap_b: &mut TensorMap,
-) -> [*mut c_void; 3] {
+    tmap_d: &mut TensorMap,
+) -> [*mut c_void; 4] {
     [
         (params as *mut Sm90Params).cast(),
         (tmap_a as *mut TensorMap).cast(),
         (tmap_b as *mut TensorMap).cast(),
+        (tmap_d as *mut TensorMap).cast(),
     ]
 }
 
@@ -316,9 +407,9 @@ pub unsafe fn launch(
     args: &mut Sm90Args,
 ) -> Result<()> {
     let mut kernel_args = args.launch_args();
-    // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap) by value and
-    // `kernel_args` points at those three objects, alive for this call; the rest is the
-    // caller's contract.
+    // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap, CUtensorMap) by
+    // value and `kernel_args` points at those four objects, alive for this call; the rest is
+    // the caller's contract.
     let r = unsafe {
         sys::cuLaunchKernel(
             function,
@@ -507,27 +598,122 @@ mod tests {
         assert_eq!((s.c_ms, s.c_ns), (1, 304));
         assert_eq!((s.alpha, s.alpha_ptr), (2.0, 0));
         assert_eq!((s.beta, s.beta_ptr), (0.0, 0xbeef0));
-        assert_eq!(s.flags, FLAG_BIAS | FLAG_BIAS_F32);
+        // bf16 D, column-major, 608-byte leading dimension, aligned address: TMA-storable; the
+        // device-side beta is the kernel's to check.
+        assert_eq!(s.flags, FLAG_BIAS | FLAG_BIAS_F32 | FLAG_TMA_STORE);
         assert_eq!(s.activation, Activation::Gelu as i32);
         assert_eq!((s.bias, s.c, s.d, s.group_m), (0x4000, 0x3000, 0x3000, 16));
         // Without a bias epilogue the pointer is not passed on.
         op.epilogue = epilogue::RELU;
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         let s = Sm90Params::new(&p, &ptrs, 0);
-        assert_eq!((s.bias, s.flags, s.group_m), (0, 0, 1));
+        assert_eq!((s.bias, s.flags, s.group_m), (0, FLAG_TMA_STORE, 1));
         assert_eq!(s.activation, Activation::Relu as i32);
+        // A host beta != 0, or a D address TMA cannot use, keeps the general epilogue.
+        let host_beta = GemmPointers {
+            beta: Scalar::Host(0.5),
+            ..ptrs
+        };
+        assert_eq!(Sm90Params::new(&p, &host_beta, 0).flags, 0);
+        let zero_beta = GemmPointers {
+            beta: Scalar::Host(0.0),
+            ..ptrs
+        };
+        assert_eq!(Sm90Params::new(&p, &zero_beta, 0).flags, FLAG_TMA_STORE);
+        let odd_d = GemmPointers {
+            d: 0x3008,
+            ..zero_beta
+        };
+        assert_eq!(Sm90Params::new(&p, &odd_d, 0).flags, 0);
+        // Row-major D says so.
+        let mut c_row = c;
+        c_row.order = crate::types::order::ROW;
+        c_row.ld = 208;
+        let p = GemmProblem::new(&op, &a, &b, &c_row, &c_row).unwrap();
+        assert_eq!(
+            Sm90Params::new(&p, &zero_beta, 0).flags,
+            FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
+        );
     }
 
     #[test]
-    fn launch_args_point_at_the_three_arguments() {
+    fn store_maps_follow_the_layout_of_d() {
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        // Column-major D, m = 1000 rows, ldd = 1008.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, 64, 1000, 64);
+        let b = MatrixSpec::col(R_16BF, 64, 3000, 64);
+        let d = MatrixSpec::col(R_16BF, 1000, 3000, 1008);
+        let p = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        let e = encode_store_args(&v, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+        assert_eq!(
+            e.data_type,
+            CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+        );
+        assert_eq!(e.global_dim, [1000, 3000, 1]);
+        assert_eq!(e.global_strides, [2016, 3000 * 2016]);
+        assert_eq!(e.box_dim, [64, 64, 1]);
+        // The staging is written with this swizzle; its inner box is exactly one 128-byte line.
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        assert_eq!(e.box_dim[0] * 2, SWIZZLE_BYTES);
+        // Two consumers x two buffers of one box each: the smem the plan reserves.
+        let box_bytes = e.box_dim.iter().map(|&x| x as u64).product::<u64>() * 2;
+        assert_eq!(4 * box_bytes, crate::plan::sm90::TMA_STORE_SMEM_BYTES);
+        // Asking for the other layout, or an unaligned address, is refused.
+        assert!(matches!(
+            encode_store_args(&v, &p, StoreLayout::RowMajor, 0x10_0000),
+            Err(Error::NotSupported(_))
+        ));
+        assert!(matches!(
+            encode_store_args(&v, &p, StoreLayout::ColMajor, 0x10_0002),
+            Err(Error::NotSupported(_))
+        ));
+        // Row-major, batched, fp16: (n, m, batch) with the batch stride.
+        let v16 = variant(ScalarType::F16, ScalarType::F16, 128);
+        let mut a = MatrixSpec::col(R_16F, 64, 200, 64);
+        let mut b = MatrixSpec::col(R_16F, 64, 72, 64);
+        let mut d = MatrixSpec::col(R_16F, 200, 72, 80);
+        d.order = crate::types::order::ROW;
+        for s in [&mut a, &mut b, &mut d] {
+            s.batch_count = 3;
+        }
+        a.batch_stride = 64 * 200;
+        b.batch_stride = 64 * 72;
+        d.batch_stride = 200 * 80 + 8;
+        let p = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        let e = encode_store_args(&v16, &p, StoreLayout::RowMajor, 0x20_0000).unwrap();
+        assert_eq!(
+            e.data_type,
+            CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+        );
+        assert_eq!(e.global_dim, [72, 200, 3]);
+        assert_eq!(e.global_strides, [160, (200 * 80 + 8) * 2]);
+        // fp32 D has no TMA-store epilogue.
+        let vf = variant(ScalarType::F16, ScalarType::F32, 128);
+        let d32 = MatrixSpec::col(R_32F, 200, 72, 200);
+        let a = MatrixSpec::col(R_16F, 64, 200, 64);
+        let b = MatrixSpec::col(R_16F, 64, 72, 64);
+        let p = GemmProblem::new(&op, &a, &b, &d32, &d32).unwrap();
+        assert!(matches!(
+            encode_store_args(&vf, &p, StoreLayout::ColMajor, 0x20_0000),
+            Err(Error::NotSupported(_))
+        ));
+    }
+
+    #[test]
+    fn launch_args_point_at_the_four_arguments() {
         let mut params = Sm90Params::default();
         let mut a = TensorMap([1; 16]);
         let mut b = TensorMap([2; 16]);
-        let args = launch_args(&mut params, &mut a, &mut b);
+        let mut d = TensorMap([3; 16]);
+        let args = launch_args(&mut params, &mut a, &mut b, &mut d);
         assert_eq!(args[0], (&mut params as *mut Sm90Params).cast());
         assert_eq!(args[1], (&mut a as *mut TensorMap).cast());
         assert_eq!(args[2], (&mut b as *mut TensorMap).cast());
-        assert_eq!(args[1] as usize % 64, 0);
-        assert_eq!(args[2] as usize % 64, 0);
+        assert_eq!(args[3], (&mut d as *mut TensorMap).cast());
+        for arg in &args[1..] {
+            assert_eq!(*arg as usize % 64, 0);
+        }
     }
 }

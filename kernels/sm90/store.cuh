@@ -1,0 +1,155 @@
+// The TMA-store epilogue, for the common case: D of a 16-bit type that TMA can address (16-byte
+// aligned, 16-byte multiple strides, column- or row-major) and beta = 0 (C is not read).
+//
+// D = act(alpha * acc + bias[row]) is computed in registers, packed to 16-bit pairs, written by
+// stmatrix into a small staging buffer in shared memory, and handed to one TMA store per
+// 64 x 64 box. The consumers then go on to the next tile's mainloop while the stores drain: the
+// wgmma of tile t + 1 overlaps the global writes of tile t. The old path kept both consumer
+// warpgroups off the tensor cores for ~17k cycles a tile (~2,300 SASS instructions, two named
+// barriers per 32 columns, scalar STS and global stores of every element).
+//
+// Staging (per consumer warpgroup): kBuffers boxes of 64 rows x 64 columns, each 8 KiB, i.e.
+// 64 lines of 128 bytes (64 values) written with the 128-byte swizzle that D's tensor map
+// declares (the 16-byte unit u of line l sits at unit u ^ (l % 8); buffers start on the
+// 1024-byte swizzle period). A line is one column of the box for column-major D (stmatrix
+// .trans: the fragment's rows, 8 consecutive rows of D, become 16 contiguous bytes) and one row
+// for row-major D (plain stmatrix). Either way the 8 lines of one 8x8 matrix land on 8 distinct
+// 16-byte units, so stmatrix is free of bank conflicts.
+//
+// Buffer reuse: box j goes to buffer j % 2. Before the barrier that publishes box j, the
+// issuing thread waits until box j - 1's store has read its buffer (wait_group.read 0), so after
+// that barrier every thread may write box j + 1 into it. Box j - 1's read has had the whole
+// conversion of box j to finish, so the wait is rarely visible. One barrier per box, four per
+// 128 x 256 tile and warpgroup.
+//
+// m and n edges need no predication: TMA does not write the parts of a box outside D's extents
+// (the tensor map's dimensions are m, n and the batch count, not the leading dimensions), and
+// boxes that start past the edge are skipped.
+#pragma once
+
+#include "ptx/barrier.cuh"
+#include "ptx/fence.cuh"
+#include "ptx/stmatrix.cuh"
+#include "ptx/tma_store.cuh"
+#include "sm90/epilogue.cuh"
+#include "sm90/types.cuh"
+
+namespace dg_sm90 {
+
+struct StoreShape {
+  static constexpr int kBox = 64;                              // rows and columns of a box
+  static constexpr int kBuffers = 2;                           // per consumer warpgroup
+  static constexpr unsigned kLineBytes = 128;                  // 64 16-bit values
+  static constexpr unsigned kBufferBytes = kBox * kLineBytes;  // 8 KiB
+  static constexpr unsigned kBytes = kBuffers * kBufferBytes;  // per consumer warpgroup
+};
+static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizzle period");
+
+// Writes one consumer warpgroup's 64 x N accumulator tile through TMA stores. `staging` is the
+// .shared address of the warpgroup's StoreShape::kBytes (1024-byte aligned), `tid` the thread's
+// index in the warpgroup, `barrier_id` the warpgroup's named barrier, `row_base` its first row
+// and `col_base` the tile's first column. `boxes` counts the boxes this warpgroup has stored
+// (the same in every thread; it picks the buffer and carries over from tile to tile). Thread 0
+// of the warpgroup issues the stores; it must wait for them (tma_store_wait) before exiting.
+//
+// Fragment (PTX ISA "wgmma .m64nNk16 register fragment layout for accumulator matrix D"): warp w
+// holds rows 16w..16w+15, and in lane l acc[4t + 2h + e] is row 16w + l/4 + 8h, column
+// 8t + 2(l%4) + e. So (acc[4t + 2h], acc[4t + 2h + 1]) packed is exactly lane l's register of the
+// 8x8 matrix (rows 16w + 8h.., columns 8t..) in stmatrix's fragment, and one stmatrix.x4 takes
+// the matrices (t, h) = (2k, 0), (2k, 1), (2k + 1, 0), (2k + 1, 1) of a box: eight consecutive
+// accumulators. Each thread's two rows are fixed, so the bias costs two loads per tile.
+template <typename OutT, int kAct, int kAccRegs>
+__device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs], unsigned staging,
+                                                   int barrier_id, int tid,
+                                                   const TmaDescriptor& tmap_d,
+                                                   const Sm90Params& p, float alpha,
+                                                   long long row_base, long long col_base,
+                                                   long long batch, unsigned& boxes) {
+  using S = StoreShape;
+  constexpr int kBlockN = kAccRegs * 2;
+  constexpr int kBoxesPerTile = kBlockN / S::kBox;
+  constexpr int kGroupsPerBox = S::kBox / 8;  // 8-column fragment groups
+  static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
+  static_assert(kBlockN % S::kBox == 0, "whole boxes per tile");
+  static_assert(kGroupsPerBox == 8, "four stmatrix.x4 of two 8-column groups per box");
+
+  if (row_base >= p.m) {
+    return;  // this warpgroup's rows are all past the edge (uniform: no barrier is skipped alone)
+  }
+  const int warp = tid / 32;
+  const int lane = tid % 32;
+  const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
+
+  // Adding -0 leaves every value as it is, the sign of a zero included, so "no bias" needs no
+  // second code path: alpha * acc + (-0) is one FFMA rounding to alpha * acc.
+  float bias[2] = {-0.f, -0.f};
+  if ((p.flags & SM90_FLAG_BIAS) != 0) {
+    const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const long long row = row_base + 16 * warp + lane / 4 + 8 * h;
+      if (row < p.m) {
+        const long long at = batch * p.bias_bs + row;
+        bias[h] = bias_f32 ? static_cast<const float*>(p.bias)[at]
+                           : to_f32(static_cast<const OutT*>(p.bias)[at]);
+      }
+    }
+  }
+
+  // The shared address lane l gives for stmatrix.x4 number k of a box: row j = l % 8 of matrix
+  // i = l / 8, i.e. (t, h) = (2k + i / 2, i % 2).
+  const unsigned matrix = static_cast<unsigned>(lane) / 8;
+  const unsigned j = static_cast<unsigned>(lane) % 8;
+  const unsigned h = matrix & 1u;
+  const unsigned t_odd = matrix >> 1;
+  // Column-major: line = column 8t + j of the box, unit = row group 2w + h.
+  const unsigned col_major_addr = 1024u * t_odd + 128u * j + 16u * ((2u * warp + h) ^ j);
+  // Row-major: line = row 16w + 8h + j of the box, unit = column group t (XOR per k below).
+  const unsigned row_major_line = S::kLineBytes * (16u * warp + 8u * h + j);
+  const int batch_coord = static_cast<int>(batch);
+  const int row_coord = static_cast<int>(row_base);
+
+#pragma unroll
+  for (int box = 0; box < kBoxesPerTile; ++box) {
+    const long long col0 = col_base + box * S::kBox;
+    if (col0 >= p.n) {
+      break;  // uniform: the rest of the tile is past the edge
+    }
+    const unsigned buf = staging + (boxes % S::kBuffers) * S::kBufferBytes;
+#pragma unroll
+    for (int k = 0; k < kGroupsPerBox / 2; ++k) {
+      unsigned r[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int t = box * kGroupsPerBox + 2 * k + i / 2;
+        const int a = 4 * t + 2 * (i % 2);
+        const float lo = activate<kAct>(fmaf(alpha, acc[a], bias[i % 2]));
+        const float hi = activate<kAct>(fmaf(alpha, acc[a + 1], bias[i % 2]));
+        r[i] = Pack2<OutT>::convert(lo, hi);
+      }
+      if (row_major) {
+        stmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), r);
+      } else {
+        stmatrix_x4_trans(buf + col_major_addr + 2048u * k, r);
+      }
+    }
+    // Every writer orders its stmatrix before the TMA engine's (async proxy) reads.
+    fence_view_async_shared();
+    if (tid == 0) {
+      tma_store_wait_read<0>();  // box - 1's buffer is free once this barrier is passed
+    }
+    named_barrier_sync(barrier_id, 128);
+    if (tid == 0) {
+      const int col_coord = static_cast<int>(col0);
+      if (row_major) {
+        tma_store_3d(&tmap_d, buf, col_coord, row_coord, batch_coord);
+      } else {
+        tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
+      }
+      tma_store_commit();
+    }
+    ++boxes;
+  }
+}
+
+}  // namespace dg_sm90
