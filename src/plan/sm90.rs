@@ -364,6 +364,16 @@ pub fn tma_store(p: &GemmProblem, d_address: u64, beta: Scalar) -> Result<StoreL
     if p.batch > 1 {
         tma_stride_ok(p.d.batch, elem).map_err(|e| format!("D: batch stride {} {e}", p.d.batch))?;
     }
+    // TMA stores clip at the tensor's edge in whole 16-byte units along the contiguous
+    // dimension: with n = 255 row-major (a 510-byte line) the last unit's padding element was
+    // written (seen on the H200, 2026-11-29, deepgemm's GPU grid). Ragged lines take the
+    // general epilogue.
+    let (_, inner, _) = layout.dims(p);
+    if inner * elem % TMA_STRIDE_ALIGN != 0 {
+        return Err(format!(
+            "D's contiguous extent {inner} is not a multiple of 16 bytes (TMA stores whole 16-byte units)"
+        ));
+    }
     Ok(layout)
 }
 
@@ -713,12 +723,21 @@ mod tests {
             GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
         };
         assert_eq!(
-            tma_store(&padded(300, 201, 304, R_16BF, false), 0x1000, zero),
+            tma_store(&padded(304, 201, 312, R_16BF, false), 0x1000, zero),
             Ok(StoreLayout::ColMajor)
         );
-        let row = padded(300, 201, 208, R_16F, true);
+        let row = padded(301, 200, 208, R_16F, true);
         assert_eq!(tma_store(&row, 0x1000, zero), Ok(StoreLayout::RowMajor));
-        assert_eq!(StoreLayout::RowMajor.dims(&row), (208, 201, 300));
+        assert_eq!(StoreLayout::RowMajor.dims(&row), (208, 200, 301));
+        // A contiguous extent that ends inside a 16-byte unit: the store would write the
+        // unit's padding, so the general path takes it (m = 300 column-major, n = 255 row-major).
+        for q in [
+            padded(300, 201, 304, R_16BF, false),
+            padded(8, 255, 256, R_16BF, true),
+        ] {
+            let e = tma_store(&q, 0x1000, zero).unwrap_err();
+            assert!(e.contains("whole 16-byte units"), "{e}");
+        }
         // The general path: an ld that breaks TMA's 16-byte rule, a misaligned D, beta != 0
         // on the host, fp32 D.
         let e = tma_store(&padded(300, 201, 300, R_16BF, false), 0x1000, zero).unwrap_err();
