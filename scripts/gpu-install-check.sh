@@ -42,7 +42,7 @@ for project in cpp c; do
     rm -rf "$b"
     echo "== cmake ffi-tests/$project against $PREFIX"
     if cmake -S "$ROOT/ffi-tests/$project" -B "$b" -DCMAKE_PREFIX_PATH="$PREFIX" \
-        -DCMAKE_BUILD_TYPE=Release && cmake --build "$b" --parallel 8; then
+        -DCMAKE_BUILD_TYPE=Release -DDEEPGEMM_WERROR=OFF && cmake --build "$b" --parallel 8; then
         readelf -d "$b/gemm_$project" | grep -E 'NEEDED|RUNPATH|RPATH'
         (cd "$b" && ctest --output-on-failure --verbose --timeout 300)
         rc=$?

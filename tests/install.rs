@@ -73,7 +73,7 @@ fn require(tools: &[(&str, &str)]) -> bool {
         .collect();
     assert!(
         missing.is_empty(),
-        "tests/install.rs needs {} on PATH: install it (scripts/test.sh does on CI), or set \
+        "tests/install.rs needs {} on PATH: install them (scripts/test.sh does on CI), or set \
          DEEPGEMM_SKIP_INSTALL_TESTS=1 to skip the install tests",
         missing.join(", ")
     );
