@@ -11,6 +11,7 @@
 //!   - a copy of the prefix elsewhere (relocation) still works;
 //!   - ffi-tests/go: `go test` over cgo + pkg-config;
 //!   - ffi-tests/julia where `julia` is on PATH (said plainly when skipped).
+//!
 //! No GPU needed: without one the consumers check the host side and NOT_INITIALIZED.
 //!
 //! Needs cmake, make, pkg-config, go, readelf and a C/C++ compiler; a missing tool fails
