@@ -27,6 +27,16 @@ fn build_and_run(compiler_env: &str, default: &str, std: &str, source: &str, nam
     let out_dir = lib_dir.join("ffi-tests-bin");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(name);
+    // build.rs gives the library the SONAME libdeepgemm.so.MAJOR, so the programs record
+    // that name (NEEDED) and the loader looks for it: a relative link to the fresh library.
+    let soname = lib_dir.join(concat!("libdeepgemm.so.", env!("CARGO_PKG_VERSION_MAJOR")));
+    if std::fs::symlink_metadata(&soname).is_err() {
+        match std::os::unix::fs::symlink("libdeepgemm.so", &soname) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {} // the other test
+            Err(e) => panic!("cannot link {}: {e}", soname.display()),
+        }
+    }
     let compiler = std::env::var(compiler_env).unwrap_or_else(|_| default.to_string());
     let out = Command::new(&compiler)
         .arg(format!("-std={std}"))

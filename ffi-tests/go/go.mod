@@ -1,0 +1,3 @@
+module deepgemm
+
+go 1.19
