@@ -16,6 +16,17 @@ if [ ! -e "$NVRTC_LIB/libnvrtc.so.13" ]; then
 fi
 export LD_LIBRARY_PATH="$NVRTC_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
+# Tools for tests/install.rs (the installed library's CMake, pkg-config and Go consumers).
+missing=()
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+command -v go >/dev/null 2>&1 || missing+=(golang-go)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== apt-get install ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo test"
