@@ -579,9 +579,9 @@ mod tests {
         let (mut op, _) = tn(300, 200, 64, 64, 64, R_16BF);
         op.epilogue = epilogue::GELU_BIAS;
         op.bias_data_type = R_32F;
-        let a = MatrixSpec::col(R_16BF, 64, 300, 64);
+        let a = MatrixSpec::col(R_16BF, 64, 304, 64);
         let b = MatrixSpec::col(R_16BF, 64, 200, 64);
-        let c = MatrixSpec::col(R_16BF, 300, 200, 304);
+        let c = MatrixSpec::col(R_16BF, 304, 200, 312);
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         let ptrs = GemmPointers {
             alpha: Scalar::Host(2.0),
@@ -593,12 +593,12 @@ mod tests {
             bias: 0x4000,
         };
         let s = Sm90Params::new(&p, &ptrs, 16);
-        assert_eq!((s.m, s.n, s.k, s.batch), (300, 200, 64, 1));
-        assert_eq!((s.d_ms, s.d_ns), (1, 304));
-        assert_eq!((s.c_ms, s.c_ns), (1, 304));
+        assert_eq!((s.m, s.n, s.k, s.batch), (304, 200, 64, 1));
+        assert_eq!((s.d_ms, s.d_ns), (1, 312));
+        assert_eq!((s.c_ms, s.c_ns), (1, 312));
         assert_eq!((s.alpha, s.alpha_ptr), (2.0, 0));
         assert_eq!((s.beta, s.beta_ptr), (0.0, 0xbeef0));
-        // bf16 D, column-major, 608-byte leading dimension, aligned address: TMA-storable; the
+        // bf16 D, column-major, 624-byte leading dimension, m = 304 (whole 16-byte units), aligned address: TMA-storable; the
         // device-side beta is the kernel's to check.
         assert_eq!(s.flags, FLAG_BIAS | FLAG_BIAS_F32 | FLAG_TMA_STORE);
         assert_eq!(s.activation, Activation::Gelu as i32);
