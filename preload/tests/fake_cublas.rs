@@ -1,0 +1,281 @@
+//! libdeepgemm_preload.so in front of a fake cuBLAS: builds ffi-tests/preload's stand-ins
+//! for libcublasLt.so.13 and libcublas.so.13 (they record every GEMM's arguments) and the C
+//! program preload_test.c linked against them, then runs the program with and without
+//! LD_PRELOAD. The program checks each call reached the fake once with its arguments
+//! untouched and the fake's status came back; these tests check the preload's own account
+//! of each call (the summary and per-call log). Needs gcc (or $CC) and no GPU: the program
+//! runs with CUDA_VISIBLE_DEVICES="" so that even on a GPU machine deepgemm cannot run the
+//! supported calls on the fake device addresses and must forward them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../ffi-tests/preload");
+
+fn cc(args: &[&str], what: &str) {
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
+    let out = Command::new(&compiler)
+        .args([
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Wpedantic",
+            "-Werror",
+            "-O1",
+        ])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
+    assert!(
+        out.status.success(),
+        "{compiler} ({what}) failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Builds the fakes and the program once per test binary; returns the program's path.
+fn program() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let lib = common::preload_lib();
+        let out = lib.parent().unwrap().join("preload-ffi-tests");
+        let libdir = out.join("lib");
+        std::fs::create_dir_all(&libdir).unwrap();
+        let s = |f: &str| format!("{SRC}/{f}");
+        let p = |f: &Path| f.to_str().unwrap().to_string();
+        for (src, soname) in [
+            ("fake_cublasLt.c", "libcublasLt.so.13"),
+            ("fake_cublas.c", "libcublas.so.13"),
+        ] {
+            let so = libdir.join(soname);
+            cc(
+                &[
+                    "-shared",
+                    "-fPIC",
+                    &format!("-Wl,-soname,{soname}"),
+                    &s(src),
+                    "-o",
+                    &p(&so),
+                ],
+                src,
+            );
+        }
+        let exe = out.join("preload_test");
+        cc(
+            &[
+                &s("preload_test.c"),
+                "-o",
+                &p(&exe),
+                "-L",
+                &p(&libdir),
+                "-l:libcublasLt.so.13",
+                "-l:libcublas.so.13",
+                // RPATH (not RUNPATH): the fakes win over any real cuBLAS on LD_LIBRARY_PATH.
+                "-Wl,--disable-new-dtags",
+                &format!("-Wl,-rpath,{}", p(&libdir)),
+            ],
+            "preload_test.c",
+        );
+        exe
+    })
+}
+
+/// Runs the program in `mode`, with the preload library when `preload`, and `env` set.
+fn run(mode: &str, preload: bool, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(program());
+    for var in [
+        "DEEPGEMM_PRELOAD",
+        "DEEPGEMM_PRELOAD_LOG",
+        "DEEPGEMM_PRELOAD_LOG_FILE",
+        "NVIDIA_TF32_OVERRIDE",
+        "LD_PRELOAD",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("PRELOAD_TEST_MODE", mode)
+        .env("CUDA_VISIBLE_DEVICES", "");
+    if preload {
+        cmd.env("LD_PRELOAD", common::preload_lib());
+    }
+    cmd.envs(env.iter().copied());
+    let out = cmd.output().expect("run preload_test");
+    assert!(
+        out.status.success(),
+        "preload_test ({mode}) failed ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("all checks passed ({mode})")),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out
+}
+
+/// The preload's lines ("deepgemm-preload: ...") of `text`.
+fn preload_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with("deepgemm-preload:"))
+        .collect()
+}
+
+/// What preload_test.c makes of each entry point, by forwarding reason, when substitution
+/// is on and deepgemm has no GPU (supported calls: deepgemm_error, then forwarded).
+const SUMMARY_PRELOAD: [&str; 8] = [
+    "deepgemm-preload: cublasLtMatmul calls=14 substituted=0 forwarded=14 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=2 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=3",
+    "deepgemm-preload: cublasGemmEx calls=7 substituted=0 forwarded=7 data_type=1 compute_type=1 attribute=1 invalid=1 deepgemm_error=3",
+    "deepgemm-preload: cublasGemmStridedBatchedEx calls=2 substituted=0 forwarded=2 empty=1 deepgemm_error=1",
+    "deepgemm-preload: cublasGemmBatchedEx calls=1 substituted=0 forwarded=1 pointer_array=1",
+    "deepgemm-preload: cublasSgemm_v2 calls=3 substituted=0 forwarded=3 compute_type=1 deepgemm_error=2",
+    "deepgemm-preload: cublasSgemmStridedBatched calls=1 substituted=0 forwarded=1 deepgemm_error=1",
+    "deepgemm-preload: cublasHgemm calls=1 substituted=0 forwarded=1 compute_type=1",
+    "deepgemm-preload: total calls=29 substituted=0 forwarded=29 supported_type_calls=23 substituted_of_supported=0.0%",
+];
+
+#[test]
+fn the_fakes_alone_pass_the_program() {
+    let out = run("direct", false, &[]);
+    assert!(preload_lines(&String::from_utf8_lossy(&out.stderr)).is_empty());
+}
+
+#[test]
+fn calls_are_forwarded_untouched_and_counted_by_reason() {
+    let out = run("preload", true, &[("DEEPGEMM_PRELOAD_LOG", "summary")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines = preload_lines(&stderr);
+    assert_eq!(lines.len(), 9, "{stderr}");
+    assert!(
+        lines[0].starts_with("deepgemm-preload: summary pid=")
+            && lines[0].ends_with("substitution=on"),
+        "{stderr}"
+    );
+    assert_eq!(&lines[1..], &SUMMARY_PRELOAD[..], "{stderr}");
+}
+
+#[test]
+fn disabled_forwards_everything_without_reading() {
+    // The program itself checks that nothing was read (no GetAttribute, no getter).
+    let out = run(
+        "disabled",
+        true,
+        &[
+            ("DEEPGEMM_PRELOAD", "0"),
+            ("DEEPGEMM_PRELOAD_LOG", "summary"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines = preload_lines(&stderr);
+    assert!(lines[0].ends_with("substitution=off"), "{stderr}");
+    for (entry, n) in [
+        ("cublasLtMatmul", 14),
+        ("cublasGemmEx", 7),
+        ("cublasGemmStridedBatchedEx", 2),
+        ("cublasGemmBatchedEx", 1),
+        ("cublasSgemm_v2", 3),
+        ("cublasSgemmStridedBatched", 1),
+        ("cublasHgemm", 1),
+    ] {
+        let want =
+            format!("deepgemm-preload: {entry} calls={n} substituted=0 forwarded={n} disabled={n}");
+        assert!(
+            lines.contains(&want.as_str()),
+            "no line {want:?} in\n{stderr}"
+        );
+    }
+    assert!(
+        lines.contains(
+            &"deepgemm-preload: total calls=29 substituted=0 forwarded=29 supported_type_calls=0 substituted_of_supported=0.0%"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn quiet_without_a_log_setting() {
+    let out = run("preload", true, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(preload_lines(&stderr).is_empty(), "{stderr}");
+}
+
+#[test]
+fn calls_log_has_one_line_per_call_then_the_summary() {
+    let log = common::preload_lib()
+        .parent()
+        .unwrap()
+        .join("preload-ffi-tests")
+        .join(format!("calls-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let out = run(
+        "preload",
+        true,
+        &[
+            ("DEEPGEMM_PRELOAD_LOG", "calls"),
+            ("DEEPGEMM_PRELOAD_LOG_FILE", log.to_str().unwrap()),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        preload_lines(&stderr).is_empty(),
+        "the log goes to the file: {stderr}"
+    );
+    let text = std::fs::read_to_string(&log).expect("the log file was written");
+    let _ = std::fs::remove_file(&log);
+    let lines = preload_lines(&text);
+    let calls: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" -> "))
+        .collect();
+    assert_eq!(calls.len(), 29, "{text}");
+    assert!(calls.iter().all(|l| l.contains(" -> cuBLAS (")), "{text}");
+    // Calls in program order; a few with their reason and detail.
+    assert!(
+        calls[0].starts_with("deepgemm-preload: cublasLtMatmul ")
+            && calls[0].contains("-> cuBLAS (deepgemm_error: "),
+        "{}",
+        calls[0]
+    );
+    assert!(
+        calls[3].ends_with("-> cuBLAS (data_type: A type 28)"),
+        "{}",
+        calls[3]
+    );
+    assert!(
+        calls[4].ends_with("-> cuBLAS (epilogue: epilogue 160)"),
+        "{}",
+        calls[4]
+    );
+    assert!(
+        calls[14].starts_with("deepgemm-preload: cublasGemmEx m=64 n=32 k=128 batch=1 op=(0,1) types=(14,14,14) compute=68 -> cuBLAS (deepgemm_error: "),
+        "{}",
+        calls[14]
+    );
+    assert!(
+        calls[25].ends_with(
+            "-> cuBLAS (compute_type: CUBLAS_TENSOR_OP_MATH makes fp32 COMPUTE_32F_FAST_16F)"
+        ),
+        "{}",
+        calls[25]
+    );
+    assert_eq!(
+        calls
+            .iter()
+            .filter(|l| l.contains("(deepgemm_error: "))
+            .count(),
+        10,
+        "{text}"
+    );
+    let summary: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !l.contains(" -> "))
+        .skip(1)
+        .collect();
+    assert_eq!(summary, SUMMARY_PRELOAD, "{text}");
+}
