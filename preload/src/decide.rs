@@ -19,6 +19,8 @@ use crate::stats::Reason;
 pub struct Forward {
     pub reason: Reason,
     pub why: Why,
+    /// The decoded operation, when the call got that far (the per-call log shows it).
+    pub problem: Option<GemmProblem>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +35,7 @@ impl Forward {
         Forward {
             reason,
             why: Why::Text(text),
+            problem: None,
         }
     }
 
@@ -40,6 +43,7 @@ impl Forward {
         Forward {
             reason,
             why: Why::Value(what, v),
+            problem: None,
         }
     }
 
@@ -47,8 +51,30 @@ impl Forward {
         Forward {
             reason,
             why: Why::Error(e),
+            problem: None,
         }
     }
+
+    pub fn with_problem(mut self, p: &GemmProblem) -> Forward {
+        self.problem = Some(*p);
+        self
+    }
+}
+
+/// The operation as the per-call log shows it.
+pub fn problem_text(p: &GemmProblem) -> String {
+    format!(
+        "m={} n={} k={} batch={} ab={} cd={} math={} epilogue={:?}{}",
+        p.m,
+        p.n,
+        p.k,
+        p.batch,
+        p.ab_type.tag(),
+        p.cd_type.tag(),
+        p.math.tag(),
+        p.epilogue.activation,
+        if p.epilogue.bias { "+bias" } else { "" },
+    )
 }
 
 impl fmt::Display for Forward {

@@ -91,27 +91,24 @@ where
 fn log_substituted(entry: Entry, p: &GemmProblem) {
     let _ = catch_unwind(|| {
         stats::emit(&format!(
-            "deepgemm-preload: {} m={} n={} k={} batch={} ab={} cd={} math={} epilogue={:?}/{} -> deepgemm\n",
+            "deepgemm-preload: {} {} -> deepgemm\n",
             entry.name(),
-            p.m,
-            p.n,
-            p.k,
-            p.batch,
-            p.ab_type.tag(),
-            p.cd_type.tag(),
-            p.math.tag(),
-            p.epilogue.activation,
-            if p.epilogue.bias { "bias" } else { "nobias" },
+            crate::decide::problem_text(p)
         ))
     });
 }
 
+/// A forwarded call: the decoded operation when the decision got that far, else what the
+/// entry point can say from its arguments.
 fn log_call<D: FnOnce() -> String>(entry: Entry, describe: D, f: &Forward) {
     let _ = catch_unwind(AssertUnwindSafe(|| {
+        let what = match &f.problem {
+            Some(p) => crate::decide::problem_text(p),
+            None => describe(),
+        };
         stats::emit(&format!(
-            "deepgemm-preload: {} {} -> cuBLAS ({f})\n",
-            entry.name(),
-            describe()
+            "deepgemm-preload: {} {what} -> cuBLAS ({f})\n",
+            entry.name()
         ))
     }));
 }

@@ -327,17 +327,18 @@ pub fn run(
     stream: *mut c_void,
 ) -> Result<(), Forward> {
     ptrs.check(p)
-        .map_err(|e| Forward::error(Reason::Pointers, e))?;
+        .map_err(|e| Forward::error(Reason::Pointers, e).with_problem(p))?;
     let ws = workspace as u64;
     if (ws == 0 && workspace_size > 0) || ws % WORKSPACE_ALIGNMENT != 0 {
         return Err(Forward::new(
             Reason::Workspace,
             "workspace NULL with a size, or not 256-byte aligned",
-        ));
+        )
+        .with_problem(p));
     }
     if p.is_empty() || p.batch == 0 {
-        return Err(Forward::new(Reason::Empty, "D has no element"));
+        return Err(Forward::new(Reason::Empty, "D has no element").with_problem(p));
     }
     deepgemm::gemm::run(p, ptrs, None, stream, ws, workspace_size as u64)
-        .map_err(|e| Forward::error(Reason::Deepgemm, e))
+        .map_err(|e| Forward::error(Reason::Deepgemm, e).with_problem(p))
 }

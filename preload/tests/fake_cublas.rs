@@ -234,34 +234,79 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         .collect();
     assert_eq!(calls.len(), 29, "{text}");
     assert!(calls.iter().all(|l| l.contains(" -> cuBLAS (")), "{text}");
-    // Calls in program order; a few with their reason and detail.
-    assert!(
-        calls[0].starts_with("deepgemm-preload: cublasLtMatmul ")
-            && calls[0].contains("-> cuBLAS (deepgemm_error: "),
-        "{}",
-        calls[0]
+    // Calls in program order. Those that reached deepgemm show the operation the preload
+    // decoded from the fake's descriptors / the arguments: TN 64x32x128 for cuBLASLt.
+    let starts = |i: usize, prefix: &str| {
+        assert!(
+            calls[i].starts_with(&format!("deepgemm-preload: {prefix}")),
+            "call {i}: {}\nexpected to start with {prefix}",
+            calls[i]
+        )
+    };
+    let ends = |i: usize, suffix: &str| {
+        assert!(
+            calls[i].ends_with(suffix),
+            "call {i}: {}\nexpected to end with {suffix}",
+            calls[i]
+        )
+    };
+    let lt = "cublasLtMatmul m=64 n=32 k=128 batch=1 ab=bf16 cd=bf16 math=mma";
+    starts(
+        0,
+        &format!("{lt} epilogue=None -> cuBLAS (deepgemm_error: "),
     );
-    assert!(
-        calls[3].ends_with("-> cuBLAS (data_type: A type 28)"),
-        "{}",
-        calls[3]
+    starts(
+        1,
+        &format!("{lt} epilogue=Gelu+bias -> cuBLAS (deepgemm_error: "),
     );
-    assert!(
-        calls[4].ends_with("-> cuBLAS (epilogue: epilogue 160)"),
-        "{}",
-        calls[4]
+    ends(3, "-> cuBLAS (data_type: A type 28)");
+    ends(4, "-> cuBLAS (epilogue: epilogue 160)");
+    ends(5, "-> cuBLAS (attribute: non-zero attribute id 17)");
+    starts(
+        10,
+        &format!("{lt} epilogue=None -> cuBLAS (pointers: D = 0x7f0000400001"),
     );
-    assert!(
-        calls[14].starts_with("deepgemm-preload: cublasGemmEx m=64 n=32 k=128 batch=1 op=(0,1) types=(14,14,14) compute=68 -> cuBLAS (deepgemm_error: "),
-        "{}",
-        calls[14]
+    starts(11, &format!("{lt} epilogue=None -> cuBLAS (workspace: "));
+    starts(
+        12,
+        "cublasLtMatmul m=0 n=32 k=128 batch=1 ab=bf16 cd=bf16 math=mma epilogue=None -> cuBLAS (empty: ",
     );
-    assert!(
-        calls[25].ends_with(
-            "-> cuBLAS (compute_type: CUBLAS_TENSOR_OP_MATH makes fp32 COMPUTE_32F_FAST_16F)"
-        ),
-        "{}",
-        calls[25]
+    ends(13, "-> cuBLAS (invalid: a descriptor is NULL)");
+    let ex = "cublasGemmEx m=64 n=32 k=128 batch=1 ab=bf16 cd=bf16 math=mma epilogue=None -> cuBLAS (deepgemm_error: ";
+    starts(14, ex);
+    starts(15, ex);
+    starts(
+        17,
+        "cublasGemmEx m=64 n=32 k=128 batch=1 op=(0,1) types=(3,3,10) compute=72 -> cuBLAS (data_type: A type 3)",
+    );
+    starts(
+        18,
+        "cublasGemmEx m=-1 n=32 k=128 batch=1 op=(0,1) types=(14,14,14) compute=68 -> cuBLAS (invalid: ",
+    );
+    starts(
+        21,
+        "cublasGemmStridedBatchedEx m=64 n=32 k=128 batch=4 ab=f16 cd=f16 math=mma epilogue=None -> cuBLAS (deepgemm_error: ",
+    );
+    starts(
+        23,
+        "cublasSgemm_v2 m=64 n=32 k=128 batch=1 ab=f32 cd=f32 math=tf32 epilogue=None -> cuBLAS (deepgemm_error: ",
+    );
+    starts(
+        24,
+        "cublasSgemm_v2 m=64 n=32 k=128 batch=1 ab=f32 cd=f32 math=ffma epilogue=None -> cuBLAS (deepgemm_error: ",
+    );
+    ends(
+        25,
+        "-> cuBLAS (compute_type: CUBLAS_TENSOR_OP_MATH makes fp32 COMPUTE_32F_FAST_16F)",
+    );
+    starts(
+        26,
+        "cublasSgemmStridedBatched m=64 n=32 k=128 batch=3 ab=f32 cd=f32 math=ffma epilogue=None -> cuBLAS (deepgemm_error: ",
+    );
+    ends(27, "-> cuBLAS (compute_type: compute type 64)");
+    starts(
+        28,
+        "cublasGemmBatchedEx m=64 n=32 k=128 batch=2 types=(14,14,14) -> cuBLAS (pointer_array: ",
     );
     assert_eq!(
         calls
