@@ -15,6 +15,7 @@ struct fake_blas_handle {
 static struct fake_log LOG;
 static long GETTERS;
 static cublasStatus_t GEMM_STATUS;
+static int CALL_LT_INSIDE;
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
     if (handle == NULL) {
@@ -59,6 +60,10 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, int transa, int transb, int m
                             const void *alpha, const void *A, int Atype, int lda, const void *B,
                             int Btype, int ldb, const void *beta, void *C, int Ctype, int ldc,
                             int computeType, int algo) {
+    if (CALL_LT_INSIDE) {
+        cublasLtMatmul(NULL, NULL, alpha, A, NULL, B, NULL, beta, C, NULL, C, NULL, NULL, NULL, 0,
+                       NULL);
+    }
     fake_record(&LOG, "cublasGemmEx", 19, P(handle), I(transa), I(transb), I(m), I(n), I(k),
                 P(alpha), P(A), I(Atype), I(lda), P(B), I(Btype), I(ldb), P(beta), P(C),
                 I(Ctype), I(ldc), I(computeType), I(algo));
@@ -123,6 +128,8 @@ const struct fake_call *fake_blas_calls(int *count) {
 }
 
 long fake_blas_getter_calls(void) { return GETTERS; }
+
+void fake_blas_call_lt_inside(int on) { CALL_LT_INSIDE = on; }
 
 void fake_blas_reset(cublasStatus_t gemm_status) {
     LOG.count = 0;

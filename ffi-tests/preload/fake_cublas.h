@@ -154,5 +154,8 @@ void fake_lt_reset(cublasStatus_t gemm_status);
 const struct fake_call *fake_blas_calls(int *count);
 long fake_blas_getter_calls(void); /* cublasGet* calls since the last reset */
 void fake_blas_reset(cublasStatus_t gemm_status);
+/* When on, cublasGemmEx first calls cublasLtMatmul through its exported symbol, as a cuBLAS
+ * built on cuBLASLt may: under LD_PRELOAD that inner call reaches the preload. */
+void fake_blas_call_lt_inside(int on);
 
 #endif

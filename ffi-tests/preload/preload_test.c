@@ -341,6 +341,21 @@ static void blas_cases(void) {
                                    P(c_arr), I(bf), I(M), I(2),     I(c32),   I(CUBLAS_GEMM_DEFAULT)};
         blas_check("GemmBatchedEx", st, 0, "cublasGemmBatchedEx", 20, args, READS_NONE);
     }
+    {
+        /* The fake cuBLAS calls cublasLtMatmul inside a forwarded GemmEx: the preload must
+         * forward that inner call without deciding it (no descriptor read), once. */
+        fake_blas_call_lt_inside(1);
+        fake_lt_reset(0);
+        gemm_ex("GemmEx int8, cuBLASLt called inside", h, M, CUDA_R_8I, CUDA_R_32I,
+                CUBLAS_COMPUTE_32I, 0, READS_NONE);
+        fake_blas_call_lt_inside(0);
+        int count;
+        const struct fake_call *calls = fake_lt_calls(&count);
+        CHECK(count == 1 && strcmp(calls[0].name, "cublasLtMatmul") == 0,
+              "inner cublasLtMatmul: %d calls reached the fake cuBLASLt", count);
+        CHECK(fake_lt_attribute_reads() == 0, "inner cublasLtMatmul: %ld attribute reads",
+              fake_lt_attribute_reads());
+    }
     cublasDestroy_v2(h);
     cublasDestroy_v2(hdev);
     cublasDestroy_v2(htarget);

@@ -20,7 +20,9 @@ pub struct Forward {
     pub reason: Reason,
     pub why: Why,
     /// The decoded operation, when the call got that far (the per-call log shows it).
-    pub problem: Option<GemmProblem>,
+    /// Boxed: the common refusals (types, compute, epilogue) return before there is one,
+    /// and should not carry its size around.
+    pub problem: Option<Box<GemmProblem>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +58,7 @@ impl Forward {
     }
 
     pub fn with_problem(mut self, p: &GemmProblem) -> Forward {
-        self.problem = Some(*p);
+        self.problem = Some(Box::new(*p));
         self
     }
 }

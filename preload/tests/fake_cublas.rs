@@ -47,23 +47,35 @@ fn program() -> &'static Path {
         std::fs::create_dir_all(&libdir).unwrap();
         let s = |f: &str| format!("{SRC}/{f}");
         let p = |f: &Path| f.to_str().unwrap().to_string();
-        for (src, soname) in [
-            ("fake_cublasLt.c", "libcublasLt.so.13"),
-            ("fake_cublas.c", "libcublas.so.13"),
-        ] {
-            let so = libdir.join(soname);
-            cc(
-                &[
-                    "-shared",
-                    "-fPIC",
-                    &format!("-Wl,-soname,{soname}"),
-                    &s(src),
-                    "-o",
-                    &p(&so),
-                ],
-                src,
-            );
-        }
+        let lt = libdir.join("libcublasLt.so.13");
+        cc(
+            &[
+                "-shared",
+                "-fPIC",
+                "-Wl,-soname,libcublasLt.so.13",
+                &s("fake_cublasLt.c"),
+                "-o",
+                &p(&lt),
+            ],
+            "fake_cublasLt.c",
+        );
+        cc(
+            &[
+                "-shared",
+                "-fPIC",
+                "-Wl,-soname,libcublas.so.13",
+                &s("fake_cublas.c"),
+                "-o",
+                &p(&libdir.join("libcublas.so.13")),
+                // The fake cuBLAS calls the fake cuBLASLt, as the real one may.
+                "-L",
+                &p(&libdir),
+                "-l:libcublasLt.so.13",
+                "-Wl,--disable-new-dtags",
+                &format!("-Wl,-rpath,{}", p(&libdir)),
+            ],
+            "fake_cublas.c",
+        );
         let exe = out.join("preload_test");
         cc(
             &[
@@ -128,14 +140,14 @@ fn preload_lines(text: &str) -> Vec<&str> {
 /// What preload_test.c makes of each entry point, by forwarding reason, when substitution
 /// is on and deepgemm has no GPU (supported calls: deepgemm_error, then forwarded).
 const SUMMARY_PRELOAD: [&str; 8] = [
-    "deepgemm-preload: cublasLtMatmul calls=14 substituted=0 forwarded=14 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=2 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=3",
-    "deepgemm-preload: cublasGemmEx calls=7 substituted=0 forwarded=7 data_type=1 compute_type=1 attribute=1 invalid=1 deepgemm_error=3",
+    "deepgemm-preload: cublasLtMatmul calls=15 substituted=0 forwarded=15 nested=1 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=2 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=3",
+    "deepgemm-preload: cublasGemmEx calls=8 substituted=0 forwarded=8 data_type=2 compute_type=1 attribute=1 invalid=1 deepgemm_error=3",
     "deepgemm-preload: cublasGemmStridedBatchedEx calls=2 substituted=0 forwarded=2 empty=1 deepgemm_error=1",
     "deepgemm-preload: cublasGemmBatchedEx calls=1 substituted=0 forwarded=1 pointer_array=1",
     "deepgemm-preload: cublasSgemm_v2 calls=3 substituted=0 forwarded=3 compute_type=1 deepgemm_error=2",
     "deepgemm-preload: cublasSgemmStridedBatched calls=1 substituted=0 forwarded=1 deepgemm_error=1",
     "deepgemm-preload: cublasHgemm calls=1 substituted=0 forwarded=1 compute_type=1",
-    "deepgemm-preload: total calls=29 substituted=0 forwarded=29 supported_type_calls=23 substituted_of_supported=0.0%",
+    "deepgemm-preload: total calls=31 substituted=0 forwarded=31 supported_type_calls=23 substituted_of_supported=0.0%",
 ];
 
 #[test]
@@ -174,15 +186,24 @@ fn disabled_forwards_everything_without_reading() {
     assert!(lines[0].ends_with("substitution=off"), "{stderr}");
     for (entry, n) in [
         ("cublasLtMatmul", 14),
-        ("cublasGemmEx", 7),
+        ("cublasGemmEx", 8),
         ("cublasGemmStridedBatchedEx", 2),
         ("cublasGemmBatchedEx", 1),
         ("cublasSgemm_v2", 3),
         ("cublasSgemmStridedBatched", 1),
         ("cublasHgemm", 1),
     ] {
-        let want =
-            format!("deepgemm-preload: {entry} calls={n} substituted=0 forwarded={n} disabled={n}");
+        // cuBLASLt's extra call is the one the fake cuBLAS makes inside a forwarded GemmEx:
+        // not decided at all, so "nested" even with substitution off.
+        let nested = if entry == "cublasLtMatmul" {
+            " nested=1"
+        } else {
+            ""
+        };
+        let total = n + nested.len().min(1);
+        let want = format!(
+            "deepgemm-preload: {entry} calls={total} substituted=0 forwarded={total} disabled={n}{nested}"
+        );
         assert!(
             lines.contains(&want.as_str()),
             "no line {want:?} in\n{stderr}"
@@ -190,7 +211,7 @@ fn disabled_forwards_everything_without_reading() {
     }
     assert!(
         lines.contains(
-            &"deepgemm-preload: total calls=29 substituted=0 forwarded=29 supported_type_calls=0 substituted_of_supported=0.0%"
+            &"deepgemm-preload: total calls=31 substituted=0 forwarded=31 supported_type_calls=0 substituted_of_supported=0.0%"
         ),
         "{stderr}"
     );
@@ -232,7 +253,7 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         .copied()
         .filter(|l| l.contains(" -> "))
         .collect();
-    assert_eq!(calls.len(), 29, "{text}");
+    assert_eq!(calls.len(), 31, "{text}");
     assert!(calls.iter().all(|l| l.contains(" -> cuBLAS (")), "{text}");
     // Calls in program order. Those that reached deepgemm show the operation the preload
     // decoded from the fake's descriptors / the arguments: TN 64x32x128 for cuBLASLt.
@@ -308,6 +329,10 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         28,
         "cublasGemmBatchedEx m=64 n=32 k=128 batch=2 types=(14,14,14) -> cuBLAS (pointer_array: ",
     );
+    // Logged before it is forwarded, then the call the fake cuBLAS makes inside it.
+    ends(29, "-> cuBLAS (data_type: A type 3)");
+    starts(30, "cublasLtMatmul desc=0x0 ");
+    ends(30, "-> cuBLAS (nested: not decided)");
     assert_eq!(
         calls
             .iter()
