@@ -26,7 +26,7 @@ fn depth() -> u32 {
 }
 
 fn forward_guarded<F: FnOnce() -> Status>(forward: F) -> Status {
-    let _ = DEPTH.try_with(|d| d.set(d.get() + 1));
+    let _ = DEPTH.try_with(|d| d.set(d.get().saturating_add(1)));
     let st = forward();
     let _ = DEPTH.try_with(|d| d.set(d.get().saturating_sub(1)));
     st
@@ -117,7 +117,8 @@ fn log_call<D: FnOnce() -> String>(entry: Entry, describe: D, f: &Forward) {
 /// whatever the log setting, since the host program is about to see a failure.
 pub fn missing(entry: Entry) -> Status {
     use std::sync::atomic::{AtomicBool, Ordering};
-    static SAID: [AtomicBool; 7] = [const { AtomicBool::new(false) }; 7];
+    static SAID: [AtomicBool; stats::ENTRIES.len()] =
+        [const { AtomicBool::new(false) }; stats::ENTRIES.len()];
     if !SAID[entry as usize].swap(true, Ordering::Relaxed) {
         let _ = catch_unwind(|| {
             stats::emit(&format!(

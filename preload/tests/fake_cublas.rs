@@ -3,7 +3,9 @@
 //! program preload_test.c linked against them, then runs the program with and without
 //! LD_PRELOAD. The program checks each call reached the fake once with its arguments
 //! untouched and the fake's status came back; these tests check the preload's own account
-//! of each call (the summary and per-call log). Needs gcc (or $CC) and no GPU: the program
+//! of each call (the summary and per-call log). resolve_test.c, which links no cuBLAS,
+//! checks the preload's last lookup step (dlopen by name) and what happens without any
+//! cuBLAS. Needs gcc (or $CC) and no GPU: the program
 //! runs with CUDA_VISIBLE_DEVICES="" so that even on a GPU machine deepgemm cannot run the
 //! supported calls on the fake device addresses and must forward them.
 
@@ -91,6 +93,15 @@ fn program() -> &'static Path {
                 &format!("-Wl,-rpath,{}", p(&libdir)),
             ],
             "preload_test.c",
+        );
+        cc(
+            &[
+                &s("resolve_test.c"),
+                "-o",
+                &p(&out.join("resolve_test")),
+                "-ldl",
+            ],
+            "resolve_test.c",
         );
         exe
     })
@@ -348,4 +359,62 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         .skip(1)
         .collect();
     assert_eq!(summary, SUMMARY_PRELOAD, "{text}");
+}
+
+/// resolve_test (links no cuBLAS) with the preload and `LD_LIBRARY_PATH=dir`.
+fn resolve(case: &str, dir: &Path) -> Output {
+    let exe = program().parent().unwrap().join("resolve_test");
+    Command::new(exe)
+        .arg(case)
+        .env_remove("DEEPGEMM_PRELOAD")
+        .env_remove("DEEPGEMM_PRELOAD_LOG")
+        .env_remove("DEEPGEMM_PRELOAD_LOG_FILE")
+        .env("LD_PRELOAD", common::preload_lib())
+        .env("LD_LIBRARY_PATH", dir)
+        .output()
+        .expect("run resolve_test")
+}
+
+#[test]
+fn real_library_loaded_by_name_when_the_program_did_not_load_it() {
+    let libdir = program().parent().unwrap().join("lib");
+    let out = resolve("found", &libdir);
+    assert!(
+        out.status.success()
+            && String::from_utf8_lossy(&out.stdout).contains("all checks passed (found)"),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn no_real_library_means_not_initialized_and_a_message() {
+    let empty = program().parent().unwrap().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = resolve("missing", &empty);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success()
+            && String::from_utf8_lossy(&out.stdout).contains("all checks passed (missing)"),
+        "{}{stderr}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // A machine with a cuBLAS 13 in the loader cache finds that one instead (whose
+    // cublasGemmEx also says NOT_INITIALIZED for a NULL handle): no message then.
+    let cached = Command::new("ldconfig")
+        .arg("-p")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("libcublas.so.13"))
+        .unwrap_or(false);
+    if !cached {
+        assert_eq!(
+            preload_lines(&stderr),
+            [
+                "deepgemm-preload: the real cublasGemmEx was not found (dlopen RTLD_NOLOAD, \
+              RTLD_NEXT, dlopen by name); returning CUBLAS_STATUS_NOT_INITIALIZED"
+            ],
+            "{stderr}"
+        );
+    }
 }
