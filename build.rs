@@ -10,6 +10,11 @@ fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" {
         let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("cargo sets the version");
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libdeepgemm.so.{major}");
+        // `rustc-link-arg`, not `rustc-link-arg-cdylib`: cargo also passes a package's cdylib
+        // link arguments to the cdylibs of packages that depend on it, which gave the
+        // preload library (preload/) this SONAME too. The plain form stays in this package;
+        // ld applies -soname to its executables too, harmless there: they link deepgemm
+        // statically and never load libdeepgemm.so.
+        println!("cargo:rustc-link-arg=-Wl,-soname,libdeepgemm.so.{major}");
     }
 }

@@ -71,3 +71,26 @@ fn needs_neither_cublas_nor_cuda_at_link_time() {
         );
     }
 }
+
+/// The preload library must not carry libdeepgemm's SONAME: a program linked against
+/// libdeepgemm.so.0 and run with LD_PRELOAD would then have its NEEDED entry satisfied by the
+/// preload library, which exports no deepgemm symbol ("undefined symbol: deepgemmLtMatmul",
+/// seen on the H200, 2026-11-29, when deepgemm's build script set the SONAME with a cdylib
+/// link argument, which cargo also hands to dependents' cdylibs).
+#[test]
+fn has_its_own_soname() {
+    let lib = common::preload_lib();
+    let out = Command::new("readelf")
+        .args(["-d"])
+        .arg(&lib)
+        .output()
+        .expect("run readelf (binutils)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let soname: Vec<&str> = text.lines().filter(|l| l.contains("(SONAME)")).collect();
+    assert_eq!(soname.len(), 1, "{text}");
+    assert!(
+        soname[0].contains("[libdeepgemm_preload.so]"),
+        "{}",
+        soname[0]
+    );
+}
