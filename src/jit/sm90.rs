@@ -1,121 +1,18 @@
 //! CUDA source of one sm90 kernel variant, as the single self-contained string NVRTC compiles.
 //!
-//! The files under `kernels/` are embedded at build time (`include_str!`), so neither the
-//! source tree nor a CUDA toolkit is needed at run time. Quoted `#include "..."` directives
-//! (paths relative to `kernels/`) are expanded here, each file once (`#pragma once`), with
-//! `#line` markers so that NVRTC's diagnostics name the original file and line. The variant's
-//! `extern "C"` entry point, named by `Sm90Variant::name()`, is appended last.
-//!
-//! (A private expander: src/jit/source.rs grows a general one on another branch; the two are to
-//! be unified.)
+//! The kernel files are embedded and their includes expanded by src/jit/source.rs (one
+//! table, one expander for every kernel family); this module appends the variant's
+//! `extern "C"` entry point, named by `Sm90Variant::name()`.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+use super::source;
 use crate::plan::sm90::{Sm90Variant, THREADS};
 use crate::types::ScalarType;
 
-/// Every file the sm90 kernel includes, by its path relative to `kernels/`.
-const FILES: &[(&str, &str)] = &[
-    ("ptx/smem.cuh", include_str!("../../kernels/ptx/smem.cuh")),
-    ("ptx/fence.cuh", include_str!("../../kernels/ptx/fence.cuh")),
-    (
-        "ptx/mbarrier.cuh",
-        include_str!("../../kernels/ptx/mbarrier.cuh"),
-    ),
-    ("ptx/tma.cuh", include_str!("../../kernels/ptx/tma.cuh")),
-    ("ptx/wgmma.cuh", include_str!("../../kernels/ptx/wgmma.cuh")),
-    ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
-    ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),
-    (
-        "ptx/cvt16x2.cuh",
-        include_str!("../../kernels/ptx/cvt16x2.cuh"),
-    ),
-    (
-        "ptx/stmatrix.cuh",
-        include_str!("../../kernels/ptx/stmatrix.cuh"),
-    ),
-    (
-        "ptx/tma_store.cuh",
-        include_str!("../../kernels/ptx/tma_store.cuh"),
-    ),
-    (
-        "ptx/barrier.cuh",
-        include_str!("../../kernels/ptx/barrier.cuh"),
-    ),
-    (
-        "sm90/types.cuh",
-        include_str!("../../kernels/sm90/types.cuh"),
-    ),
-    (
-        "sm90/pipeline.cuh",
-        include_str!("../../kernels/sm90/pipeline.cuh"),
-    ),
-    (
-        "sm90/scheduler.cuh",
-        include_str!("../../kernels/sm90/scheduler.cuh"),
-    ),
-    (
-        "sm90/descriptor.cuh",
-        include_str!("../../kernels/sm90/descriptor.cuh"),
-    ),
-    (
-        "sm90/epilogue.cuh",
-        include_str!("../../kernels/sm90/epilogue.cuh"),
-    ),
-    (
-        "sm90/store.cuh",
-        include_str!("../../kernels/sm90/store.cuh"),
-    ),
-    ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
-];
-
-/// The kernel's top-level header.
-const ROOT: &str = "sm90/gemm.cuh";
-
-fn file(path: &str) -> Option<&'static str> {
-    FILES.iter().find(|(p, _)| *p == path).map(|(_, s)| *s)
-}
-
-/// `#include "path"` -> `Some(path)`; any other line -> `None`.
-fn quoted_include(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix('#')?.trim_start();
-    let rest = rest.strip_prefix("include")?.trim_start();
-    let rest = rest.strip_prefix('"')?;
-    let end = rest.find('"')?;
-    Some(&rest[..end])
-}
-
-fn is_pragma_once(line: &str) -> bool {
-    line.trim()
-        .strip_prefix('#')
-        .map(|r| r.split_whitespace().eq(["pragma", "once"]))
-        .unwrap_or(false)
-}
-
-/// Appends `path` with its includes expanded, skipping files already emitted. A file missing
-/// from `FILES` becomes an `#error`, so NVRTC (and the compile test) names it.
-fn expand(path: &str, out: &mut String, seen: &mut HashSet<&'static str>) {
-    let Some((key, text)) = FILES.iter().find(|(p, _)| *p == path).copied() else {
-        let _ = writeln!(out, "#error \"sm90 source: {path} is not embedded\"");
-        return;
-    };
-    if !seen.insert(key) {
-        return;
-    }
-    let _ = writeln!(out, "#line 1 \"{path}\"");
-    for (i, line) in text.lines().enumerate() {
-        if is_pragma_once(line) {
-            out.push('\n');
-        } else if let Some(inc) = quoted_include(line) {
-            expand(inc, out, seen);
-            let _ = writeln!(out, "#line {} \"{path}\"", i + 2);
-        } else {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-}
+/// The kernel's top-level header (every file it includes is embedded by src/jit/source.rs).
+pub(crate) const ROOT: &str = "sm90/gemm.cuh";
 
 /// The kernel's C++ name for an element type (kernels/sm90/types.cuh).
 fn kernel_type(t: ScalarType) -> &'static str {
@@ -130,7 +27,7 @@ fn kernel_type(t: ScalarType) -> &'static str {
 pub fn render(v: &Sm90Variant) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let mut seen = HashSet::new();
-    expand(ROOT, &mut out, &mut seen);
+    source::expand(ROOT, &mut out, &mut seen);
     let _ = write!(
         out,
         "#line 1 \"entry\"\n\
@@ -167,11 +64,6 @@ pub fn options() -> Vec<String> {
     ]
 }
 
-/// The embedded text of a kernel file (for tests and diagnostics).
-pub fn embedded(path: &str) -> Option<&'static str> {
-    file(path)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,10 +73,7 @@ mod tests {
         for v in Sm90Variant::all() {
             let src = render(&v);
             assert!(!src.contains("#include"), "unexpanded include");
-            assert!(
-                !src.contains("#error \"sm90 source"),
-                "missing embedded file"
-            );
+            assert!(!src.contains("is not embedded"), "missing embedded file");
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
@@ -196,36 +85,11 @@ mod tests {
             )));
             // Each header appears once even though several files include it.
             assert_eq!(src.matches("struct Sm90Params {").count(), 1);
-            assert_eq!(src.matches("#line 1 \"ptx/mbarrier.cuh\"").count(), 1);
-        }
-    }
-
-    #[test]
-    fn every_embedded_file_is_reached_from_the_root() {
-        let src = render(&Sm90Variant::all()[0]);
-        for (path, _) in FILES {
-            assert!(
-                src.contains(&format!("#line 1 \"{path}\"")),
-                "{path} is embedded but never included"
+            assert_eq!(
+                src.matches("#line 1 \"kernels/ptx/mbarrier.cuh\"").count(),
+                1
             );
         }
-    }
-
-    #[test]
-    fn include_parsing() {
-        assert_eq!(
-            quoted_include("#include \"ptx/tma.cuh\""),
-            Some("ptx/tma.cuh")
-        );
-        assert_eq!(quoted_include("  #  include \"a.cuh\" // x"), Some("a.cuh"));
-        assert_eq!(quoted_include("#include <cuda.h>"), None);
-        assert_eq!(quoted_include("// #include \"a.cuh\""), None);
-        assert!(is_pragma_once("#pragma once"));
-        assert!(is_pragma_once("  # pragma   once "));
-        assert!(!is_pragma_once("#pragma unroll"));
-        let mut out = String::new();
-        expand("nope.cuh", &mut out, &mut HashSet::new());
-        assert!(out.contains("#error"));
     }
 
     #[test]
@@ -233,7 +97,7 @@ mod tests {
         use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
         use crate::runtime::tensor_map::{FLAG_D_ROW_MAJOR, FLAG_TMA_STORE};
         use crate::types::Activation;
-        let types = embedded("sm90/types.cuh").unwrap();
+        let types = source::embedded("sm90/types.cuh").unwrap();
         for (name, value) in [
             ("SM90_FLAG_BIAS", FLAG_BIAS),
             ("SM90_FLAG_BIAS_F32", FLAG_BIAS_F32),
@@ -248,11 +112,11 @@ mod tests {
                 "{name} must be {value}"
             );
         }
-        let gemm = embedded("sm90/gemm.cuh").unwrap();
+        let gemm = source::embedded("sm90/gemm.cuh").unwrap();
         assert!(gemm.contains("static_assert(kNumThreads == 384"));
         // The TMA-store staging the smem formula counts (plan::sm90::TMA_STORE_SMEM_BYTES).
         use crate::plan::sm90::{STORE_BOX, STORE_BUFFERS};
-        let store = embedded("sm90/store.cuh").unwrap();
+        let store = source::embedded("sm90/store.cuh").unwrap();
         assert!(store.contains(&format!("static constexpr int kBox = {STORE_BOX};")));
         assert!(store.contains(&format!("static constexpr int kBuffers = {STORE_BUFFERS};")));
         assert_eq!(THREADS, 384);

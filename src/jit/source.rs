@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use crate::plan::KernelVariant;
 use crate::types::Math;
 
-/// Every kernel file, by its path relative to `kernels/` (the include path).
+/// Every kernel file, by its path relative to `kernels/` (the include path): the portable
+/// kernels' and the Hopper kernel's (src/jit/sm90.rs renders its entry point from these too).
 const FILES: &[(&str, &str)] = &[
     (
         "common/params.cuh",
@@ -41,7 +42,63 @@ const FILES: &[(&str, &str)] = &[
         "gemm/mainloop_mma.cuh",
         include_str!("../../kernels/gemm/mainloop_mma.cuh"),
     ),
+    ("ptx/smem.cuh", include_str!("../../kernels/ptx/smem.cuh")),
+    ("ptx/fence.cuh", include_str!("../../kernels/ptx/fence.cuh")),
+    (
+        "ptx/mbarrier.cuh",
+        include_str!("../../kernels/ptx/mbarrier.cuh"),
+    ),
+    ("ptx/tma.cuh", include_str!("../../kernels/ptx/tma.cuh")),
+    ("ptx/wgmma.cuh", include_str!("../../kernels/ptx/wgmma.cuh")),
+    ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
+    ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),
+    (
+        "ptx/cvt16x2.cuh",
+        include_str!("../../kernels/ptx/cvt16x2.cuh"),
+    ),
+    (
+        "ptx/stmatrix.cuh",
+        include_str!("../../kernels/ptx/stmatrix.cuh"),
+    ),
+    (
+        "ptx/tma_store.cuh",
+        include_str!("../../kernels/ptx/tma_store.cuh"),
+    ),
+    (
+        "ptx/barrier.cuh",
+        include_str!("../../kernels/ptx/barrier.cuh"),
+    ),
+    (
+        "sm90/types.cuh",
+        include_str!("../../kernels/sm90/types.cuh"),
+    ),
+    (
+        "sm90/pipeline.cuh",
+        include_str!("../../kernels/sm90/pipeline.cuh"),
+    ),
+    (
+        "sm90/scheduler.cuh",
+        include_str!("../../kernels/sm90/scheduler.cuh"),
+    ),
+    (
+        "sm90/descriptor.cuh",
+        include_str!("../../kernels/sm90/descriptor.cuh"),
+    ),
+    (
+        "sm90/epilogue.cuh",
+        include_str!("../../kernels/sm90/epilogue.cuh"),
+    ),
+    (
+        "sm90/store.cuh",
+        include_str!("../../kernels/sm90/store.cuh"),
+    ),
+    ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
 ];
+
+/// The embedded text of a kernel file (for tests and diagnostics).
+pub fn embedded(path: &str) -> Option<&'static str> {
+    file(path)
+}
 
 fn file(path: &str) -> Option<&'static str> {
     FILES.iter().find(|(p, _)| *p == path).map(|(_, s)| *s)
@@ -74,7 +131,7 @@ fn is_pragma_once(line: &str) -> bool {
 }
 
 /// Appends `path` with its includes expanded, skipping files already emitted.
-fn expand(path: &str, out: &mut String, seen: &mut HashSet<String>) {
+pub(crate) fn expand(path: &str, out: &mut String, seen: &mut HashSet<String>) {
     if !seen.insert(path.to_string()) {
         return;
     }
@@ -215,6 +272,12 @@ mod tests {
     #[test]
     fn every_embedded_file_is_reachable_and_every_include_is_embedded() {
         let mut reached = HashSet::new();
+        let mut out = String::new();
+        expand(super::super::sm90::ROOT, &mut out, &mut reached);
+        assert!(
+            !out.contains("is not embedded"),
+            "unembedded include: {out}"
+        );
         for v in KernelVariant::all() {
             let mut out = String::new();
             expand("gemm/portable.cuh", &mut out, &mut reached);
