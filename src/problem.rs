@@ -384,6 +384,17 @@ pub enum Scalar {
     Device(u64),
 }
 
+impl Scalar {
+    /// The kernels' form: (host value, device address), the address 0 in host mode. Kernels
+    /// read the scalar through the address when it is non-zero.
+    pub fn split(self) -> (f32, u64) {
+        match self {
+            Scalar::Host(v) => (v, 0),
+            Scalar::Device(ptr) => (0.0, ptr),
+        }
+    }
+}
+
 /// The device addresses of one call, as the caller passed them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GemmPointers {

@@ -4,11 +4,20 @@
 //! 8 bytes except the trailing four 4-byte ones, so the C and Rust layouts agree without
 //! padding rules (a CPU test checks the size, and the kernel side static_asserts it).
 
-use crate::problem::{GemmPointers, GemmProblem, Scalar};
+use crate::problem::{GemmPointers, GemmProblem};
 use crate::types::ScalarType;
 
 pub const FLAG_BIAS: i32 = 1;
 pub const FLAG_BIAS_F32: i32 = 2;
+
+/// FLAG_BIAS / FLAG_BIAS_F32 for `p` (the same bits in every kernel family's parameters).
+pub fn bias_flags(p: &GemmProblem) -> i32 {
+    match (p.epilogue.bias, p.bias_type) {
+        (false, _) => 0,
+        (true, ScalarType::F32) => FLAG_BIAS | FLAG_BIAS_F32,
+        (true, _) => FLAG_BIAS,
+    }
+}
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -53,20 +62,9 @@ const _: () = assert!(std::mem::size_of::<GemmParams>() == GEMM_PARAMS_SIZE);
 
 impl GemmParams {
     pub fn new(p: &GemmProblem, ptr: &GemmPointers) -> Self {
-        let mut flags = 0;
-        if p.epilogue.bias {
-            flags |= FLAG_BIAS;
-            if p.bias_type == ScalarType::F32 {
-                flags |= FLAG_BIAS_F32;
-            }
-        }
-        // The kernel reads a scalar through its pointer when the pointer is non-zero.
-        let split = |s: Scalar| match s {
-            Scalar::Host(v) => (v, 0),
-            Scalar::Device(p) => (0.0, p),
-        };
-        let (alpha, alpha_ptr) = split(ptr.alpha);
-        let (beta, beta_ptr) = split(ptr.beta);
+        let flags = bias_flags(p);
+        let (alpha, alpha_ptr) = ptr.alpha.split();
+        let (beta, beta_ptr) = ptr.beta.split();
         GemmParams {
             a: ptr.a,
             b: ptr.b,

@@ -24,7 +24,7 @@ use cudarc::driver::sys::{
 
 use super::driver::check;
 use crate::error::{Error, Result};
-use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
+use crate::jit::params::bias_flags;
 use crate::plan::sm90::{
     self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, THREADS,
     TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
@@ -261,24 +261,14 @@ impl Sm90Params {
     /// The parameter block of one launch. The TMA-store flags follow `plan::sm90::tma_store`;
     /// `Sm90Args::new` encodes D's tensor map exactly when FLAG_TMA_STORE is set.
     pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
-        let mut flags = 0;
-        if p.epilogue.bias {
-            flags |= FLAG_BIAS;
-            if p.bias_type == ScalarType::F32 {
-                flags |= FLAG_BIAS_F32;
-            }
-        }
+        let mut flags = bias_flags(p);
         match plan_sm90::tma_store(p, ptrs.d, ptrs.beta) {
             Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
             Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
             Err(_) => {}
         }
-        let split = |s: Scalar| match s {
-            Scalar::Host(v) => (v, 0),
-            Scalar::Device(ptr) => (0.0, ptr),
-        };
-        let (alpha, alpha_ptr) = split(ptrs.alpha);
-        let (beta, beta_ptr) = split(ptrs.beta);
+        let (alpha, alpha_ptr) = ptrs.alpha.split();
+        let (beta, beta_ptr) = ptrs.beta.split();
         Sm90Params {
             c: ptrs.c,
             d: ptrs.d,
@@ -431,6 +421,7 @@ pub unsafe fn launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
     use crate::plan::sm90::HOPPER_SMEM_BUDGET;
     use crate::problem::{MatrixSpec, OpSpec};
     use crate::types::{Activation, compute_type::*, cuda_data_type::*, epilogue};
