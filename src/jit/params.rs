@@ -97,3 +97,52 @@ impl GemmParams {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{MatrixSpec, OpSpec, Scalar};
+    use crate::types::{Activation, cuda_data_type::*, epilogue, order};
+
+    #[test]
+    fn params_follow_the_problem() {
+        let mut op = OpSpec::new(68, R_32F);
+        op.trans_b = 1;
+        op.epilogue = epilogue::RELU_BIAS;
+        let a = MatrixSpec::col(R_16F, 30, 20, 32);
+        let b = MatrixSpec::col(R_16F, 10, 20, 11); // op(B) = B^T: 20 x 10
+        let mut c = MatrixSpec::col(R_16F, 30, 10, 12);
+        c.order = order::ROW;
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(1.5),
+            beta: Scalar::Device(0x5000),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0x3000,
+            d: 0x4000,
+            bias: 0x6000,
+        };
+        let g = GemmParams::new(&p, &ptrs);
+        assert_eq!((g.m, g.n, g.k, g.batch), (30, 10, 20, 1));
+        assert_eq!((g.a_ms, g.a_ks), (1, 32));
+        assert_eq!((g.b_ks, g.b_ns), (11, 1), "op(B)(kk, j) = B[j + 11 kk]");
+        assert_eq!((g.d_ms, g.d_ns), (12, 1), "row-major D");
+        assert_eq!((g.alpha, g.alpha_ptr), (1.5, 0));
+        assert_eq!((g.beta, g.beta_ptr), (0.0, 0x5000));
+        assert_eq!(g.flags, FLAG_BIAS, "bias of D's type");
+        assert_eq!(g.bias, 0x6000);
+        assert_eq!(g.activation, Activation::Relu as i32);
+        op.bias_data_type = R_32F;
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        assert_eq!(bias_flags(&p), FLAG_BIAS | FLAG_BIAS_F32);
+        op.epilogue = epilogue::GELU;
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let g = GemmParams::new(&p, &ptrs);
+        assert_eq!(
+            (g.flags, g.bias),
+            (0, 0),
+            "no bias epilogue: no bias pointer"
+        );
+    }
+}
