@@ -97,7 +97,7 @@ impl DiskCache {
         if payload.len() != len || checksum(payload) != sum {
             crate::log::error(
                 "jit",
-                &format!("cache entry for {name} is corrupt or truncated; recompiling"),
+                format!("cache entry for {name} is corrupt or truncated; recompiling"),
             );
             return None;
         }
@@ -117,7 +117,7 @@ impl DiskCache {
             if !self.write_failed.swap(true, Ordering::Relaxed) {
                 crate::log::error(
                     "jit",
-                    &format!(
+                    format!(
                         "kernel cache {} is not writable ({e}); compiled kernels stay in memory only",
                         path.parent().unwrap_or(Path::new("?")).display()
                     ),

@@ -46,11 +46,13 @@ unsafe impl Send for Loaded {}
 unsafe impl Sync for Loaded {}
 
 type Slot<T> = Arc<OnceCell<Arc<T>>>;
+/// Key -> the cell its first asker fills.
+type SlotMap<K, T> = Mutex<HashMap<K, Slot<T>>>;
 
 #[derive(Default)]
 struct Registry {
-    cubins: Mutex<HashMap<(Kernel, String), Slot<Vec<u8>>>>,
-    loaded: Mutex<HashMap<(i32, Kernel), Slot<Loaded>>>,
+    cubins: SlotMap<(Kernel, String), Vec<u8>>,
+    loaded: SlotMap<(i32, Kernel), Loaded>,
     compiles: AtomicU64,
     disk_hits: AtomicU64,
     loads: AtomicU64,
@@ -88,7 +90,7 @@ pub fn stats() -> Stats {
     }
 }
 
-fn slot<K: Eq + std::hash::Hash, T>(map: &Mutex<HashMap<K, Slot<T>>>, key: K) -> Slot<T> {
+fn slot<K: Eq + std::hash::Hash, T>(map: &SlotMap<K, T>, key: K) -> Slot<T> {
     map.lock().entry(key).or_default().clone()
 }
 
@@ -114,7 +116,7 @@ pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
         let disk = cache::global();
         if let Some(bin) = disk.load(&name, key) {
             r.disk_hits.fetch_add(1, Ordering::Relaxed);
-            crate::log::info("jit", &format!("{name} ({arch}): disk cache hit"));
+            crate::log::info("jit", format!("{name} ({arch}): disk cache hit"));
             return Ok(Arc::new(bin));
         }
         let t = Instant::now();
@@ -122,7 +124,7 @@ pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
         r.compiles.fetch_add(1, Ordering::Relaxed);
         crate::log::info(
             "jit",
-            &format!(
+            format!(
                 "{name} ({arch}): compiled by NVRTC {major}.{minor} in {:.0} ms",
                 t.elapsed().as_secs_f64() * 1e3
             ),
