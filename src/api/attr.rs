@@ -197,6 +197,35 @@ pub struct AttrDef {
     pub check: Check,
 }
 
+/// The lock-guarded attribute table behind a descriptor, a layout or a preference: their
+/// Set/Get are the same, so they share this (each object derefs to it).
+#[derive(Debug)]
+pub struct AttrCell(parking_lot::Mutex<Attrs>);
+
+impl AttrCell {
+    pub fn new(attrs: Attrs) -> AttrCell {
+        AttrCell(parking_lot::Mutex::new(attrs))
+    }
+
+    /// Set from the caller's bytes (size and value checked).
+    pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
+        self.0.lock().set_bytes(id, bytes)
+    }
+
+    pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
+        self.0.lock().set(id, v)
+    }
+
+    pub fn get(&self, id: i32) -> Result<AttrValue> {
+        self.0.lock().get(id)
+    }
+
+    /// The whole table, for reading several attributes consistently.
+    pub fn lock(&self) -> parking_lot::MutexGuard<'_, Attrs> {
+        self.0.lock()
+    }
+}
+
 /// The attribute values of one object, in the order of its table.
 #[derive(Clone, Debug)]
 pub struct Attrs {

@@ -1,8 +1,6 @@
 //! The matmul descriptor behind `deepgemmLtMatmulDesc_t`.
 
-use parking_lot::Mutex;
-
-use super::attr::{AttrDef, AttrValue, Attrs, Check};
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::OpSpec;
@@ -184,7 +182,7 @@ const MUST_BE_ZERO: [i32; 18] = [
 /// caller bug in cuBLASLt, where it is undefined) is at worst a race between values.
 #[derive(Debug)]
 pub struct MatmulDesc {
-    attrs: Mutex<Attrs>,
+    attrs: AttrCell,
 }
 
 /// The descriptor's state at the moment of a call: what the operation needs.
@@ -205,20 +203,8 @@ impl MatmulDesc {
             .set(SCALE_TYPE, AttrValue::I32(scale_type))
             .map_err(|_| invalid!("unknown scale type {scale_type}"))?;
         Ok(MatmulDesc {
-            attrs: Mutex::new(attrs),
+            attrs: AttrCell::new(attrs),
         })
-    }
-
-    pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
-        self.attrs.lock().set_bytes(id, bytes)
-    }
-
-    pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
-        self.attrs.lock().set(id, v)
-    }
-
-    pub fn get(&self, id: i32) -> Result<AttrValue> {
-        self.attrs.lock().get(id)
     }
 
     /// The operation as `GemmProblem::new` takes it, after refusing (NOT_SUPPORTED) the
@@ -251,5 +237,12 @@ impl MatmulDesc {
             op,
             bias: a.int(BIAS_POINTER) as u64,
         })
+    }
+}
+
+impl std::ops::Deref for MatmulDesc {
+    type Target = AttrCell;
+    fn deref(&self) -> &AttrCell {
+        &self.attrs
     }
 }

@@ -1,8 +1,6 @@
 //! The matrix layout behind `deepgemmLtMatrixLayout_t`.
 
-use parking_lot::Mutex;
-
-use super::attr::{AttrDef, AttrValue, Attrs, Check};
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::MatrixSpec;
@@ -60,7 +58,7 @@ pub static TABLE: [AttrDef; 9] = [
 
 #[derive(Debug)]
 pub struct MatrixLayout {
-    attrs: Mutex<Attrs>,
+    attrs: AttrCell,
 }
 
 impl MatrixLayout {
@@ -78,20 +76,8 @@ impl MatrixLayout {
         a.set(LD, AttrValue::I64(ld))
             .map_err(|_| invalid!("leading dimension {ld} < 0"))?;
         Ok(MatrixLayout {
-            attrs: Mutex::new(a),
+            attrs: AttrCell::new(a),
         })
-    }
-
-    pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
-        self.attrs.lock().set_bytes(id, bytes)
-    }
-
-    pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
-        self.attrs.lock().set(id, v)
-    }
-
-    pub fn get(&self, id: i32) -> Result<AttrValue> {
-        self.attrs.lock().get(id)
     }
 
     /// The layout as `GemmProblem::new` takes it; planar complex and pointer-array batches
@@ -110,5 +96,12 @@ impl MatrixLayout {
             batch_count: a.int(BATCH_COUNT) as i32,
             batch_stride: a.int(STRIDED_BATCH_OFFSET) as i64,
         })
+    }
+}
+
+impl std::ops::Deref for MatrixLayout {
+    type Target = AttrCell;
+    fn deref(&self) -> &AttrCell {
+        &self.attrs
     }
 }

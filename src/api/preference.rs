@@ -1,9 +1,6 @@
 //! The heuristic preference behind `deepgemmLtMatmulPreference_t`.
 
-use parking_lot::Mutex;
-
-use super::attr::{AttrDef, AttrValue, Attrs, Check};
-use crate::error::Result;
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
 
 // Attribute ids (cublasLtMatmulPreferenceAttributes_t).
 pub const SEARCH_MODE: i32 = 0;
@@ -52,7 +49,7 @@ pub struct PrefSnapshot {
 
 #[derive(Debug)]
 pub struct MatmulPreference {
-    attrs: Mutex<Attrs>,
+    attrs: AttrCell,
 }
 
 impl Default for MatmulPreference {
@@ -64,20 +61,8 @@ impl Default for MatmulPreference {
 impl MatmulPreference {
     pub fn new() -> MatmulPreference {
         MatmulPreference {
-            attrs: Mutex::new(Attrs::new(&TABLE)),
+            attrs: AttrCell::new(Attrs::new(&TABLE)),
         }
-    }
-
-    pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
-        self.attrs.lock().set_bytes(id, bytes)
-    }
-
-    pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
-        self.attrs.lock().set(id, v)
-    }
-
-    pub fn get(&self, id: i32) -> Result<AttrValue> {
-        self.attrs.lock().get(id)
     }
 
     pub fn snapshot(&self) -> PrefSnapshot {
@@ -91,5 +76,12 @@ impl MatmulPreference {
             max_workspace: a.int(MAX_WORKSPACE_BYTES) as u64,
             max_waves,
         }
+    }
+}
+
+impl std::ops::Deref for MatmulPreference {
+    type Target = AttrCell;
+    fn deref(&self) -> &AttrCell {
+        &self.attrs
     }
 }
