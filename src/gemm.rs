@@ -54,7 +54,6 @@ pub fn run(
     workspace: u64,
     workspace_size: u64,
 ) -> Result<()> {
-    let _ = workspace; // no kernel needs workspace yet
     let ctx = driver::enter(stream)?;
     let plan = match plan {
         Some(p) if !p.accepts(ptrs) => {
@@ -64,9 +63,11 @@ pub fn run(
             ));
         }
         Some(p) => *p,
+        // The best candidate these pointers and this workspace allow; the portable plan
+        // takes any pointers and needs no workspace.
         None => plan::candidates(problem, &ctx.device.spec)?
             .into_iter()
-            .find(|c| c.accepts(ptrs))
+            .find(|c| c.accepts(ptrs) && c.workspace <= workspace_size)
             .expect("the portable plan accepts every pointer"),
     };
     if plan.workspace > workspace_size {
@@ -74,6 +75,12 @@ pub fn run(
             "{} needs {} bytes of workspace, {workspace_size} given",
             plan.name(),
             plan.workspace
+        ));
+    }
+    if plan.workspace > 0 && (workspace == 0 || workspace % 256 != 0) {
+        return Err(invalid!(
+            "{} needs a 256-byte aligned workspace, got {workspace:#x}",
+            plan.name()
         ));
     }
     if problem.is_empty() {
@@ -107,6 +114,22 @@ pub fn run(
         }
         Kernel::Sm90(v) => {
             let mut args = Sm90Args::new(&v, problem, ptrs, sm90::DEFAULT_GROUP_M)?;
+            let d = plan.decomposition;
+            args.params.set_decomposition(&d, workspace);
+            if plan.workspace > 0 {
+                // The Stream-K flags start at zero; the partials need no clearing.
+                // SAFETY: `workspace` holds `plan.workspace` >= flag_bytes bytes (checked
+                // above; the caller's contract for the workspace pointer), 4-byte aligned.
+                let r = unsafe {
+                    sys::cuMemsetD32Async(
+                        workspace,
+                        0,
+                        (d.flag_bytes() / 4) as usize,
+                        stream as CUstream,
+                    )
+                };
+                driver::check(r, "clearing the Stream-K flags")?;
+            }
             // SAFETY: the registry loaded variant `v` and opted it into its dynamic shared
             // memory on this device; the context of `stream` is current; `args` lives until
             // the call returns (cuLaunchKernel copies the parameters).

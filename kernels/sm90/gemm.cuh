@@ -28,6 +28,7 @@
 #pragma once
 
 #include "ptx/fence.cuh"
+#include "ptx/global_sync.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/regs.cuh"
 #include "ptx/smem.cuh"
@@ -52,15 +53,18 @@ constexpr int kThreadsPerWarpgroup = 128;
 constexpr int kProducerRegs = 40;
 constexpr int kConsumerRegs = 232;
 
-// Shared memory of the epilogue, per CTA: the general path's fp32 staging (StagedShape per
-// consumer) or the TMA-store path's 16-bit boxes (StoreShape per consumer, 16-bit D only). A
-// launch takes one path for every tile, so the two share the bytes. Mirrored by
-// `Sm90Variant::epilogue_smem_bytes` in src/plan/sm90.rs.
+// Shared memory of the epilogue, per CTA: per consumer, the general path's fp32 staging
+// (StagedShape) and the TMA-store path's 16-bit boxes (StoreShape, 16-bit D only) in the same
+// bytes; a warpgroup uses one at a time (the Stream-K tiles of a TMA-store launch take the
+// general path, after draining the stores). Mirrored by `Sm90Variant::epilogue_smem_bytes`
+// in src/plan/sm90.rs.
 template <typename OutT, int kNumConsumers>
 struct EpilogueSmem {
-  static constexpr unsigned kGeneral = kNumConsumers * StagedShape::kFloats * sizeof(float);
-  static constexpr unsigned kTmaStore = sizeof(OutT) == 2 ? kNumConsumers * StoreShape::kBytes : 0;
-  static constexpr unsigned kBytes = kGeneral > kTmaStore ? kGeneral : kTmaStore;
+  static constexpr unsigned kGeneral = StagedShape::kFloats * sizeof(float);
+  static constexpr unsigned kTmaStore = sizeof(OutT) == 2 ? StoreShape::kBytes : 0;
+  // Per warpgroup; a multiple of 1024 bytes whenever the TMA-store staging is in it.
+  static constexpr unsigned kStride = kGeneral > kTmaStore ? kGeneral : kTmaStore;
+  static constexpr unsigned kBytes = kNumConsumers * kStride;
 };
 
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
@@ -115,6 +119,35 @@ struct OperandTile {
   }
 };
 
+// Stream-K fixup, owner side: waits until every CTA that computed a share of the tile of `unit`
+// (the CTAs after this one whose ranges start inside it) has raised its flag for this
+// warpgroup, and returns where their partials are. One thread spins; the barrier passes the
+// acquired view on to the others.
+__device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
+                                                       const WorkUnit& unit, int consumer,
+                                                       int barrier_id, int tid,
+                                                       long long slot_floats) {
+  const int tile_end = (unit.tile + 1) * k_iters;
+  const int first = static_cast<int>(blockIdx.x) + 1;
+  int last = first;
+  while (last < p.sk_ctas &&
+         WorkSchedule::range_begin(p.sk_tiles, k_iters, p.sk_ctas, last) < tile_end) {
+    ++last;
+  }
+  if (tid == 0) {
+#pragma unroll 1
+    for (int c = first; c < last; ++c) {
+      const unsigned* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
+      while (ld_acquire_gpu(flag) == 0u) {
+        nanosleep(64);
+      }
+    }
+  }
+  named_barrier_sync(barrier_id, 128);
+  return Fixup{StreamKWorkspace::partial(p.workspace, p.sk_ctas, first, consumer, slot_floats),
+               StreamKWorkspace::kConsumers * slot_floats, last - first};
+}
+
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
           int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
@@ -168,6 +201,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M, BLOCK_N, p.group_m);
   const int num_k_iters = static_cast<int>((p.k + BLOCK_K - 1) / BLOCK_K);
+  // Producer and consumers walk the same units (sm90/scheduler.cuh).
+  const auto make_schedule = [&]() {
+    return WorkSchedule(sched.num_tiles, p.sk_tiles, num_k_iters, p.sk_ctas,
+                        static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+  };
   // Warp-uniform in the compiler's eyes, so the role branch is not treated as divergent.
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarpgroup, 0);
 
@@ -178,14 +216,16 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       tma_prefetch_descriptor(&tmap_a);
       tma_prefetch_descriptor(&tmap_b);
       PipelineState<kNumStages> state;
+      WorkSchedule work = make_schedule();
+      WorkUnit unit;
 #pragma unroll 1
-      for (long long t = blockIdx.x; t < sched.num_tiles; t += gridDim.x) {
-        const TileCoord tile = sched.coord(t);
+      while (work.next(unit)) {
+        const TileCoord tile = sched.coord(unit.tile);
         const int m0 = tile.m_tile * BLOCK_M;
         const int n0 = tile.n_tile * BLOCK_N;
         const int batch = static_cast<int>(tile.batch);
 #pragma unroll 1
-        for (int k_iter = 0; k_iter < num_k_iters; ++k_iter) {
+        for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
           pipe.producer_acquire(state);
           pipe.producer_expect(state, kStageBytesA + kStageBytesB);
           const unsigned full = pipe.full(state.stage);
@@ -210,9 +250,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const bool tma_store = kCanTmaStore && (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
     const bool plain =
         beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
-    const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * StoreShape::kBytes;
+    // Each warpgroup's TMA-store staging and general staging start at the same place (a
+    // Stream-K launch uses both), kEpilogueStride bytes per warpgroup.
+    using EpiSmem = EpilogueSmem<OutT, kNumConsumers>;
+    const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * EpiSmem::kStride;
     float* const staged =
-        reinterpret_cast<float*>(&smem.epilogue[0]) + consumer * StagedShape::kFloats;
+        reinterpret_cast<float*>(&smem.epilogue[0] + consumer * EpiSmem::kStride);
+    constexpr long long kSlotFloats = 64LL * BLOCK_N;  // one warpgroup's partial tile
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
       tma_prefetch_descriptor(&tmap_d);
@@ -224,15 +268,17 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       acc[r] = 0.f;
     }
     PipelineState<kNumStages> state;
+    WorkSchedule work = make_schedule();
+    WorkUnit unit;
 #pragma unroll 1
-    for (long long t = blockIdx.x; t < sched.num_tiles; t += gridDim.x) {
-      const TileCoord tile = sched.coord(t);
+    while (work.next(unit)) {
+      const TileCoord tile = sched.coord(unit.tile);
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
       if (num_k_iters > 0) {
         int previous_stage = 0;
 #pragma unroll 1
-        for (int k_iter = 0; k_iter < num_k_iters; ++k_iter) {
+        for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
           pipe.consumer_wait(state);
 #pragma unroll
           for (int r = 0; r < kAccRegs; ++r) {
@@ -243,7 +289,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
             Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
                      TileB::desc(b_base + state.stage * kStageBytesB, kk),
-                     (k_iter > 0 || kk > 0) ? 1 : 0);
+                     (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
           }
           wgmma_commit_group();
 #pragma unroll
@@ -253,7 +299,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           // Keep this k-step's wgmmas in flight while releasing the previous step's stage: once
           // at most one batch is pending, the batch that read `previous_stage` has completed.
           wgmma_wait_group<1>();
-          if (k_iter > 0 && lane == 0) {
+          if (k_iter > unit.k_begin && lane == 0) {
             pipe.consumer_release(previous_stage);
           }
           previous_stage = state.stage;
@@ -269,11 +315,41 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
+      const int barrier_id = 1 + consumer;
       const long long row_base = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64;
       const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
-      // Named barriers 1 and 2: one per consumer warpgroup (0 is __syncthreads). Each path is
-      // instantiated for the flags it branches on, so no tile runs code for what it lacks.
-      const int barrier_id = 1 + consumer;
+      // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
+      // Each path is instantiated for the flags it branches on, so no tile runs code for what
+      // it lacks.
+      if (unit.k_begin > 0 || unit.k_end < num_k_iters) {
+        // A tile shared with other CTAs (Stream-K), through the staged path, whose buffer
+        // overlaps the TMA-store staging: drain this warpgroup's stores' reads first.
+        if constexpr (kCanTmaStore) {
+          if (tma_store && tid == 0) {
+            tma_store_wait_read<0>();
+          }
+        }
+        const int cta = static_cast<int>(blockIdx.x);
+        if (unit.k_begin > 0) {
+          // Another CTA finishes this tile: hand the partial over and raise the flag.
+          epilogue_store_partial(
+              acc, staged, barrier_id, tid,
+              StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
+          named_barrier_sync(barrier_id, 128);
+          if (tid == 0) {
+            st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), 1u);
+          }
+        } else {
+          // This CTA started the tile; the CTAs after it computed the rest.
+          const Fixup fixup = streamk_wait_partials(p, num_k_iters, unit, consumer, barrier_id,
+                                                    tid, kSlotFloats);
+          epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
+                                             row_base, col_base, tile.batch, fixup);
+        }
+        // The next TMA-store epilogue writes the buffer without a barrier first.
+        named_barrier_sync(barrier_id, 128);
+        continue;
+      }
       if constexpr (kCanTmaStore) {
         if (tma_store) {
           if (p.activation == SM90_ACT_RELU) {
@@ -290,11 +366,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
       }
       if (plain) {
-        epilogue_staged<OutT, true>(acc, staged, barrier_id, tid, p, alpha, beta, row_base,
-                                    col_base, tile.batch);
+        epilogue_staged<OutT, true, false>(acc, staged, barrier_id, tid, p, alpha, beta,
+                                           row_base, col_base, tile.batch, Fixup{});
       } else {
-        epilogue_staged<OutT, false>(acc, staged, barrier_id, tid, p, alpha, beta, row_base,
-                                     col_base, tile.batch);
+        epilogue_staged<OutT, false, false>(acc, staged, barrier_id, tid, p, alpha, beta,
+                                            row_base, col_base, tile.batch, Fixup{});
       }
     }
     // The CTA's shared memory must outlive the stores that read it; the global writes are

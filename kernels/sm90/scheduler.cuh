@@ -45,3 +45,77 @@ struct TileScheduler {
 };
 
 }  // namespace dg_sm90
+
+namespace dg_sm90 {
+
+// One piece of work of a CTA: k-iterations [k_begin, k_end) of linear tile `tile`.
+struct WorkUnit {
+  int tile;
+  int k_begin;
+  int k_end;
+};
+
+// The decomposition of a launch, the same in the producer and the consumers (src/plan/streamk.rs
+// mirrors it and unit-tests it):
+//   - Stream-K phase: the first `sk_tiles` linear tiles, sk_tiles * k_iters MAC-loop iterations
+//     in all, are split evenly among CTAs 0 .. sk_ctas - 1 as contiguous ranges. A range may
+//     start or end inside a tile. A CTA whose range starts inside a tile computes only part of
+//     it: it stores that partial tile in the workspace (its first unit, and only that one can
+//     start mid-tile). The CTA whose range holds the tile's first iteration finishes the tile:
+//     it adds the partials of the CTAs after it, in CTA order (deterministic), then runs the
+//     epilogue. It meets that tile last in its range, when the contributors, who met it first
+//     in theirs, are long done; all CTAs are resident (one per SM), so the wait cannot deadlock.
+//   - Data-parallel phase: tiles sk_tiles .. num_tiles - 1, whole, CTA b taking every gridDim-th
+//     one from sk_tiles + b.
+// sk_tiles = 0 is the plain persistent data-parallel schedule; sk_tiles = num_tiles with a
+// grid smaller than the tile count's iterations is split-K.
+// 32-bit counters keep the consumers' registers for the accumulators: the planner only
+// launches the kernel with fewer than 2^31 tiles and Stream-K iterations.
+struct WorkSchedule {
+  int num_tiles;
+  int k_iters;
+  int pos;      // next Stream-K iteration of this CTA
+  int sk_end;   // end of this CTA's Stream-K range
+  int dp_next;  // next data-parallel tile
+  int stride;   // gridDim.x
+
+  __device__ __forceinline__ WorkSchedule(long long tiles, long long sk_tiles, int iters,
+                                          int sk_ctas, int cta, int grid)
+      : num_tiles(static_cast<int>(tiles)), k_iters(iters), stride(grid) {
+    pos = cta < sk_ctas ? range_begin(sk_tiles, iters, sk_ctas, cta) : 0;
+    sk_end = cta < sk_ctas ? range_begin(sk_tiles, iters, sk_ctas, cta + 1) : 0;
+    dp_next = static_cast<int>(sk_tiles) + cta;
+  }
+
+  // First Stream-K iteration of CTA c: the remainder goes one each to the first CTAs.
+  __device__ __forceinline__ static int range_begin(long long sk_tiles, int k_iters, int sk_ctas,
+                                                    int c) {
+    const int total = static_cast<int>(sk_tiles) * k_iters;
+    const int base = total / sk_ctas;
+    const int rem = total - base * sk_ctas;
+    return c * base + (c < rem ? c : rem);
+  }
+
+  __device__ __forceinline__ bool next(WorkUnit& u) {
+    if (pos < sk_end) {
+      const int tile = pos / k_iters;
+      const int tile_end = (tile + 1) * k_iters;
+      const int end = tile_end < sk_end ? tile_end : sk_end;
+      u.tile = tile;
+      u.k_begin = pos - tile * k_iters;
+      u.k_end = end - tile * k_iters;
+      pos = end;
+      return true;
+    }
+    if (dp_next < num_tiles) {
+      u.tile = dp_next;
+      u.k_begin = 0;
+      u.k_end = k_iters;
+      dp_next += stride;
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace dg_sm90

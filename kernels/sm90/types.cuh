@@ -99,17 +99,41 @@ struct Sm90Params {
   const void* bias;        // per row of D (length m); D's type, or fp32 with SM90_FLAG_BIAS_F32
   const float* alpha_ptr;  // non-null in pointer mode DEVICE: alpha is read here
   const float* beta_ptr;
+  // Stream-K fixup (sk_tiles > 0): the flags, zeroed before the launch, then the partial tiles
+  // (see StreamKWorkspace). Null when sk_tiles == 0.
+  void* workspace;
   long long m, n, k, batch;
   long long c_ms, c_ns, c_bs;
   long long d_ms, d_ns, d_bs;
   long long bias_bs;
+  long long sk_tiles;  // tiles of the Stream-K phase (WorkSchedule); 0: data-parallel only
   float alpha, beta;
   int activation;  // SM90_ACT_*
   int flags;       // SM90_FLAG_*
   int group_m;     // tile rows per L2 group of the scheduler (>= 1)
-  int reserved;    // zero; keeps the size a multiple of 8
+  int sk_ctas;     // CTAs sharing the Stream-K phase (<= gridDim.x; >= 1)
 };
-static_assert(sizeof(Sm90Params) == 5 * 8 + 11 * 8 + 6 * 4,
+static_assert(sizeof(Sm90Params) == 6 * 8 + 12 * 8 + 6 * 4,
               "Sm90Params layout must match src/runtime/tensor_map.rs");
+
+// The Stream-K workspace: one flag per (CTA, consumer warpgroup), then each such pair's partial
+// 64 x BLOCK_N fp32 tile (in the staged epilogue's item order, sm90/epilogue.cuh
+// `epilogue_store_partial`).
+// src/plan/sm90.rs `streamk_workspace_bytes` mirrors the sizes.
+struct StreamKWorkspace {
+  static constexpr unsigned kConsumers = 2;
+  __device__ __forceinline__ static unsigned long long flag_bytes(int sk_ctas) {
+    return (static_cast<unsigned long long>(sk_ctas) * kConsumers * 4 + 255) / 256 * 256;
+  }
+  __device__ __forceinline__ static unsigned* flag(void* ws, int cta, int consumer) {
+    return static_cast<unsigned*>(ws) + cta * kConsumers + consumer;
+  }
+  // Slot of (cta, consumer): `slot_floats` (64 x BLOCK_N) floats each.
+  __device__ __forceinline__ static float* partial(void* ws, int sk_ctas, int cta, int consumer,
+                                                   long long slot_floats) {
+    return reinterpret_cast<float*>(static_cast<unsigned char*>(ws) + flag_bytes(sk_ctas)) +
+           static_cast<long long>(cta * kConsumers + consumer) * slot_floats;
+  }
+};
 
 }  // namespace dg_sm90

@@ -66,6 +66,9 @@ fn main() -> ExitCode {
 }
 
 fn run_all(opts: &Options) -> ExitCode {
+    if opts.plans {
+        return print_plans(opts);
+    }
     let gpu = match Gpu::open(opts.device) {
         Ok(g) => g,
         Err(why) => {
@@ -198,4 +201,42 @@ fn run_all(opts: &Options) -> ExitCode {
     } else {
         ExitCode::from(EXIT_FAILED)
     }
+}
+
+/// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
+/// model's estimate; needs no GPU.
+fn print_plans(opts: &Options) -> ExitCode {
+    use deepgemm::plan::{DeviceSpec, candidates};
+    let dev = DeviceSpec::H200;
+    let shapes: Vec<(u64, u64, u64)> = if opts.shapes.is_empty() {
+        args::DEFAULT_SHAPES.to_vec()
+    } else {
+        opts.shapes.clone()
+    };
+    for shape in shapes {
+        let spec = run::spec_for(opts, shape);
+        let plans = match run::problem_of(&spec).and_then(|p| candidates(&p, &dev)) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{}x{}x{}: {e}", shape.0, shape.1, shape.2);
+                continue;
+            }
+        };
+        println!("{}x{}x{}:", shape.0, shape.1, shape.2);
+        for p in plans {
+            let flops = 2.0 * (shape.0 * shape.1 * shape.2 * opts.batch) as f64;
+            let tflops = if p.estimate_ns > 0 {
+                format!("{:7.1} TFLOP/s", flops / p.estimate_ns as f64 / 1e3)
+            } else {
+                "      (no model)".into()
+            };
+            println!(
+                "  {:9.1} us {tflops}  ws {:>9}  {}",
+                p.estimate_ns as f64 / 1e3,
+                p.workspace,
+                p.name()
+            );
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -69,6 +69,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../kernels/ptx/barrier.cuh"),
     ),
     (
+        "ptx/global_sync.cuh",
+        include_str!("../../kernels/ptx/global_sync.cuh"),
+    ),
+    (
         "sm90/types.cuh",
         include_str!("../../kernels/sm90/types.cuh"),
     ),

@@ -3,6 +3,7 @@
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
 pub mod sm90;
+pub mod streamk;
 
 use crate::error::Result;
 use crate::problem::{GemmPointers, GemmProblem};
@@ -188,8 +189,13 @@ pub struct Plan {
     pub kernel: Kernel,
     pub grid: [u32; 3],
     pub block: u32,
-    /// Workspace bytes the plan needs (none of today's kernels needs any).
+    /// Workspace bytes the plan needs (the Stream-K fixup's; 0 for the other schedules).
     pub workspace: u64,
+    /// How the sm90 kernel shares out its tiles (data-parallel for the portable kernels).
+    pub decomposition: streamk::Decomposition,
+    /// The cost model's estimate in nanoseconds (sm90 plans; 0 when not modelled). Ranks the
+    /// heuristic's candidates.
+    pub estimate_ns: u64,
 }
 
 /// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
@@ -197,8 +203,14 @@ pub struct Plan {
 pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0002;
 
 impl Plan {
+    /// The kernel's name, plus the decomposition when it is not data-parallel, e.g.
+    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1+sk156x132`.
     pub fn name(&self) -> String {
-        self.kernel.name()
+        if self.decomposition.is_data_parallel() {
+            self.kernel.name()
+        } else {
+            format!("{}+{}", self.kernel.name(), self.decomposition.tag())
+        }
     }
 
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
@@ -288,21 +300,47 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         ],
         block: variant.threads,
         workspace: 0,
+        decomposition: streamk::Decomposition::default(),
+        estimate_ns: 0,
     })
 }
 
-/// The Hopper main-tile plan for `p`, or why there is none.
-pub fn hopper(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Plan, String> {
+/// The most Hopper main-tile plans the heuristic lists.
+pub const MAX_SM90_PLANS: usize = 8;
+
+/// The Hopper main-tile plans for `p`, best first by the cost model (every fitting tile with
+/// each decomposition worth considering, `streamk::decompositions`), or why there is none.
+pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Vec<Plan>, String> {
     if dev.cc_major != 9 || dev.cc_minor != 0 {
         return Err(format!("sm_{}{} is not sm_90", dev.cc_major, dev.cc_minor));
     }
-    let v = sm90::choose(p, dev).ok_or_else(|| why_not_sm90(p))?;
-    Ok(Plan {
-        kernel: Kernel::Sm90(v),
-        grid: [v.grid(p, dev), 1, 1],
-        block: sm90::THREADS,
-        workspace: 0,
-    })
+    let variants = sm90::fitting(p, dev);
+    if variants.is_empty() {
+        return Err(why_not_sm90(p));
+    }
+    let mut plans: Vec<Plan> = Vec::new();
+    for v in variants {
+        let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+        for (d, s) in streamk::decompositions(&v, p, dev) {
+            plans.push(Plan {
+                kernel: Kernel::Sm90(v),
+                grid: [d.grid, 1, 1],
+                block: sm90::THREADS,
+                workspace: d.workspace_bytes(&v, k_iters),
+                decomposition: d,
+                estimate_ns: (s * 1e9) as u64,
+            });
+        }
+    }
+    // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
+    plans.sort_by_key(|p| p.estimate_ns);
+    plans.truncate(MAX_SM90_PLANS);
+    Ok(plans)
+}
+
+/// The best Hopper main-tile plan for `p`, or why there is none.
+pub fn hopper(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Plan, String> {
+    hopper_plans(p, dev).map(|plans| plans[0])
 }
 
 /// The most telling reason no sm90 variant takes `p`: the rule that failed for a variant of
@@ -331,10 +369,10 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 /// (it needs 16-byte aligned A and B at run time, see `Plan::accepts`), then the portable
 /// kernel, which takes everything.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
-    let mut out = Vec::with_capacity(2);
+    let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
     if !portable_only() {
-        if let Ok(h) = hopper(p, dev) {
-            out.push(h);
+        if let Ok(h) = hopper_plans(p, dev) {
+            out.extend(h);
         }
     }
     out.push(portable(p, dev)?);
@@ -460,9 +498,24 @@ mod tests {
     fn hopper_first_where_it_applies_portable_always_last() {
         let p = problem(4096, 4096, 4096, 1, R_16BF, R_16BF, COMPUTE_32F);
         let c = candidates(&p, &DeviceSpec::H200).unwrap();
-        assert_eq!(c.len(), 2);
-        assert!(matches!(c[0].kernel, Kernel::Sm90(_)), "{:?}", c[0]);
-        assert!(matches!(c[1].kernel, Kernel::Portable(_)));
+        assert!(c.len() >= 2 && c.len() <= MAX_SM90_PLANS + 1);
+        let (last, sm90_plans) = c.split_last().unwrap();
+        assert!(matches!(last.kernel, Kernel::Portable(_)));
+        assert!(
+            sm90_plans
+                .iter()
+                .all(|p| matches!(p.kernel, Kernel::Sm90(_)))
+        );
+        // Ranked by the cost model, each a distinct algo.
+        assert!(
+            sm90_plans
+                .windows(2)
+                .all(|w| w[0].estimate_ns <= w[1].estimate_ns)
+        );
+        let mut names: Vec<String> = c.iter().map(|p| p.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), c.len());
         assert_eq!(c[0].block, sm90::THREADS);
         assert!(c[0].grid[0] >= 1 && c[0].grid[0] <= 132, "persistent grid");
         // Other architectures, fp32 and k = 0 get the portable kernel only.
@@ -516,7 +569,7 @@ mod tests {
         let dev = DeviceSpec::H200;
         let p = problem(304, 200, 128, 1, R_16F, R_32F, COMPUTE_32F);
         let all = candidates(&p, &dev).unwrap();
-        assert_eq!(all.len(), 2);
+        assert!(all.len() >= 2);
         for plan in &all {
             let algo = plan.to_algo();
             assert_eq!(Plan::from_algo(&algo, &p, &dev).unwrap(), *plan);

@@ -407,22 +407,23 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
     (first_m + local % rows, local / rows, batch)
 }
 
-/// A first heuristic (not yet tuned on the H200): the widest tile that still gives every SM at
-/// least one tile, 128x64 when n is at most 64. `None` when no sm90 variant takes `p` on `dev`.
-pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Option<Sm90Variant> {
-    let candidates: Vec<Sm90Variant> = Sm90Variant::all()
+/// Every sm90 variant that takes `p` on `dev`, widest tile first.
+pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
+    let mut v: Vec<Sm90Variant> = Sm90Variant::all()
         .into_iter()
         .filter(|v| v.fits(p) && v.fits_device(dev))
         .collect();
-    let with_n = |bn: u32| candidates.iter().copied().find(|v| v.block_n == bn);
-    if p.n <= 64 {
-        return with_n(64).or_else(|| candidates.first().copied());
-    }
-    let wide = with_n(256)?;
-    if wide.num_tiles(p) >= dev.sm_count as u64 {
-        Some(wide)
-    } else {
-        with_n(128).or(Some(wide))
+    v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
+    v
+}
+
+/// The variant of the best Hopper plan for `p` (`plan::hopper_plans` ranks tiles and
+/// decompositions with the cost model in `plan::streamk`). `None` when no sm90 variant takes
+/// `p` on `dev`.
+pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Option<Sm90Variant> {
+    match crate::plan::hopper(p, dev).ok()?.kernel {
+        crate::plan::Kernel::Sm90(v) => Some(v),
+        crate::plan::Kernel::Portable(_) => None,
     }
 }
 

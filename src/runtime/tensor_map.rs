@@ -230,6 +230,8 @@ pub struct Sm90Params {
     /// Non-zero in pointer mode DEVICE: the kernel reads alpha there instead of `alpha`.
     pub alpha_ptr: u64,
     pub beta_ptr: u64,
+    /// Stream-K fixup workspace (flags, then partial tiles); 0 when `sk_tiles` is 0.
+    pub workspace: u64,
     pub m: i64,
     pub n: i64,
     pub k: i64,
@@ -242,6 +244,8 @@ pub struct Sm90Params {
     pub d_ns: i64,
     pub d_bs: i64,
     pub bias_bs: i64,
+    /// Tiles of the Stream-K phase (`plan::sm90::Decomposition`); 0: data-parallel only.
+    pub sk_tiles: i64,
     pub alpha: f32,
     pub beta: f32,
     /// `Activation as i32`.
@@ -251,10 +255,11 @@ pub struct Sm90Params {
     pub flags: i32,
     /// Tile rows per L2 group of the scheduler.
     pub group_m: i32,
-    pub reserved: i32,
+    /// CTAs sharing the Stream-K phase (>= 1 when `sk_tiles` > 0).
+    pub sk_ctas: i32,
 }
 
-pub const SM90_PARAMS_SIZE: usize = 5 * 8 + 11 * 8 + 6 * 4;
+pub const SM90_PARAMS_SIZE: usize = 6 * 8 + 12 * 8 + 6 * 4;
 const _: () = assert!(std::mem::size_of::<Sm90Params>() == SM90_PARAMS_SIZE);
 
 impl Sm90Params {
@@ -275,6 +280,7 @@ impl Sm90Params {
             bias: if p.epilogue.bias { ptrs.bias } else { 0 },
             alpha_ptr,
             beta_ptr,
+            workspace: 0,
             m: p.m as i64,
             n: p.n as i64,
             k: p.k as i64,
@@ -286,13 +292,22 @@ impl Sm90Params {
             d_ns: p.d.col,
             d_bs: p.d.batch,
             bias_bs: p.bias_batch_stride,
+            sk_tiles: 0,
             alpha,
             beta,
             activation: p.epilogue.activation as i32,
             flags,
             group_m: group_m.clamp(1, i32::MAX as u32) as i32,
-            reserved: 0,
+            sk_ctas: 0,
         }
+    }
+
+    /// Switches the launch to decomposition `d`, with its Stream-K workspace (if it needs one)
+    /// at device address `workspace`, whose flags the caller zeroes before the launch.
+    pub fn set_decomposition(&mut self, d: &crate::plan::streamk::Decomposition, workspace: u64) {
+        self.sk_tiles = d.sk_tiles as i64;
+        self.sk_ctas = d.sk_ctas as i32;
+        self.workspace = if d.sk_tiles > 0 { workspace } else { 0 };
     }
 }
 

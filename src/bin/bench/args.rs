@@ -24,6 +24,7 @@ usage: deepgemm-bench [options]
   --json PATH          write the results as JSON
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
+  --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   -h, --help           this text
 With no --shape/--shapes: 1024x1024x1024, 4096x4096x4096, 4097x4097x4097, bf16.
 Exit status: 0 all checks passed, 1 a check or a call failed, 2 no CUDA driver/GPU,
@@ -77,6 +78,8 @@ pub struct Options {
     pub json: Option<PathBuf>,
     pub device: usize,
     pub seed: Option<u64>,
+    /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
+    pub plans: bool,
 }
 
 /// The shapes run when none is given.
@@ -101,6 +104,7 @@ impl Default for Options {
             json: None,
             device: 0,
             seed: None,
+            plans: false,
         }
     }
 }
@@ -256,6 +260,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
             }
             "--no-cublas" => o.cublas = false,
+            "--plans" => o.plans = true,
             "--no-flush" => o.flush_l2 = false,
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--device" => o.device = parse_count(flag, value()?, 0)? as usize,

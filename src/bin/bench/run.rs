@@ -159,10 +159,8 @@ impl Side<'_, '_> {
     }
 }
 
-/// deepgemm's kernel name for the algo its heuristic returned, decoded with the
-/// library's own `Plan::from_algo` over the same problem.
-fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
-    use deepgemm::plan::{DeviceSpec, Plan};
+/// The library's own description of `spec`, as its C API builds it from the descriptors.
+pub fn problem_of(spec: &GemmSpec) -> deepgemm::error::Result<deepgemm::problem::GemmProblem> {
     use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
     let mut op = OpSpec::new(spec.compute_type(), host::R_32F);
     op.trans_a = spec.trans_a as i32;
@@ -181,15 +179,20 @@ fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
             batch_stride: g.batch_stride as i64,
         }
     };
+    GemmProblem::new(&op, &m(host::A), &m(host::B), &m(host::C), &m(host::D))
+}
+
+/// deepgemm's kernel name for the algo its heuristic returned, decoded with the
+/// library's own `Plan::from_algo` over the same problem.
+fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
+    use deepgemm::plan::{DeviceSpec, Plan};
     let dev = DeviceSpec {
         cc_major: gpu.cc.0 as u32,
         cc_minor: gpu.cc.1 as u32,
         sm_count: gpu.sm_count as u32,
         smem_per_block: gpu.smem_optin as u32,
     };
-    match GemmProblem::new(&op, &m(host::A), &m(host::B), &m(host::C), &m(host::D))
-        .and_then(|p| Plan::from_algo(&algo.data, &p, &dev))
-    {
+    match problem_of(spec).and_then(|p| Plan::from_algo(&algo.data, &p, &dev)) {
         Ok(plan) => plan.name(),
         // Not a plan `plan::choose` makes for this problem: show the raw words.
         Err(e) => format!("algo {:x?} ({e})", &algo.data[1..4]),

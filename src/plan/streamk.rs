@@ -1,0 +1,460 @@
+//! How the sm90 kernel shares a problem's tiles among its persistent CTAs: data-parallel,
+//! Stream-K (the hybrid "Stream-K phase, then data-parallel waves") and split-K, which are one
+//! schedule with different parameters (kernels/sm90/scheduler.cuh `WorkSchedule`), and the
+//! cost model that picks among them.
+//!
+//! Pure Rust over plain data. `work_units` mirrors the kernel's schedule so that the tests
+//! here prove what the kernel relies on: every MAC-loop iteration of every tile is computed
+//! exactly once, only a CTA's first unit can start inside a tile, and each tile's owner finds
+//! exactly the CTAs that computed the rest of it.
+
+use crate::plan::DeviceSpec;
+use crate::plan::sm90::Sm90Variant;
+use crate::problem::GemmProblem;
+
+/// A launch's schedule: the first `sk_tiles` linear tiles are shared out by MAC-loop
+/// iteration among CTAs `0..sk_ctas` (Stream-K), the remaining tiles go whole to all `grid`
+/// CTAs in turn (data-parallel). `sk_tiles == 0` is the plain data-parallel schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Decomposition {
+    pub sk_tiles: u64,
+    pub sk_ctas: u32,
+    /// CTAs launched (one per SM at most).
+    pub grid: u32,
+}
+
+/// Which decompositions the planner may use: `DEEPGEMM_DECOMPOSITION` = `dp` (data-parallel
+/// only), `streamk` (Stream-K over every tile, one range per SM) or `splitk` (Stream-K with
+/// every tile split about four ways), for tests that force each path; unset or `auto`: the
+/// cost model decides. Read once per process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forced {
+    Auto,
+    DataParallel,
+    StreamK,
+    SplitK,
+}
+
+pub fn forced() -> Forced {
+    static F: once_cell::sync::Lazy<Forced> = once_cell::sync::Lazy::new(|| {
+        match std::env::var("DEEPGEMM_DECOMPOSITION")
+            .as_deref()
+            .map(str::trim)
+        {
+            Ok("dp") => Forced::DataParallel,
+            Ok("streamk") => Forced::StreamK,
+            Ok("splitk") => Forced::SplitK,
+            _ => Forced::Auto,
+        }
+    });
+    *F
+}
+
+impl Decomposition {
+    pub fn data_parallel(tiles: u64, dev: &DeviceSpec) -> Decomposition {
+        Decomposition {
+            sk_tiles: 0,
+            sk_ctas: 0,
+            grid: tiles.clamp(1, dev.sm_count.max(1) as u64) as u32,
+        }
+    }
+
+    pub fn is_data_parallel(&self) -> bool {
+        self.sk_tiles == 0
+    }
+
+    /// Short label for plan names and logs: `dp`, or `sk<tiles>x<ctas>`.
+    pub fn tag(&self) -> String {
+        if self.is_data_parallel() {
+            "dp".into()
+        } else {
+            format!("sk{}x{}", self.sk_tiles, self.sk_ctas)
+        }
+    }
+
+    /// First Stream-K iteration of CTA `c` (the kernel's `range_begin`).
+    pub fn range_begin(&self, c: u32, k_iters: u64) -> u64 {
+        let total = self.sk_tiles * k_iters;
+        let ctas = self.sk_ctas.max(1) as u64;
+        let (base, rem) = (total / ctas, total % ctas);
+        c as u64 * base + (c as u64).min(rem)
+    }
+
+    /// Whether some tile is computed by more than one CTA (then the fixup needs workspace).
+    pub fn splits_tiles(&self, k_iters: u64) -> bool {
+        (1..self.sk_ctas).any(|c| self.range_begin(c, k_iters) % k_iters != 0)
+    }
+
+    /// Bytes of workspace the kernel needs (kernels/sm90/types.cuh `StreamKWorkspace`): one
+    /// 4-byte flag per (CTA, consumer warpgroup), padded to 256 bytes, then a block_m x block_n
+    /// fp32 partial tile per CTA. None for schedules that split no tile.
+    pub fn workspace_bytes(&self, v: &Sm90Variant, k_iters: u64) -> u64 {
+        if !self.splits_tiles(k_iters) {
+            return 0;
+        }
+        let flags = (self.sk_ctas as u64 * 2 * 4).next_multiple_of(256);
+        flags + self.sk_ctas as u64 * v.block_m as u64 * v.block_n as u64 * 4
+    }
+
+    /// Bytes of flags to zero before the launch (the start of the workspace).
+    pub fn flag_bytes(&self) -> u64 {
+        (self.sk_ctas as u64 * 2 * 4).next_multiple_of(256)
+    }
+}
+
+/// One unit of work: k-iterations `k_begin..k_end` of linear tile `tile`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub tile: u64,
+    pub k_begin: u64,
+    pub k_end: u64,
+}
+
+/// The units CTA `cta` processes, in order: the kernel's `WorkSchedule::next`.
+pub fn work_units(d: &Decomposition, num_tiles: u64, k_iters: u64, cta: u32) -> Vec<Unit> {
+    let mut out = Vec::new();
+    if cta < d.sk_ctas {
+        let (mut pos, end) = (d.range_begin(cta, k_iters), d.range_begin(cta + 1, k_iters));
+        while pos < end {
+            let tile = pos / k_iters;
+            let stop = ((tile + 1) * k_iters).min(end);
+            out.push(Unit {
+                tile,
+                k_begin: pos - tile * k_iters,
+                k_end: stop - tile * k_iters,
+            });
+            pos = stop;
+        }
+    }
+    let mut t = d.sk_tiles + cta as u64;
+    while t < num_tiles {
+        out.push(Unit {
+            tile: t,
+            k_begin: 0,
+            k_end: k_iters,
+        });
+        t += d.grid.max(1) as u64;
+    }
+    out
+}
+
+/// The CTAs whose partials the owner `cta` of `unit` adds, in order (the kernel's loop in
+/// `streamk_add_partials`).
+pub fn contributors(d: &Decomposition, k_iters: u64, cta: u32, unit: &Unit) -> Vec<u32> {
+    let tile_end = (unit.tile + 1) * k_iters;
+    (cta + 1..d.sk_ctas)
+        .take_while(|&c| d.range_begin(c, k_iters) < tile_end)
+        .collect()
+}
+
+/// The cost model's constants for an H100/H200-class device (per SM). Rough, from the
+/// H200 measurements in BENCHMARKS.md: a 128x256x64 k-iteration took 0.614 us (91% of the
+/// 7.5 dense-bf16 TFLOP/s an SM peaks at); narrower tiles keep the tensor cores less busy.
+const SM_PEAK_FLOPS: f64 = 7.5e12;
+/// Per-SM bandwidth for a partial tile's write or read through L2 (bytes/s).
+const FIXUP_BYTES_PER_S: f64 = 150e9;
+/// What the epilogue of one tile costs the CTA beyond its mainloop (overlapped TMA store).
+const EPILOGUE_S: f64 = 0.6e-6;
+/// HBM bandwidth the whole device streams at in practice (bytes/s).
+const HBM_BYTES_PER_S: f64 = 4.0e12;
+/// Stream-K must beat data-parallel by this factor in the model to be chosen: the fixup's
+/// flag waits and the less regular L2 reuse are not modelled.
+const STREAMK_MARGIN: f64 = 1.03;
+
+fn mainloop_efficiency(block_n: u32) -> f64 {
+    match block_n {
+        256.. => 0.91,
+        128.. => 0.85,
+        _ => 0.72,
+    }
+}
+
+/// Seconds for one k-iteration of variant `v` on one SM.
+pub fn iteration_s(v: &Sm90Variant) -> f64 {
+    let flops = 2.0 * v.block_m as f64 * v.block_n as f64 * v.block_k as f64;
+    let rate = if v.ab.size_bytes() == 4 {
+        SM_PEAK_FLOPS / 2.0 // tf32 runs at half the 16-bit rate
+    } else {
+        SM_PEAK_FLOPS
+    };
+    flops / (rate * mainloop_efficiency(v.block_n))
+}
+
+/// Modelled seconds for `v` running `p` with decomposition `d` on `dev`: the busiest CTA's
+/// mainloop, epilogues and fixup traffic, and never below the time to stream A, B and D from
+/// HBM once.
+pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &DeviceSpec) -> f64 {
+    let tiles = v.num_tiles(p);
+    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    let it = iteration_s(v);
+    let partial_s = (v.block_m as f64 * v.block_n as f64 * 4.0) / FIXUP_BYTES_PER_S;
+    let grid = d.grid.max(1) as u64;
+    // Data-parallel phase: whole tiles, dealt round-robin.
+    let dp_tiles = tiles - d.sk_tiles.min(tiles);
+    let dp_waves = dp_tiles.div_ceil(grid) as f64;
+    let mut busiest = dp_waves * (k_iters as f64 * it + EPILOGUE_S);
+    if d.sk_tiles > 0 {
+        let ctas = d.sk_ctas.max(1) as u64;
+        let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
+        // Tiles a CTA finishes in the Stream-K phase, and the partials it writes and reads:
+        // a split tile's owner reads one partial per other CTA covering the tile.
+        let owned = d.sk_tiles.div_ceil(ctas) as f64;
+        let splits = if d.splits_tiles(k_iters) {
+            ((ctas as f64 / d.sk_tiles as f64).ceil()).max(2.0)
+        } else {
+            1.0
+        };
+        let fixup = if splits > 1.0 {
+            partial_s * splits
+        } else {
+            0.0
+        };
+        busiest += sk_iters * it + owned * EPILOGUE_S + fixup;
+        busiest *= STREAMK_MARGIN;
+    }
+    let elem = v.ab.size_bytes() as f64;
+    let bytes = (p.m * p.k + p.n * p.k) as f64 * elem * p.batch as f64
+        + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
+    let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
+    // A soft maximum: when streaming the operands bounds the time, less compute still helps
+    // a little (and breaks ties between tiles towards less wasted work).
+    busiest.max(floor) + 0.1 * busiest.min(floor)
+}
+
+/// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
+/// the data-parallel one first: it needs no workspace), each with its modelled seconds.
+/// `DEEPGEMM_DECOMPOSITION` narrows or forces the list (see `Forced`).
+pub fn decompositions(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+) -> Vec<(Decomposition, f64)> {
+    decompositions_with(v, p, dev, forced())
+}
+
+pub fn decompositions_with(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    force: Forced,
+) -> Vec<(Decomposition, f64)> {
+    let sms = dev.sm_count.max(1) as u64;
+    let tiles = v.num_tiles(p).max(1);
+    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    let dp = Decomposition::data_parallel(tiles, dev);
+    let mut list = vec![dp];
+    let sk = |sk_tiles: u64, ctas: u64| Decomposition {
+        sk_tiles,
+        sk_ctas: ctas as u32,
+        grid: sms.min(ctas.max(tiles - sk_tiles)).max(1) as u32,
+    };
+    match force {
+        Forced::DataParallel => {}
+        Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
+        Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
+        Forced::Auto => {
+            if tiles > sms && tiles % sms != 0 {
+                // Hybrid: the last partial wave plus one full wave shared out by iteration
+                // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves.
+                let sk_tiles = if tiles >= 2 * sms {
+                    tiles % sms + sms
+                } else {
+                    tiles
+                };
+                list.push(sk(sk_tiles, sms));
+            } else if tiles < sms && k_iters >= 4 {
+                // Split-K: too few tiles for the SMs; split each over s CTAs, s up to what
+                // leaves every split at least 2 iterations.
+                for s in 2..=16u64.min(k_iters / 2) {
+                    let ctas = sms.min(tiles * s);
+                    list.push(sk(tiles, ctas));
+                    if ctas == sms {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let mut scored: Vec<(Decomposition, f64)> = list
+        .into_iter()
+        .map(|d| (d, estimate_s(v, p, &d, dev)))
+        .collect();
+    // Stable: among equal estimates the earlier (data-parallel, fewer CTAs) stays first.
+    scored.sort_by(|a, b| a.1.total_cmp(&b.1));
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{ScalarType, compute_type::*, cuda_data_type::*};
+
+    fn tn(m: u64, n: u64, k: u64) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, k, m, k as i64);
+        let b = MatrixSpec::col(R_16BF, k, n, k as i64);
+        let c = MatrixSpec::col(R_16BF, m, n, m as i64);
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    fn variant(bn: u32) -> Sm90Variant {
+        Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap()
+    }
+
+    /// Every iteration of every tile exactly once; only first units start mid-tile; each
+    /// split tile's owner (the unit with k_begin 0) lists exactly the CTAs holding the rest,
+    /// whose first unit is that tile.
+    fn check_schedule(d: &Decomposition, tiles: u64, k_iters: u64) {
+        let mut seen = vec![0u32; (tiles * k_iters) as usize];
+        let all: Vec<Vec<Unit>> = (0..d.grid)
+            .map(|c| work_units(d, tiles, k_iters, c))
+            .collect();
+        for (c, units) in all.iter().enumerate() {
+            for (i, u) in units.iter().enumerate() {
+                assert!(
+                    u.k_begin < u.k_end && u.k_end <= k_iters,
+                    "{d:?} cta {c}: {u:?}"
+                );
+                if i > 0 {
+                    assert_eq!(
+                        u.k_begin, 0,
+                        "{d:?} cta {c}: only the first unit starts mid-tile"
+                    );
+                }
+                for k in u.k_begin..u.k_end {
+                    seen[(u.tile * k_iters + k) as usize] += 1;
+                }
+                if u.k_begin == 0 && u.k_end < k_iters {
+                    let mut covered = u.k_end;
+                    for o in contributors(d, k_iters, c as u32, u) {
+                        let first = all[o as usize][0];
+                        assert_eq!(first.tile, u.tile, "{d:?}: contributor {o} of cta {c}");
+                        assert_eq!(first.k_begin, covered, "{d:?}: contiguous");
+                        covered = first.k_end;
+                    }
+                    assert_eq!(covered, k_iters, "{d:?}: owner {c} misses iterations");
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s == 1), "{d:?} {tiles}x{k_iters}");
+    }
+
+    #[test]
+    fn schedules_cover_every_iteration_once() {
+        let dev = DeviceSpec::H200;
+        for (tiles, k_iters) in [
+            (1, 1),
+            (1, 100),
+            (7, 3),
+            (64, 64),
+            (131, 17),
+            (132, 10),
+            (133, 10),
+            (288, 112),
+            (561, 65),
+            (1000, 1),
+        ] {
+            let dp = Decomposition::data_parallel(tiles, &dev);
+            check_schedule(&dp, tiles, k_iters);
+            for ctas in [1, 2, 5, 64, 132] {
+                for sk_tiles in [tiles, tiles.min(tiles % 132 + 132), tiles.min(3)] {
+                    let d = Decomposition {
+                        sk_tiles,
+                        sk_ctas: ctas,
+                        grid: 132.min(tiles.max(ctas as u64)) as u32,
+                    };
+                    check_schedule(&d, tiles, k_iters);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn forced_decompositions_are_valid_schedules() {
+        let dev = DeviceSpec::H200;
+        for p in [
+            tn(1, 1, 8),
+            tn(17, 129, 1000),
+            tn(4097, 4097, 4097),
+            tn(127, 4095, 4096),
+        ] {
+            for bn in [64, 128, 256] {
+                let v = variant(bn);
+                let k_iters = p.k.div_ceil(64);
+                for f in [
+                    Forced::Auto,
+                    Forced::DataParallel,
+                    Forced::StreamK,
+                    Forced::SplitK,
+                ] {
+                    let list = decompositions_with(&v, &p, &dev, f);
+                    assert!(!list.is_empty());
+                    for (d, s) in list {
+                        assert!(s > 0.0);
+                        assert!(d.grid >= 1 && d.grid <= 132 && d.sk_ctas <= d.grid);
+                        check_schedule(&d, v.num_tiles(&p), k_iters);
+                        if f == Forced::DataParallel {
+                            assert!(d.is_data_parallel());
+                        }
+                        if matches!(f, Forced::StreamK | Forced::SplitK) {
+                            assert_eq!(d.sk_tiles, v.num_tiles(&p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn workspace_only_when_tiles_split() {
+        let v = variant(256);
+        // 156 tiles of 112 iterations over 132 CTAs: 132.4 iterations each, tiles split.
+        let d = Decomposition {
+            sk_tiles: 156,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        assert!(d.splits_tiles(112));
+        assert_eq!(d.flag_bytes(), 1280);
+        assert_eq!(d.workspace_bytes(&v, 112), 1280 + 132 * 128 * 256 * 4);
+        // 264 tiles over 132 CTAs: two whole tiles each, nothing split, no workspace.
+        let even = Decomposition {
+            sk_tiles: 264,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        assert_eq!(even.range_begin(1, 10), 20);
+        assert!(!even.splits_tiles(10));
+        assert_eq!(even.workspace_bytes(&v, 10), 0);
+        assert_eq!(
+            Decomposition::data_parallel(5, &DeviceSpec::H200).workspace_bytes(&v, 9),
+            0
+        );
+    }
+
+    #[test]
+    fn model_prefers_data_parallel_for_whole_waves_and_streamk_for_ragged_ones() {
+        let dev = DeviceSpec::H200;
+        // 4096x4096: 512 tiles of 128x256 = 3.88 waves, nearly whole: data-parallel.
+        let v = variant(256);
+        let best = decompositions_with(&v, &tn(4096, 4096, 4096), &dev, Forced::Auto)[0].0;
+        assert!(best.is_data_parallel(), "{best:?}");
+        // 4096x2112x7168: 288 tiles = 2.18 waves: the hybrid wins clearly.
+        let list = decompositions_with(&v, &tn(4096, 2112, 7168), &dev, Forced::Auto);
+        assert!(!list[0].0.is_data_parallel(), "{list:?}");
+        assert_eq!(list[0].0.sk_tiles, 288 % 132 + 132);
+        assert!(list[0].1 < 0.85 * list[1].1, "{list:?}");
+        // Small M, long K: 16 tiles on 132 SMs, split-K.
+        let v128 = variant(128);
+        let list = decompositions_with(&v128, &tn(64, 2048, 8192), &dev, Forced::Auto);
+        assert!(
+            !list[0].0.is_data_parallel() && list[0].0.sk_tiles == 16,
+            "{list:?}"
+        );
+        // A single short tile: nothing to gain.
+        let list = decompositions_with(&v128, &tn(128, 128, 64), &dev, Forced::Auto);
+        assert!(list[0].0.is_data_parallel());
+    }
+}
