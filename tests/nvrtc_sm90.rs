@@ -226,10 +226,14 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
 // (more tiles than SMs), and bitwise repeatability; and both epilogues: the TMA-store one
 // (16-bit D, beta = 0, aligned D: every epilogue, both D orders, ragged m/n, batches, many tiles
 // per CTA) and the general one (fp32 D, beta != 0, or a leading dimension TMA cannot use).
+// tf32 (fp32 in and out, COMPUTE_32F_FAST_TF32, K-major A and B) is checked against a reference
+// whose inputs are rounded to tf32, within the library's tf32 tolerance (5e-4 relative
+// Frobenius) besides the per-element bound.
 
 mod gpu {
     use std::collections::HashMap;
     use std::ffi::CString;
+    use std::fmt::Write as _;
 
     use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
     use deepgemm::plan::DeviceSpec;
@@ -659,6 +663,120 @@ mod gpu {
                 }
             }
         }
+        v.extend(tf32_cases());
+        v
+    }
+
+    /// tf32: fp32 A, B, C and D with COMPUTE_32F_FAST_TF32, K-major A and B only (TN
+    /// column-major, or NT row-major). Ragged m and n around the 128-row tile and each n tile
+    /// (1, 17, 127, 129, 300), k of 8 (a quarter stage), 100 (a partial third stage) and 1000,
+    /// each tile, alpha/beta, bias, activations, C aliasing D, device scalars, batches, padded
+    /// leading dimensions, and the persistent loop.
+    fn tf32_cases() -> Vec<Case> {
+        use ScalarType::F32;
+        let tf32 = Case {
+            ab: F32,
+            cd: F32,
+            ..BASE
+        };
+        let shapes = [
+            (1, 1, 8),
+            (17, 127, 100),
+            (127, 17, 1000),
+            (129, 300, 8),
+            (300, 129, 100),
+            (300, 300, 1000),
+            (1, 300, 1000),
+            (300, 1, 100),
+            (129, 129, 1000),
+        ];
+        let mut v = Vec::new();
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            let base = Case {
+                m,
+                n,
+                k,
+                block_n: [64, 128, 256][i % 3],
+                ..tf32
+            };
+            v.push(match (i / 3) % 3 {
+                // The general epilogue's plain instantiation (beta = 0, no bias/activation).
+                0 => base,
+                1 => Case {
+                    alpha: 0.75,
+                    beta: 0.5,
+                    epilogue: epilogue::GELU_BIAS,
+                    ab_pad: 4,
+                    cd_pad: 3,
+                    ..base
+                },
+                _ => Case {
+                    alpha: -1.5,
+                    beta: 1.0,
+                    epilogue: epilogue::BIAS,
+                    ab_pad: 8,
+                    cd_pad: 1,
+                    ..base
+                },
+            });
+        }
+        v.extend([
+            Case {
+                m: 300,
+                n: 129,
+                k: 100,
+                alpha: 2.0,
+                beta: 0.5,
+                alias: true,
+                cd_pad: 2,
+                epilogue: epilogue::RELU,
+                ..tf32
+            },
+            Case {
+                m: 129,
+                n: 300,
+                k: 100,
+                alpha: 1.25,
+                beta: -0.5,
+                device_scalars: true,
+                block_n: 256,
+                ..tf32
+            },
+            Case {
+                batch: 3,
+                m: 127,
+                n: 129,
+                k: 100,
+                ab_pad: 4,
+                cd_pad: 1,
+                beta: 1.0,
+                epilogue: epilogue::RELU_BIAS,
+                block_n: 64,
+                ..tf32
+            },
+            // Row-major storage: A (m x k) and B (n x k) are K-major with ta = N, tb = T.
+            Case {
+                ta: 0,
+                tb: 1,
+                row_major: true,
+                m: 300,
+                n: 17,
+                k: 1000,
+                ab_pad: 4,
+                cd_pad: 3,
+                beta: 0.25,
+                epilogue: epilogue::GELU,
+                ..tf32
+            },
+            // 10 x 32 = 320 tiles of 128x64 on 132 SMs.
+            Case {
+                m: 1280,
+                n: 2048,
+                k: 64,
+                block_n: 64,
+                ..tf32
+            },
+        ]);
         v
     }
 
@@ -730,7 +848,13 @@ mod gpu {
 
     /// The case as a validated problem, and the variant that runs it.
     fn problem(c: &Case) -> (GemmProblem, Sm90Variant) {
-        let mut op = OpSpec::new(compute_type::COMPUTE_32F, cuda_data_type::R_32F);
+        // fp32 inputs run here only as tf32.
+        let compute = if c.ab == ScalarType::F32 {
+            compute_type::COMPUTE_32F_FAST_TF32
+        } else {
+            compute_type::COMPUTE_32F
+        };
+        let mut op = OpSpec::new(compute, cuda_data_type::R_32F);
         op.trans_a = c.ta;
         op.trans_b = c.tb;
         op.epilogue = c.epilogue;
@@ -810,14 +934,60 @@ mod gpu {
                 assert!(seen.contains(&("tn", bn, ab, cd)) && seen.contains(&("nt", bn, ab, cd)));
             }
         }
+        // tf32: every tile, the ragged sizes and k values, and each epilogue feature.
+        let tf32: Vec<Case> = cases()
+            .into_iter()
+            .filter(|c| c.ab == ScalarType::F32)
+            .collect();
+        for bn in [64, 128, 256] {
+            assert!(seen.contains(&("tn", bn, ScalarType::F32, ScalarType::F32)));
+        }
+        for size in [1, 17, 127, 129, 300] {
+            assert!(tf32.iter().any(|c| c.m == size), "m = {size}");
+            assert!(tf32.iter().any(|c| c.n == size), "n = {size}");
+        }
+        for k in [8, 100, 1000] {
+            assert!(tf32.iter().any(|c| c.k == k), "k = {k}");
+        }
+        assert!(tf32.iter().any(|c| c.alpha != 1.0 && c.beta != 0.0));
+        assert!(
+            tf32.iter()
+                .any(|c| c.beta == 0.0 && c.epilogue == epilogue::DEFAULT)
+        );
+        for epi in [epilogue::BIAS, epilogue::RELU_BIAS, epilogue::GELU_BIAS] {
+            assert!(tf32.iter().any(|c| c.epilogue == epi), "{epi}");
+        }
+        assert!(tf32.iter().any(|c| c.alias) && tf32.iter().any(|c| c.device_scalars));
+        assert!(tf32.iter().any(|c| c.batch > 1) && tf32.iter().any(|c| c.row_major));
+        assert!(tf32.iter().all(|c| c.cd == ScalarType::F32));
     }
 
-    /// Runs one case; returns (max scaled error, calc_diff, variant name and epilogue path).
+    /// Allowed relative Frobenius error of tf32 results (tests/common/host.rs `tolerance`).
+    const TF32_TOLERANCE: f64 = 5e-4;
+
+    /// An fp32 input as a tf32 GEMM may consume it: rounded to nearest with ties away from zero
+    /// (`cvt.rna.tf32.f32`, as tests/common/host.rs `round_tf32`), the distance to the other
+    /// tf32 neighbour when the value is an exact tie (0 otherwise: another tie rule may pick
+    /// that neighbour), and truncated to tf32 (what the tensor core does to fp32 alone).
+    fn tf32_views(x: f64) -> (f64, f64, f64) {
+        let bits = (x as f32).to_bits();
+        let down = bits & !0x1fff;
+        let nearest = f32::from_bits(bits.wrapping_add(0x1000) & !0x1fff) as f64;
+        let tie = if bits & 0x1fff == 0x1000 {
+            (f32::from_bits(down + 0x2000) as f64 - f32::from_bits(down) as f64).abs()
+        } else {
+            0.0
+        };
+        (nearest, tie, f32::from_bits(down) as f64)
+    }
+
+    /// Runs one case; returns (max scaled error, calc_diff, relative Frobenius error, variant
+    /// name and epilogue path).
     fn run(
         c: &Case,
         kernels: &mut HashMap<String, Loaded>,
         dev: &DeviceSpec,
-    ) -> (f64, f64, String) {
+    ) -> (f64, f64, f64, String) {
         let mut rng =
             Rng(0x9e3779b97f4a7c15 ^ (c.m * 31 + c.n * 7 + c.k) ^ (c.ta * 2 + c.tb) as u64);
         let (p, v) = problem(c);
@@ -893,6 +1063,27 @@ mod gpu {
         launch_once(kernel);
         let out = d_dev.read();
 
+        // tf32: A and B as the tensor cores multiply them. The tensor maps make TMA round them
+        // to tf32; the reference rounds to nearest, ties away, and allows an exact tie to have
+        // gone the other way (`tie`, one tf32 ulp). The truncated inputs give a second
+        // reference, only reported: matching it instead means the inputs were not rounded.
+        let tf32 = c.ab == ScalarType::F32;
+        let views = |vals: Vec<f64>| -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+            if tf32 {
+                let v: Vec<(f64, f64, f64)> = vals.into_iter().map(tf32_views).collect();
+                (
+                    v.iter().map(|t| t.0).collect(),
+                    v.iter().map(|t| t.1).collect(),
+                    v.iter().map(|t| t.2).collect(),
+                )
+            } else {
+                let zeros = vec![0.0; vals.len()];
+                (vals, zeros, Vec::new())
+            }
+        };
+        let (a_vals, a_tie, a_trunc) = views(a_vals);
+        let (b_vals, b_tie, b_trunc) = views(b_vals);
+
         // Reference in f64 from the rounded inputs, through the problem's normalised strides:
         // op(A)(i, kk) = a[b*a.batch + i*a.row + kk*a.col], likewise op(B), C and D.
         let act = match c.epilogue {
@@ -914,48 +1105,69 @@ mod gpu {
             (b as i64 * s.batch + r as i64 * s.row + col as i64 * s.col) as usize
         };
         let (mut worst, mut xy, mut xx_yy) = (0f64, 0f64, 0f64);
+        let (mut err2, mut ref2, mut trunc_err2) = (0f64, 0f64, 0f64);
         let mut inside = vec![false; d_elems];
         for b in 0..batch {
             for i in 0..m {
                 for j in 0..n {
-                    let (mut acc, mut mag) = (0f64, 0f64);
+                    let (mut acc, mut mag, mut tie, mut acc_trunc) = (0f64, 0f64, 0f64, 0f64);
                     for kk in 0..k {
-                        let prod = a_vals[at(p.a, b, i, kk)] * b_vals[at(p.b, b, kk, j)];
+                        let (ai, bi) = (at(p.a, b, i, kk), at(p.b, b, kk, j));
+                        let prod = a_vals[ai] * b_vals[bi];
                         acc += prod;
                         mag += prod.abs();
+                        tie += a_tie[ai] * b_vals[bi].abs() + a_vals[ai].abs() * b_tie[bi];
+                        if tf32 {
+                            acc_trunc += a_trunc[ai] * b_trunc[bi];
+                        }
                     }
                     let di = at(p.d, b, i, j);
                     inside[di] = true;
-                    let mut r = c.alpha as f64 * acc;
                     mag *= (c.alpha as f64).abs();
+                    tie *= (c.alpha as f64).abs();
                     if c.beta != 0.0 {
-                        r += c.beta as f64 * c_vals[di];
                         mag += (c.beta as f64 * c_vals[di]).abs();
                     }
                     if has_bias {
-                        r += bias_vals[b * m + i];
                         mag += bias_vals[b * m + i].abs();
                     }
-                    r = match act {
-                        Activation::Relu => r.max(0.0),
-                        Activation::Gelu => {
-                            let u =
-                                (2.0 / std::f64::consts::PI).sqrt() * (r + 0.044715 * r * r * r);
-                            0.5 * r * (1.0 + u.tanh())
+                    let epilogue = |acc: f64| {
+                        let mut r = c.alpha as f64 * acc;
+                        if c.beta != 0.0 {
+                            r += c.beta as f64 * c_vals[di];
                         }
-                        Activation::None => r,
+                        if has_bias {
+                            r += bias_vals[b * m + i];
+                        }
+                        match act {
+                            Activation::Relu => r.max(0.0),
+                            Activation::Gelu => {
+                                let u = (2.0 / std::f64::consts::PI).sqrt()
+                                    * (r + 0.044715 * r * r * r);
+                                0.5 * r * (1.0 + u.tanh())
+                            }
+                            Activation::None => r,
+                        }
                     };
+                    let r = epilogue(acc);
                     let got = decode(c.cd, &out, di);
                     assert!(
                         got.is_finite(),
                         "{c:?}: D({i},{j}) of batch {b} not written ({got})"
                     );
                     // One rounding of the output, plus fp32 accumulation error (1e-5 of the
-                    // magnitude sum covers k up to a few thousand).
-                    let err = (got - r).abs() / (out_eps * r.abs() + 1e-5 * mag + 1e-6);
+                    // magnitude sum covers k up to a few thousand), plus for tf32 the inputs'
+                    // exact ties rounded the other way.
+                    let err = (got - r).abs() / (out_eps * r.abs() + 1e-5 * mag + tie + 1e-6);
                     worst = worst.max(err);
                     xy += got * r;
                     xx_yy += got * got + r * r;
+                    err2 += (got - r) * (got - r);
+                    ref2 += r * r;
+                    if tf32 {
+                        let rt = epilogue(acc_trunc);
+                        trunc_err2 += (got - rt) * (got - rt);
+                    }
                 }
             }
         }
@@ -985,7 +1197,18 @@ mod gpu {
         } else {
             "general"
         };
-        (worst, diff, format!("{} [{path}]", v.name()))
+        let rel = |e2: f64| {
+            if ref2 > 0.0 {
+                (e2 / ref2).sqrt()
+            } else {
+                e2.sqrt()
+            }
+        };
+        let mut label = format!("{} [{path}]", v.name());
+        if tf32 {
+            let _ = write!(label, " (vs truncated inputs: {:.2e})", rel(trunc_err2));
+        }
+        (worst, diff, rel(err2), label)
     }
 
     #[test]
@@ -997,16 +1220,19 @@ mod gpu {
         let mut kernels = HashMap::new();
         let mut failures = Vec::new();
         for c in cases() {
-            let (worst, diff, name) = run(&c, &mut kernels, &dev);
+            let (worst, diff, rel, name) = run(&c, &mut kernels, &dev);
             eprintln!(
                 "{name} {}x{}x{} b{} t{}{} row {} epi {} alias {}: max scaled err {worst:.3}, \
-                 calc_diff {diff:.2e}",
+                 calc_diff {diff:.2e}, rel err {rel:.2e}",
                 c.m, c.n, c.k, c.batch, c.ta, c.tb, c.row_major, c.epilogue, c.alias
             );
-            // Scaled error 1 = the allowance above; calc_diff as DeepGEMM's bf16 threshold.
-            if worst > 1.0 || diff > 1e-5 {
+            // Scaled error 1 = the allowance above; calc_diff as DeepGEMM's bf16 threshold;
+            // tf32 also within the library's tf32 tolerance.
+            let tf32_bad = c.ab == ScalarType::F32 && rel > TF32_TOLERANCE;
+            if worst > 1.0 || diff > 1e-5 || tf32_bad {
                 failures.push(format!(
-                    "{name} {c:?}: max scaled error {worst}, calc_diff {diff}"
+                    "{name} {c:?}: max scaled error {worst}, calc_diff {diff}, relative \
+                     Frobenius error {rel}"
                 ));
             }
         }

@@ -61,17 +61,22 @@ __device__ __forceinline__ void wgmma_fence_operand(float& r) {
 #define DG_WGMMA_STR_(x) #x
 #define DG_WGMMA_STR(x) DG_WGMMA_STR_(x)
 
-// D[64 x N] (+)= A[64 x 16] * B[16 x N]^T with A and B described by shared-memory descriptors.
-// `scale_d` = 0 overwrites D (first k-step of a tile), 1 accumulates. kTransA/kTransB select
-// the MN-major layouts (0: K-major). The three inputs after the R accumulators are numbered
-// R (desc_a), R+1 (desc_b), R+2 (scale_d), R+3 and R+4 (transposes).
-template <int N, bool kBf16, int kTransA, int kTransB>
+// The input types of the wgmma forms below (the instruction's .atype = .btype).
+enum WgmmaInput { kWgmmaF16, kWgmmaBf16, kWgmmaTf32 };
+
+// D[64 x N] (+)= A[64 x K] * B[K x N]^T with A and B described by shared-memory descriptors;
+// K = 16 for the 16-bit inputs, 8 for tf32 (32 bytes of k either way). `scale_d` = 0
+// overwrites D (first k-step of a tile), 1 accumulates. kTransA/kTransB select the MN-major
+// layouts (0: K-major). The three inputs after the R accumulators are numbered R (desc_a), R+1
+// (desc_b), R+2 (scale_d), then R+3 and R+4 (transposes, 16-bit forms only).
+template <int N, WgmmaInput kInput, int kTransA, int kTransB>
 struct Wgmma;
 
-#define DG_WGMMA_DEFINE(N, R, R0, R1, R2, R3, R4, TYPE, IS_BF16)                                 \
+#define DG_WGMMA_DEFINE(N, R, R0, R1, R2, R3, R4, TYPE, INPUT)                                   \
   template <int kTransA, int kTransB>                                                            \
-  struct Wgmma<N, IS_BF16, kTransA, kTransB> {                                                   \
+  struct Wgmma<N, INPUT, kTransA, kTransB> {                                                     \
     static constexpr int kAccRegs = R;                                                           \
+    static constexpr int kK = 16;                                                                \
     __device__ __forceinline__ static void mma(float (&d)[R], unsigned long long desc_a,         \
                                                unsigned long long desc_b, int scale_d) {         \
       asm volatile("{\n"                                                                         \
@@ -86,9 +91,38 @@ struct Wgmma;
     }                                                                                            \
   };
 
-DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "bf16", true)
-DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "bf16", true)
-DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "bf16", true)
-DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", false)
-DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "f16", false)
-DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", false)
+DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", kWgmmaF16)
+DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "f16", kWgmmaF16)
+DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", kWgmmaF16)
+
+// tf32: m64nNk8 over 32-bit words in shared memory, read as tf32 (sign, exponent, 10 mantissa
+// bits; the tensor core may simply drop the low 13 bits of an fp32, so callers that want
+// round-to-nearest round before, e.g. in the TMA load). PTX ISA "wgmma.mma_async": the .tf32
+// form is `d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b` -- no imm-trans operands (the
+// transpose exists only for .f16/.bf16) -- so both operands are K-major and only
+// Wgmma<N, kWgmmaTf32, 0, 0> is defined.
+#define DG_WGMMA_DEFINE_TF32(N, R, R0, R1, R2)                                                    \
+  template <>                                                                                    \
+  struct Wgmma<N, kWgmmaTf32, 0, 0> {                                                            \
+    static constexpr int kAccRegs = R;                                                           \
+    static constexpr int kK = 8;                                                                 \
+    __device__ __forceinline__ static void mma(float (&d)[R], unsigned long long desc_a,         \
+                                               unsigned long long desc_b, int scale_d) {         \
+      asm volatile("{\n"                                                                         \
+                   ".reg .pred p;\n"                                                             \
+                   "setp.ne.b32 p, %" DG_WGMMA_STR(R2) ", 0;\n"                                  \
+                   "wgmma.mma_async.sync.aligned.m64n" DG_WGMMA_STR(N) "k8.f32.tf32.tf32"        \
+                   " " DG_WGMMA_ACC_##R ", %" DG_WGMMA_STR(R0) ", %" DG_WGMMA_STR(R1)            \
+                   ", p, 1, 1;\n"                                                                \
+                   "}\n"                                                                         \
+                   : DG_WGMMA_BIND_##R(d)                                                        \
+                   : "l"(desc_a), "l"(desc_b), "r"(scale_d));                                    \
+    }                                                                                            \
+  };
+
+DG_WGMMA_DEFINE_TF32(64, 32, 32, 33, 34)
+DG_WGMMA_DEFINE_TF32(128, 64, 64, 65, 66)
+DG_WGMMA_DEFINE_TF32(256, 128, 128, 129, 130)

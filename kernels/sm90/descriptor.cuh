@@ -21,10 +21,10 @@ __device__ __forceinline__ unsigned long long make_desc_sw128(unsigned smem_addr
 }
 
 // K-major operand (imm-trans = 0): one 128-byte line per M (or N) index holding 64 16-bit
-// k-values; 8-line groups are SBO = 1024 bytes apart; LBO is unused for swizzled K-major
-// layouts (1 by convention). The k-th 16-element slice starts 32*k bytes into each line: the
-// hardware applies the swizzle to the absolute address bits, so moving the start address
-// within the line selects the slice.
+// (or 32 tf32) k-values; 8-line groups are SBO = 1024 bytes apart; LBO is unused for swizzled
+// K-major layouts (1 by convention). The k-th slice of one wgmma (16 16-bit or 8 tf32 values,
+// 32 bytes either way) starts 32*k bytes into each line: the hardware applies the swizzle to
+// the absolute address bits, so moving the start address within the line selects the slice.
 __device__ __forceinline__ unsigned long long desc_kmajor_sw128(unsigned smem_address) {
   return make_desc_sw128(smem_address, 16, 1024);
 }

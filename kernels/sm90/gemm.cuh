@@ -7,12 +7,16 @@
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
 // column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
-// descriptors' two layouts. The tensor maps hold A's and B's addresses, extents and strides;
+// descriptors' two layouts. Inputs are bf16 or fp16 (wgmma k16), or fp32 multiplied as tf32
+// (T = float, COMPUTE_32F_FAST_TF32: wgmma k8, BLOCK_K = 32, fp32 D): the PTX ISA gives the
+// .tf32 form no transpose operands, so tf32 takes K-major A and B only (MN-major tf32 problems
+// stay on the portable kernel). The tensor maps hold A's and B's addresses, extents and strides;
 // TMA zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips
 // the rows and columns past m and n; TMA stores clip them).
 //
 // Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
-//   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage.
+//   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage. For tf32 the
+//   map's type is TFLOAT32, so TMA rounds each fp32 to tf32 on the way into shared memory.
 //   MN-major A: (m, k, batch), box (64, BLOCK_K, 1): BLOCK_M / 64 loads per stage.
 //   B likewise with n and BLOCK_N.
 //   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
@@ -80,13 +84,15 @@ struct SharedStorage {
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
-//   K-major: ROWS lines of 128 bytes (64 k-values each), one TMA box.
-//   MN-major: ROWS / 64 chunks, each BLOCK_K lines of 128 bytes (64 M/N values each), one TMA
-//   box per chunk, chunks kChunkBytes apart (the descriptor's LBO).
+//   K-major: ROWS lines of 128 bytes (64 16-bit or 32 fp32 k-values each), one TMA box.
+//   MN-major (16-bit only): ROWS / 64 chunks, each BLOCK_K lines of 128 bytes (64 M/N values
+//   each), one TMA box per chunk, chunks kChunkBytes apart (the descriptor's LBO).
+// One wgmma consumes a 32-byte k-slice of every line: k16 of 16-bit values, k8 of tf32.
 template <typename T, int ROWS, int BLOCK_K, int kTrans>
 struct OperandTile {
   static constexpr unsigned kLineBytes = 128;
-  static constexpr int kMnPerLine = kLineBytes / sizeof(T);  // 64
+  static constexpr int kMnPerLine = kLineBytes / sizeof(T);  // 64 for 16-bit types
+  static constexpr int kMmaK = 32 / sizeof(T);               // k per wgmma: 16, or 8 for tf32
   static constexpr unsigned kChunkBytes = BLOCK_K * kLineBytes;
   static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
   static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 64-wide chunks");
@@ -109,12 +115,12 @@ struct OperandTile {
     return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
   }
 
-  // Descriptor of the 16-deep k-slice `kk` of the sub-tile starting at `base`.
+  // Descriptor of the kMmaK-deep k-slice `kk` of the sub-tile starting at `base`.
   __device__ __forceinline__ static unsigned long long desc(unsigned base, int kk) {
     if constexpr (kTrans == 0) {
-      return desc_kmajor_sw128(base + kk * 16 * sizeof(T));
+      return desc_kmajor_sw128(base + kk * kMmaK * sizeof(T));
     } else {
-      return desc_mnmajor_sw128(base + kk * 16 * kLineBytes, kChunkBytes);
+      return desc_mnmajor_sw128(base + kk * kMmaK * kLineBytes, kChunkBytes);
     }
   }
 };
@@ -156,11 +162,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr int kNumConsumers = BLOCK_M / 64;
   constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
   constexpr int kAccRegs = BLOCK_N / 2;
-  constexpr int kMmaK = 16;
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
   constexpr unsigned kStageBytesA = BLOCK_M * kRowBytes;
   constexpr unsigned kStageBytesB = BLOCK_N * kRowBytes;
-  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kIsBf16, kTransA, kTransB>;
+  // tf32 has no MN-major form (see ptx/wgmma.cuh); checked before Mma names a missing form.
+  static_assert(MmaInput<T>::kMnMajor || (kTransA == 0 && kTransB == 0),
+                "tf32 wgmma reads K-major A and B only (the PTX .tf32 form has no imm-trans)");
+  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kInput, kTransA, kTransB>;
+  constexpr int kMmaK = Mma::kK;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
@@ -174,7 +183,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
   static_assert(kClusterM == 1 && kClusterN == 1, "clusters (TMA multicast) are not implemented");
-  static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNk16");
+  static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNkK");
+  static_assert(kMmaK == TileA::kMmaK && kMmaK == TileB::kMmaK, "descriptors step one wgmma's k");
+  static_assert(sizeof(T) == 2 || sizeof(OutT) == 4, "tf32 writes fp32 D");
   static_assert(sizeof(Storage) + 1024 == kSmemBytes,
                 "shared-memory size differs from Sm90Variant::smem_bytes in src/plan/sm90.rs");
   static_assert(kSmemBytes <= 232448, "over the 227 KiB a Hopper block may use");

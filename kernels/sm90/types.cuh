@@ -7,6 +7,7 @@
 
 #include "ptx/cvt16.cuh"
 #include "ptx/cvt16x2.cuh"
+#include "ptx/wgmma.cuh"
 
 namespace dg_sm90 {
 
@@ -57,16 +58,24 @@ struct Pack2<Half> {
   }
 };
 
-// Input types wgmma can multiply here; kIsBf16 picks the instruction's .bf16/.f16 form.
+// Input types wgmma can multiply here and the instruction form each takes. fp32 inputs are
+// multiplied as tf32 (COMPUTE_32F_FAST_TF32); that form reads K-major operands only.
 template <typename T>
 struct MmaInput;
 template <>
 struct MmaInput<Bf16> {
-  static constexpr bool kIsBf16 = true;
+  static constexpr WgmmaInput kInput = kWgmmaBf16;
+  static constexpr bool kMnMajor = true;
 };
 template <>
 struct MmaInput<Half> {
-  static constexpr bool kIsBf16 = false;
+  static constexpr WgmmaInput kInput = kWgmmaF16;
+  static constexpr bool kMnMajor = true;
+};
+template <>
+struct MmaInput<float> {
+  static constexpr WgmmaInput kInput = kWgmmaTf32;
+  static constexpr bool kMnMajor = false;
 };
 
 // cuda.h's CUtensorMap, opaque: 128 bytes, 64-byte aligned (TMA reads it from the parameter

@@ -350,7 +350,7 @@ fn why_not_sm90(p: &GemmProblem) -> String {
         .into_iter()
         .filter(|v| v.ab == p.ab_type && v.cd == p.cd_type)
         .collect();
-    if same_types.is_empty() || p.math != Math::Mma {
+    if same_types.is_empty() || p.math != sm90::math_for(p.ab_type) {
         return format!(
             "{:?} -> {:?} ({:?}) has no sm90 kernel",
             p.ab_type, p.cd_type, p.math
@@ -542,6 +542,42 @@ mod tests {
         let q = GemmProblem::new(&OpSpec::new(COMPUTE_32F, R_32F), &a, &b, &cc, &cc).unwrap();
         let why = hopper(&q, &DeviceSpec::H200).unwrap_err();
         assert!(why.contains("16 bytes"), "{why}");
+    }
+
+    #[test]
+    fn tf32_goes_to_hopper_when_k_major_else_portable_with_a_reason() {
+        let dev = DeviceSpec::H200;
+        let tf32 = |ta: i32, tb: i32| {
+            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+            op.trans_a = ta;
+            op.trans_b = tb;
+            let a = MatrixSpec::col(R_32F, 512, 512, 512);
+            GemmProblem::new(&op, &a, &a, &a, &a).unwrap()
+        };
+        // TN: the tf32 main-tile kernel first, the portable tf32 kernel after it.
+        let c = candidates(&tf32(1, 0), &dev).unwrap();
+        assert_eq!(c.len(), 2);
+        match c[0].kernel {
+            Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_tn_"), "{v:?}"),
+            k => panic!("not sm90: {k:?}"),
+        }
+        assert_eq!(portable_variant(&c[1]).math, Math::MmaTf32);
+        // NN / TT / NT: portable only, and the log says why.
+        for (ta, tb) in [(0, 0), (1, 1), (0, 1)] {
+            let p = tf32(ta, tb);
+            let c = candidates(&p, &dev).unwrap();
+            assert_eq!(c.len(), 1);
+            assert_eq!(portable_variant(&c[0]).math, Math::MmaTf32);
+            let why = hopper(&p, &dev).unwrap_err();
+            assert!(why.contains("K-major A and B only"), "{why}");
+        }
+        // Exact fp32 names its math.
+        let exact = problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F);
+        let why = hopper(&exact, &dev).unwrap_err();
+        assert!(
+            why.contains("Ffma") && why.contains("no sm90 kernel"),
+            "{why}"
+        );
     }
 
     #[test]

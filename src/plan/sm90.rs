@@ -10,6 +10,12 @@
 //! tile multiples: TMA zero-fills past the operands' edges and the epilogue skips rows and
 //! columns past m and n.
 //!
+//! Inputs are bf16 or fp16 (wgmma k16, BLOCK_K = 64), or fp32 with COMPUTE_32F_FAST_TF32
+//! (`Math::MmaTf32`: wgmma k8 on tf32, BLOCK_K = 32, fp32 C/D). A stage holds 128 bytes of k per
+//! row either way, so tf32 variants have the stage counts of the 16-bit ones. tf32 variants are
+//! TN only: the PTX ISA's tf32 wgmma has no transpose operands, so it reads K-major operands
+//! only; MN-major tf32 problems go to the portable kernel.
+//!
 //! Two epilogues share every binary; the launch picks one (`tma_store`): TMA stores from a
 //! stmatrix-written staging buffer, overlapped with the next tile's mainloop, when D is 16-bit,
 //! TMA-addressable and beta is 0; the general shared-memory-staged one otherwise.
@@ -83,10 +89,19 @@ pub const LAYOUTS: [(Major, Major); 4] = [
     (Major::MN, Major::MN),
 ];
 
+/// The math an sm90 variant with inputs `ab` computes: tf32 tensor cores for fp32 inputs
+/// (COMPUTE_32F_FAST_TF32), the inputs' own type otherwise.
+pub fn math_for(ab: ScalarType) -> Math {
+    match ab {
+        ScalarType::F32 => Math::MmaTf32,
+        ScalarType::F16 | ScalarType::BF16 => Math::Mma,
+    }
+}
+
 /// One compiled sm90 kernel: everything that changes its binary except the architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sm90Variant {
-    /// A and B element type (BF16 or F16).
+    /// A and B element type: BF16 or F16, or F32 multiplied as tf32 (`math_for`).
     pub ab: ScalarType,
     /// C and D element type (the input type, or F32).
     pub cd: ScalarType,
@@ -94,7 +109,7 @@ pub struct Sm90Variant {
     pub major_b: Major,
     pub block_m: u32,
     pub block_n: u32,
-    /// 128 bytes of k: 64 for 16-bit inputs.
+    /// 128 bytes of k: 64 for 16-bit inputs, 32 for tf32.
     pub block_k: u32,
     pub stages: u32,
     pub cluster_m: u32,
@@ -115,7 +130,8 @@ impl Sm90Variant {
         Self::with_layout(ab, cd, (Major::K, Major::K), block_m, block_n, smem_budget)
     }
 
-    /// As `new`, for operand layouts `(major_a, major_b)`.
+    /// As `new`, for operand layouts `(major_a, major_b)`. tf32 (F32 in, F32 out) exists for
+    /// K-major A and B only.
     pub fn with_layout(
         ab: ScalarType,
         cd: ScalarType,
@@ -124,8 +140,10 @@ impl Sm90Variant {
         block_n: u32,
         smem_budget: u32,
     ) -> Option<Sm90Variant> {
-        if !matches!(ab, ScalarType::BF16 | ScalarType::F16) || !(cd == ab || cd == ScalarType::F32)
-        {
+        if !(cd == ab || cd == ScalarType::F32) {
+            return None;
+        }
+        if ab == ScalarType::F32 && (major_a, major_b) != (Major::K, Major::K) {
             return None;
         }
         if block_m != 128 || !matches!(block_n, 64 | 128 | 256) {
@@ -216,12 +234,17 @@ impl Sm90Variant {
     }
 
     /// Every sm90 variant the library can launch (CI compiles each of them): bf16 and fp16 in,
-    /// the input type or fp32 out, each layout of `LAYOUTS` and tile of `TILES`, stages for the
-    /// Hopper budget.
+    /// the input type or fp32 out, each layout of `LAYOUTS` and tile of `TILES`; tf32 (fp32 in
+    /// and out) with each tile, TN only. Stages for the Hopper budget.
     pub fn all() -> Vec<Sm90Variant> {
         let mut v = Vec::new();
-        for ab in [ScalarType::BF16, ScalarType::F16] {
-            for cd in [ab, ScalarType::F32] {
+        for ab in [ScalarType::BF16, ScalarType::F16, ScalarType::F32] {
+            let cds: &[ScalarType] = if ab == ScalarType::F32 {
+                &[ScalarType::F32]
+            } else {
+                &[ab, ScalarType::F32]
+            };
+            for &cd in cds {
                 for layout in LAYOUTS {
                     for (bm, bn) in TILES {
                         v.extend(Sm90Variant::with_layout(
@@ -259,10 +282,11 @@ impl Sm90Variant {
 
     /// Why this variant cannot run `p` (`Err` with a reason for the plan log), or `Ok`.
     pub fn check(&self, p: &GemmProblem) -> Result<(), String> {
-        if p.math != Math::Mma || p.ab_type != self.ab || p.cd_type != self.cd {
+        let math = math_for(self.ab);
+        if p.math != math || p.ab_type != self.ab || p.cd_type != self.cd {
             return Err(format!(
-                "types {:?}/{:?} ({:?}) are not this variant's {:?}/{:?}",
-                p.ab_type, p.cd_type, p.math, self.ab, self.cd
+                "types {:?}/{:?} ({:?}) are not this variant's {:?}/{:?} ({:?})",
+                p.ab_type, p.cd_type, p.math, self.ab, self.cd, math
             ));
         }
         if p.m == 0 || p.n == 0 || p.k == 0 {
@@ -271,7 +295,16 @@ impl Sm90Variant {
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
         }
-        let (lda, ldb) = self.leading_dims(p)?;
+        let (lda, ldb) = self.leading_dims(p).map_err(|why| {
+            if math == Math::MmaTf32 {
+                format!(
+                    "{why}; tf32 wgmma takes K-major A and B only (PTX has no transpose for \
+                     .tf32), so MN-major tf32 runs on the portable kernel"
+                )
+            } else {
+                why
+            }
+        })?;
         let elem = self.ab.size_bytes() as u64;
         for (name, ld, batch_stride) in [("A", lda, p.a.batch), ("B", ldb, p.b.batch)] {
             tma_stride_ok(ld, elem).map_err(|e| format!("{name}: leading dimension {ld} {e}"))?;
@@ -466,8 +499,8 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            48,
-            "2 input x 2 output types x 4 layouts x 3 tiles"
+            48 + 3,
+            "2 input x 2 output types x 4 layouts x 3 tiles, and tf32 TN x 3 tiles"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -495,6 +528,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(nt.name(), "dg_sm90_f16_f32_nt_m128n64k64_s8_c1x1");
+        let tf32: Vec<String> = all
+            .iter()
+            .filter(|v| v.ab == ScalarType::F32)
+            .map(|v| v.name())
+            .collect();
+        assert_eq!(
+            tf32,
+            [
+                "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
+                "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
+                "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
+            ]
+        );
     }
 
     #[test]
@@ -558,10 +604,43 @@ mod tests {
         let small_f32 =
             Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 256, 120_000).unwrap();
         assert_eq!(small_f32.stages, 2);
-        assert!(
-            Sm90Variant::new(ScalarType::F32, ScalarType::F32, 128, 128, 232_448).is_none(),
-            "fp32 inputs (tf32) are not in this kernel yet"
-        );
+        // tf32: 32 fp32 of k are the same 128 bytes a row as 64 16-bit values, so a stage, the
+        // stage count and the shared memory equal those of the 16-bit inputs with fp32 D.
+        for bn in [64, 128, 256] {
+            let t = Sm90Variant::new(
+                ScalarType::F32,
+                ScalarType::F32,
+                128,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap();
+            assert_eq!(t.block_k, 32);
+            assert_eq!(t.stage_bytes(), v(bn).stage_bytes());
+            assert_eq!(
+                (t.stages, t.smem_bytes()),
+                (v(bn).stages, v(bn).smem_bytes())
+            );
+            assert_eq!(t.epilogue_smem_bytes(), EPILOGUE_SMEM_BYTES);
+        }
+        // tf32 has no MN-major form and writes fp32 only.
+        for layout in &LAYOUTS[1..] {
+            assert!(
+                Sm90Variant::with_layout(
+                    ScalarType::F32,
+                    ScalarType::F32,
+                    *layout,
+                    128,
+                    128,
+                    HOPPER_SMEM_BUDGET
+                )
+                .is_none(),
+                "{layout:?}"
+            );
+        }
+        for cd in [ScalarType::BF16, ScalarType::F16] {
+            assert!(Sm90Variant::new(ScalarType::F32, cd, 128, 128, HOPPER_SMEM_BUDGET).is_none());
+        }
         assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::F16, 128, 128, 232_448).is_none());
         assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 64, 128, 232_448).is_none());
     }
@@ -638,15 +717,85 @@ mod tests {
         )
         .unwrap();
         assert!(vf.fits(&problem(256, 256, 256, 1, 0, R_16BF, R_32F, None)));
-        // k = 0 and fp32 inputs go elsewhere.
+        // k = 0 goes elsewhere.
         assert!(!v.fits(&problem(64, 64, 0, 1, 0, R_16BF, R_16BF, Some((8, 8)))));
-        let tf32 = {
-            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
-            op.trans_a = 1;
-            let a = MatrixSpec::col(R_32F, 64, 64, 64);
-            GemmProblem::new(&op, &a, &a, &a, &a).unwrap()
-        };
-        assert!(Sm90Variant::all().iter().all(|v| !v.fits(&tf32)));
+    }
+
+    /// A column-major fp32 problem with compute type `ct` and the given transposes.
+    fn fp32(m: u64, n: u64, k: u64, ta: i32, tb: i32, ct: i32) -> GemmProblem {
+        let (ar, ac) = if ta == 0 { (m, k) } else { (k, m) };
+        let (br, bc) = if tb == 0 { (k, n) } else { (n, k) };
+        let mut op = OpSpec::new(ct, R_32F);
+        op.trans_a = ta;
+        op.trans_b = tb;
+        let a = MatrixSpec::col(R_32F, ar, ac, ar as i64);
+        let b = MatrixSpec::col(R_32F, br, bc, br as i64);
+        let c = MatrixSpec::col(R_32F, m, n, m as i64);
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    #[test]
+    fn tf32_variants_take_tn_fast_tf32_only() {
+        let tf32: Vec<Sm90Variant> = Sm90Variant::all()
+            .into_iter()
+            .filter(|v| v.ab == ScalarType::F32)
+            .collect();
+        assert_eq!(tf32.len(), 3);
+        for v in &tf32 {
+            assert_eq!(
+                (v.cd, v.layout_tag(), v.block_k),
+                (ScalarType::F32, "tn", 32)
+            );
+            assert_eq!(math_for(v.ab), Math::MmaTf32);
+        }
+        // TN fp32 with COMPUTE_32F_FAST_TF32: every tile takes it, ragged m/n/k included
+        // (k = 100 is 400 bytes a line, a 16-byte multiple), and nothing else does.
+        for (m, n, k) in [(4096, 4096, 4096), (300, 129, 100), (1, 17, 8)] {
+            let p = fp32(m, n, k, 1, 0, COMPUTE_32F_FAST_TF32);
+            assert_eq!(p.math, Math::MmaTf32);
+            let fitting: Vec<Sm90Variant> = Sm90Variant::all()
+                .into_iter()
+                .filter(|v| v.fits(&p))
+                .collect();
+            assert_eq!(fitting, tf32, "{m}x{n}x{k}");
+        }
+        // A leading dimension of 1001 fp32 breaks TMA's 16-byte rule.
+        let e = tf32[0]
+            .check(&fp32(64, 64, 1001, 1, 0, COMPUTE_32F_FAST_TF32))
+            .unwrap_err();
+        assert!(e.contains("16 bytes"), "{e}");
+        // NN, TT, NT: no tf32 wgmma reads MN-major operands; the reason says so.
+        for (ta, tb) in [(0, 0), (1, 1), (0, 1)] {
+            let p = fp32(256, 256, 256, ta, tb, COMPUTE_32F_FAST_TF32);
+            assert!(Sm90Variant::all().iter().all(|v| !v.fits(&p)), "{ta}{tb}");
+            let e = tf32[1].check(&p).unwrap_err();
+            assert!(e.contains("K-major A and B only"), "{e}");
+        }
+        // Exact fp32 (COMPUTE_32F: FFMA) and pedantic compute are not tf32.
+        for ct in [COMPUTE_32F, COMPUTE_32F_PEDANTIC] {
+            let p = fp32(256, 256, 256, 1, 0, ct);
+            assert_ne!(p.math, Math::MmaTf32);
+            assert!(Sm90Variant::all().iter().all(|v| !v.fits(&p)), "{ct}");
+            let e = tf32[0].check(&p).unwrap_err();
+            assert!(e.contains("MmaTf32"), "{e}");
+        }
+        // tf32 variants take no 16-bit problem, 16-bit variants no tf32 problem.
+        let b16 = tn(256, 256, 256);
+        assert!(tf32.iter().all(|v| !v.fits(&b16)));
+        let p = fp32(256, 256, 256, 1, 0, COMPUTE_32F_FAST_TF32);
+        assert!(
+            Sm90Variant::all()
+                .iter()
+                .filter(|v| v.ab != ScalarType::F32)
+                .all(|v| !v.fits(&p))
+        );
+        // The heuristic picks tiles for tf32 as for the other types.
+        let dev = DeviceSpec::H200;
+        let big = choose(&fp32(8192, 8192, 8192, 1, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
+        assert_eq!((big.ab, big.block_n), (ScalarType::F32, 256));
+        let skinny = choose(&fp32(4096, 16, 4096, 1, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
+        assert_eq!(skinny.block_n, 64);
+        assert!(choose(&fp32(4096, 4096, 4096, 0, 0, COMPUTE_32F_FAST_TF32), &dev).is_none());
     }
 
     #[test]

@@ -112,7 +112,12 @@ pub fn encode_args(
     let data_type = match v.ab {
         ScalarType::BF16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
         ScalarType::F16 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-        ScalarType::F32 => return Err(unsupported!("fp32 operands in the sm90 kernel")),
+        // fp32 operands are multiplied as tf32. TFLOAT32 makes TMA round each value to tf32
+        // (to nearest) as it loads; with FLOAT32 the tensor core may drop the low 13 mantissa
+        // bits instead, a bias toward zero: 7-8e-4 relative Frobenius error against a
+        // rounded-input reference (CPU simulation, inputs in [-1, 1), k = 8..1000), above the
+        // 5e-4 bound of the GPU tests (tests/common/host.rs `tolerance`).
+        ScalarType::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
     };
     Ok(TiledEncode {
         data_type,
@@ -517,6 +522,50 @@ mod tests {
             f16.data_type,
             CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_FLOAT16
         );
+    }
+
+    #[test]
+    fn tf32_maps_round_on_load_with_32_wide_k_boxes() {
+        let v = variant(ScalarType::F32, ScalarType::F32, 256);
+        assert_eq!(v.block_k, 32);
+        // TN fp32 with COMPUTE_32F_FAST_TF32: A stored k x m (lda = 1004), B k x n.
+        let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_32F, 1000, 300, 1004);
+        let b = MatrixSpec::col(R_32F, 1000, 129, 1000);
+        let c = MatrixSpec::col(R_32F, 300, 129, 300);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let ea = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
+        // TMA rounds to tf32; FLOAT32 would leave the truncation to the tensor core.
+        assert_eq!(
+            ea.data_type,
+            CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32
+        );
+        assert_eq!(ea.global_dim, [1000, 300, 1]);
+        assert_eq!(ea.global_strides, [1004 * 4, 300 * 1004 * 4]);
+        // 32 fp32 = one 128-byte swizzle line.
+        assert_eq!(ea.box_dim, [32, 128, 1]);
+        let eb = encode_args(&v, &p, Operand::B, 0x2000).unwrap();
+        assert_eq!(eb.global_dim, [1000, 129, 1]);
+        assert_eq!(eb.box_dim, [32, 256, 1]);
+        let box_bytes = |e: &TiledEncode| e.box_dim.iter().map(|&d| d as u64).product::<u64>() * 4;
+        assert_eq!(box_bytes(&ea) + box_bytes(&eb), v.stage_bytes());
+        // Exact fp32 (COMPUTE_32F) is not tf32: refused.
+        let exact = GemmProblem::new(
+            &OpSpec {
+                compute_type: COMPUTE_32F,
+                ..op
+            },
+            &a,
+            &b,
+            &c,
+            &c,
+        )
+        .unwrap();
+        assert!(matches!(
+            encode_args(&v, &exact, Operand::A, 0x1000),
+            Err(Error::NotSupported(_))
+        ));
     }
 
     #[test]
