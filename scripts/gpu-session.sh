@@ -19,23 +19,44 @@ export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
 step() { echo "== $*"; }
 groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
 
-step gpu_matmul
-timeout 150 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
-echo "gpu_matmul rc=$?: $(groups "$OUT/matmul.txt")"
+SECONDS=0
+step "gpu_matmul (cost model picks the decomposition)"
+timeout 170 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
+echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
+# Every decomposition forced (issue 4): Stream-K over all tiles, and every tile split ~4 ways.
+for d in streamk splitk; do
+    step "gpu_matmul, DEEPGEMM_DECOMPOSITION=$d"
+    DEEPGEMM_DECOMPOSITION=$d timeout 150 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
+        shapes_types_transposes epilogues alpha_beta large_shapes repeated strided orders \
+        >"$OUT/matmul-$d.txt" 2>&1
+    echo "gpu_matmul[$d] rc=$? ${SECONDS}s: $(groups "$OUT/matmul-$d.txt")"
+done
 step gpu_blas
 timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture >>"$OUT/matmul.txt" 2>&1
 echo "gpu_blas rc=$?"
 step nvrtc_sm90
 timeout 120 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 >"$OUT/sm90.txt" 2>&1
-echo "nvrtc_sm90 rc=$?: $(grep -E 'test result' "$OUT/sm90.txt")"
-step "bench: shape set A"
-.gpu/deepgemm-bench --shapes .gpu/shapes/set-a.txt --json "$OUT/set-a.json" >"$OUT/bench.txt" 2>&1
-echo "set A rc=$?"
-.gpu/deepgemm-bench --shape 4096x14336x4096 --epilogue gelu_bias >>"$OUT/bench.txt" 2>&1
-.gpu/deepgemm-bench --dtype fp16 --shape 4096x4096x4096 --shape 8192x8192x8192 >>"$OUT/bench.txt" 2>&1
-.gpu/deepgemm-bench --layout NN --shape 4096x4096x4096 >>"$OUT/bench.txt" 2>&1
-.gpu/deepgemm-bench --layout TT --shape 4096x4096x4096 >>"$OUT/bench.txt" 2>&1
-grep -E "^[0-9]+x|shapes:" "$OUT/bench.txt"
+echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"
+tar czf "$OUT/tests.tgz" -C "$OUT" matmul.txt matmul-streamk.txt matmul-splitk.txt sm90.txt && rm -f "$OUT"/matmul*.txt "$OUT/sm90.txt"
+B=.gpu/deepgemm-bench
+step "bench: shape set A (issue 3)"
+$B --shapes .gpu/shapes/set-a.txt --json "$OUT/set-a.json" >"$OUT/bench.txt" 2>&1
+echo "set A rc=$? ${SECONDS}s"
+{
+    $B --shape 4096x14336x4096 --epilogue gelu_bias
+    $B --dtype fp16 --shape 4096x4096x4096 --shape 8192x8192x8192
+    $B --dtype tf32 --out fp32 --shape 4096x4096x4096 --shape 8192x8192x8192
+    $B --layout NN --shape 4096x4096x4096
+    $B --layout TT --shape 4096x4096x4096
+} >>"$OUT/bench.txt" 2>&1
+step "bench: issue 4 sets (cliffs, small M, waves; waves again data-parallel only)"
+$B --shapes .gpu/shapes/cliffs.txt --json "$OUT/cliffs.json" >>"$OUT/bench.txt" 2>&1
+$B --shapes .gpu/shapes/small-m.txt --json "$OUT/small-m.json" >>"$OUT/bench.txt" 2>&1
+$B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
+echo "== waves, DEEPGEMM_DECOMPOSITION=dp" >>"$OUT/bench.txt"
+DEEPGEMM_DECOMPOSITION=dp $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
+echo "issue 4 sets ${SECONDS}s"
+grep -E "^[0-9]+x|shapes:|^== " "$OUT/bench.txt"
 if [ -d .gpu/prefix ]; then
     step "install check (issue 6)"
     timeout 120 bash scripts/gpu-install-check.sh .gpu/prefix >"$OUT/install.txt" 2>&1

@@ -281,7 +281,8 @@ fn null_algo_no_workspace_default_stream() {
     g.finish();
 }
 
-/// Larger problems (several waves of tiles, long k loops).
+/// Larger problems (several waves of tiles, long k loops; the last three take the Stream-K
+/// and split-K schedules of the Hopper kernel).
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn large_shapes() {
@@ -294,6 +295,10 @@ fn large_shapes() {
         (129, 4097, 1000),
         (64, 64, 16384),
         (3000, 17, 4097),
+        // Stream-K / split-K territory: few tiles and long k, ragged waves.
+        (127, 4095, 4096),
+        (1664, 1664, 2048),
+        (16, 2048, 8192),
     ];
     for &(ab, cd, tf32) in &TYPE_COMBOS {
         for (i, &(m, n, k)) in shapes.iter().enumerate() {
