@@ -2,6 +2,7 @@
 //!
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
+pub mod pack;
 pub mod sm90;
 
 use crate::error::Result;
@@ -154,6 +155,9 @@ pub enum Kernel {
     Portable(KernelVariant),
     /// Hopper main-tile kernel: TMA + wgmma, warp-specialised, persistent.
     Sm90(sm90::Sm90Variant),
+    /// Copies a strided A or B into the workspace with TMA-friendly strides (`plan::pack`);
+    /// launched before an sm90 kernel, never a plan's kernel itself.
+    Pack(pack::PackVariant),
 }
 
 impl Kernel {
@@ -162,6 +166,7 @@ impl Kernel {
         match self {
             Kernel::Portable(v) => v.name(),
             Kernel::Sm90(v) => v.name(),
+            Kernel::Pack(v) => v.name(),
         }
     }
 
@@ -170,13 +175,14 @@ impl Kernel {
         match self {
             Kernel::Portable(v) => !v.needs_mma() || dev.has_mma_sync(),
             Kernel::Sm90(v) => v.fits_device(dev),
+            Kernel::Pack(v) => v.runs_on(dev),
         }
     }
 
     /// Dynamic shared memory per CTA (the portable kernels use static shared memory only).
     pub fn dynamic_smem(&self) -> u32 {
         match self {
-            Kernel::Portable(_) => 0,
+            Kernel::Portable(_) | Kernel::Pack(_) => 0,
             Kernel::Sm90(v) => v.smem_bytes() as u32,
         }
     }
@@ -188,8 +194,11 @@ pub struct Plan {
     pub kernel: Kernel,
     pub grid: [u32; 3],
     pub block: u32,
-    /// Workspace bytes the plan needs (none of today's kernels needs any).
+    /// Workspace bytes the plan needs: the packed copies of A and B, if any.
     pub workspace: u64,
+    /// A and/or B copied into the workspace first, for an sm90 kernel whose TMA cannot read
+    /// them where they are (`plan::pack`); the kernel then runs on `pack::packed_problem`.
+    pub pack: Option<pack::PackSpec>,
 }
 
 /// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
@@ -197,8 +206,13 @@ pub struct Plan {
 pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0002;
 
 impl Plan {
+    /// The kernel's name, plus `+pack_a`, `+pack_b` or `+pack_ab` when operands are packed
+    /// first (so packed and direct plans also encode to different algos).
     pub fn name(&self) -> String {
-        self.kernel.name()
+        match &self.pack {
+            Some(s) => format!("{}+pack_{}", self.kernel.name(), s.tag()),
+            None => self.kernel.name(),
+        }
     }
 
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
@@ -288,6 +302,7 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         ],
         block: variant.threads,
         workspace: 0,
+        pack: None,
     })
 }
 
@@ -302,6 +317,7 @@ pub fn hopper(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Plan, St
         grid: [v.grid(p, dev), 1, 1],
         block: sm90::THREADS,
         workspace: 0,
+        pack: None,
     })
 }
 
@@ -329,15 +345,26 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 
 /// Every plan for `p` on `dev`, best first: the Hopper main-tile kernel where it applies
 /// (it needs 16-byte aligned A and B at run time, see `Plan::accepts`), then the portable
-/// kernel, which takes everything.
+/// kernel, which takes everything. When the Hopper kernel is refused only for A's or B's
+/// strides, its plan on packed copies (`pack::hopper_packed`, which needs workspace) comes
+/// first if packing pays (`pack::pays`), else after the portable plan.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(2);
+    let portable = portable(p, dev)?;
     if !portable_only() {
         if let Ok(h) = hopper(p, dev) {
             out.push(h);
+        } else if let Ok(h) = pack::hopper_packed(p, dev, pack::Which::NONE) {
+            let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
+            if pays {
+                out.extend([h, portable]);
+            } else {
+                out.extend([portable, h]);
+            }
+            return Ok(out);
         }
     }
-    out.push(portable(p, dev)?);
+    out.push(portable);
     Ok(out)
 }
 
@@ -346,12 +373,47 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     Ok(candidates(p, dev)?[0])
 }
 
+/// The plan a call without an algo runs (`gemm::run`): the first candidate that fits in
+/// `workspace_size` bytes and accepts `ptrs`. Where a Hopper candidate is refused for A's or
+/// B's base address alone, the same kernel on packed copies of the misaligned operand(s) takes
+/// its place when the workspace holds them and packing pays; otherwise the search goes on
+/// (the portable plan, last, needs no workspace and takes any pointer).
+pub fn choose_for_call(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    ptrs: &GemmPointers,
+    workspace_size: u64,
+) -> Result<Plan> {
+    for c in candidates(p, dev)? {
+        if c.workspace > workspace_size {
+            continue;
+        }
+        if c.accepts(ptrs) {
+            return Ok(c);
+        }
+        if let Kernel::Sm90(_) = c.kernel {
+            let misaligned = pack::pointer_misfits(ptrs);
+            if let Ok(h) = pack::hopper_packed(p, dev, misaligned) {
+                let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
+                if pays && h.workspace <= workspace_size && h.accepts(ptrs) {
+                    return Ok(h);
+                }
+            }
+        }
+    }
+    Err(crate::error::Error::Internal(
+        "no plan accepts the pointers (the portable plan should)".into(),
+    ))
+}
+
 impl Plan {
-    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B).
+    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B,
+    /// except for the operands the plan packs into the workspace first).
     pub fn accepts(&self, ptrs: &GemmPointers) -> bool {
         match self.kernel {
             Kernel::Portable(_) => true,
-            Kernel::Sm90(_) => sm90::Sm90Variant::pointers_fit(ptrs),
+            Kernel::Sm90(_) => pack::accepts(self.pack.as_ref(), ptrs),
+            Kernel::Pack(_) => false,
         }
     }
 }

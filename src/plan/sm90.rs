@@ -377,7 +377,9 @@ pub fn tma_store(p: &GemmProblem, d_address: u64, beta: Scalar) -> Result<StoreL
     Ok(layout)
 }
 
-fn tma_stride_ok(stride_elems: i64, elem: u64) -> Result<(), &'static str> {
+/// Whether a stride of `stride_elems` elements of `elem` bytes suits TMA (positive, a multiple of
+/// 16 bytes, below 2^40 bytes), or which rule it breaks.
+pub(crate) fn tma_stride_ok(stride_elems: i64, elem: u64) -> Result<(), &'static str> {
     if stride_elems <= 0 {
         return Err("is not positive");
     }
