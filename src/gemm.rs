@@ -200,7 +200,7 @@ fn pack_launches(
             };
             Ok(PackLaunch {
                 kernel: registry::get(ctx, &Kernel::Pack(v))?,
-                params: PackParams::new(&v, &o, src, workspace + o.offset),
+                params: PackParams::new(&v, &o, src, workspace.wrapping_add(o.offset)),
                 grid: v.grid(&o, &ctx.device.spec),
                 block: v.threads,
             })

@@ -308,11 +308,13 @@ pub fn packed_problem(p: &GemmProblem, spec: &PackSpec) -> GemmProblem {
 /// copies in the workspace at `workspace` (a device address), the rest as the caller gave.
 pub fn packed_pointers(ptrs: &GemmPointers, spec: &PackSpec, workspace: u64) -> GemmPointers {
     let mut q = *ptrs;
+    // Wrapping: a workspace address near 2^64 is the caller's error, not a reason to panic
+    // (the launch then fails with the driver's error).
     if let Some(a) = spec.a {
-        q.a = workspace + a.offset;
+        q.a = workspace.wrapping_add(a.offset);
     }
     if let Some(b) = spec.b {
-        q.b = workspace + b.offset;
+        q.b = workspace.wrapping_add(b.offset);
     }
     q
 }
