@@ -6,8 +6,9 @@ use std::ffi::c_void;
 use cudarc::driver::sys::{self, CUstream};
 
 use crate::error::Result;
+use crate::jit::pack::PackParams;
 use crate::jit::params::GemmParams;
-use crate::plan::{self, DeviceSpec, Kernel, Plan, sm90};
+use crate::plan::{self, DeviceSpec, Kernel, Plan, pack, sm90};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::runtime::tensor_map::{self, Sm90Args};
 use crate::runtime::{driver, registry};
@@ -43,9 +44,11 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
 }
 
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
-/// context). `plan == None` lets deepgemm choose; otherwise exactly that plan runs (the API
-/// layer decoded it with `Plan::from_algo` and checked pointers and workspace). Asynchronous
-/// like cuBLASLt: returns once the work is enqueued.
+/// context). `plan == None` lets deepgemm choose (`plan::choose_for_call`, which may pack A or
+/// B into the workspace); otherwise exactly that plan runs (the API layer decoded it with
+/// `Plan::from_algo` and checked pointers and workspace). A plan that packs enqueues the pack
+/// kernel(s) first, then the GEMM on the copies, all on `stream`. Asynchronous like cuBLASLt:
+/// returns once the work is enqueued.
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
@@ -63,12 +66,7 @@ pub fn run(
             ));
         }
         Some(p) => *p,
-        // The best candidate these pointers and this workspace allow; the portable plan
-        // takes any pointers and needs no workspace.
-        None => plan::candidates(problem, &ctx.device.spec)?
-            .into_iter()
-            .find(|c| c.accepts(ptrs) && c.workspace <= workspace_size)
-            .expect("the portable plan accepts every pointer"),
+        None => plan::choose_for_call(problem, &ctx.device.spec, ptrs, workspace_size)?,
     };
     if plan.workspace > workspace_size {
         return Err(invalid!(
@@ -87,16 +85,29 @@ pub fn run(
         return Ok(());
     }
     if crate::log::enabled(crate::log::Level::Hints) {
-        log_choice(problem, &plan, &ctx.device.spec);
+        log_choice(problem, ptrs, &plan, &ctx.device.spec, workspace_size);
     }
+    // Everything that can fail on the host (compiling, loading, encoding tensor maps) happens
+    // before the first launch, so an error never leaves half a GEMM on the stream.
+    let packs = match &plan.pack {
+        Some(spec) => pack_launches(&ctx, spec, ptrs, workspace)?,
+        None => Vec::new(),
+    };
+    let (problem, ptrs) = match &plan.pack {
+        Some(spec) => (
+            pack::packed_problem(problem, spec),
+            pack::packed_pointers(ptrs, spec, workspace),
+        ),
+        None => (*problem, *ptrs),
+    };
     let kernel = registry::get(&ctx, &plan.kernel)?;
-    let r = match plan.kernel {
+    match plan.kernel {
         Kernel::Portable(_) => {
-            let mut params = GemmParams::new(problem, ptrs);
+            let mut params = GemmParams::new(&problem, &ptrs);
             let mut args = [(&mut params as *mut GemmParams).cast::<c_void>()];
             // SAFETY: the function expects exactly one `GemmParams` by value (params.rs); the
             // context of `stream` is current; grid and block come from the plan; static smem.
-            unsafe {
+            let r = unsafe {
                 sys::cuLaunchKernel(
                     kernel.launchable(),
                     plan.grid[0],
@@ -110,19 +121,27 @@ pub fn run(
                     args.as_mut_ptr(),
                     std::ptr::null_mut(),
                 )
-            }
+            };
+            driver::check(r, &format!("launching {}", kernel.name))
         }
         Kernel::Sm90(v) => {
-            let mut args = Sm90Args::new(&v, problem, ptrs, sm90::DEFAULT_GROUP_M)?;
+            let mut args = Sm90Args::new(&v, &problem, &ptrs, sm90::DEFAULT_GROUP_M)?;
+            // The Stream-K fixup's flags and partials follow the packed copies.
             let d = plan.decomposition;
-            args.params.set_decomposition(&d, workspace);
-            if plan.workspace > 0 {
-                // The Stream-K flags start at zero; the partials need no clearing.
-                // SAFETY: `workspace` holds `plan.workspace` >= flag_bytes bytes (checked
-                // above; the caller's contract for the workspace pointer), 4-byte aligned.
+            let sk_workspace = workspace + plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());
+            args.params.set_decomposition(&d, sk_workspace);
+            for mut launch in packs {
+                launch.enqueue(stream)?;
+            }
+            let k_iters = problem.k.div_ceil(v.block_k as u64).max(1);
+            if d.workspace_bytes(&v, k_iters) > 0 {
+                // The flags start at zero; the partials need no clearing.
+                // SAFETY: the workspace holds `plan.workspace` bytes (checked above; the
+                // caller's contract for the pointer), of which the flags are a 4-byte aligned
+                // part after the packed copies.
                 let r = unsafe {
                     sys::cuMemsetD32Async(
-                        workspace,
+                        sk_workspace,
                         0,
                         (d.flag_bytes() / 4) as usize,
                         stream as CUstream,
@@ -132,8 +151,10 @@ pub fn run(
             }
             // SAFETY: the registry loaded variant `v` and opted it into its dynamic shared
             // memory on this device; the context of `stream` is current; `args` lives until
-            // the call returns (cuLaunchKernel copies the parameters).
-            return unsafe {
+            // the call returns (cuLaunchKernel copies the parameters). Packed operands live
+            // in the caller's workspace, written by the pack kernels enqueued just before on
+            // the same stream.
+            unsafe {
                 tensor_map::launch(
                     kernel.launchable(),
                     &v,
@@ -141,22 +162,121 @@ pub fn run(
                     stream as CUstream,
                     &mut args,
                 )
-            };
+            }
         }
-    };
-    driver::check(r, &format!("launching {}", kernel.name))
+        Kernel::Pack(_) => Err(invalid!("{} is not a GEMM kernel", plan.name())),
+    }
 }
 
-/// DEEPGEMM_LOG_LEVEL >= 3: which kernel runs and, when it is not the Hopper main-tile
-/// kernel on a Hopper device, why not.
-fn log_choice(p: &GemmProblem, plan: &Plan, dev: &DeviceSpec) {
-    let why = match plan.kernel {
-        Kernel::Sm90(_) => "main-tile kernel".to_string(),
-        Kernel::Portable(_) if plan::portable_only() => "DEEPGEMM_KERNELS=portable".into(),
-        Kernel::Portable(_) => match plan::hopper(p, dev) {
-            Err(reason) => reason,
-            Ok(_) => "A or B is not 16-byte aligned (TMA)".into(),
-        },
+/// One pack kernel launch, ready to enqueue.
+struct PackLaunch {
+    kernel: std::sync::Arc<registry::Loaded>,
+    params: PackParams,
+    grid: u32,
+    block: u32,
+}
+
+impl PackLaunch {
+    fn enqueue(&mut self, stream: *mut c_void) -> Result<()> {
+        let mut args = [(&mut self.params as *mut PackParams).cast::<c_void>()];
+        // SAFETY: the pack entry takes exactly one `PackParams` by value (jit/pack.rs); the
+        // kernel was loaded for the current context's device; `src` and `dst` are device
+        // addresses of the caller's operand and workspace, whose extents `plan::pack` computed
+        // from the validated problem (the workspace holds `spec.workspace_bytes()`).
+        let r = unsafe {
+            sys::cuLaunchKernel(
+                self.kernel.launchable(),
+                self.grid,
+                1,
+                1,
+                self.block,
+                1,
+                1,
+                0,
+                stream as CUstream,
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        driver::check(r, &format!("launching {}", self.kernel.name))
+    }
+}
+
+/// The pack kernel launches of `spec`: each packed operand copied from the caller's pointer to
+/// its place in the workspace at `workspace`.
+fn pack_launches(
+    ctx: &driver::ContextGuard,
+    spec: &pack::PackSpec,
+    ptrs: &GemmPointers,
+    workspace: u64,
+) -> Result<Vec<PackLaunch>> {
+    if workspace == 0 || workspace % pack::PACK_BASE_ALIGN != 0 {
+        return Err(invalid!(
+            "packing needs a {}-byte aligned workspace, {workspace:#x} given",
+            pack::PACK_BASE_ALIGN
+        ));
+    }
+    spec.operands()
+        .map(|(op, o)| {
+            let v = pack::PackVariant::for_elem(o.elem_bytes)
+                .ok_or_else(|| unsupported!("no pack kernel for {}-byte elements", o.elem_bytes))?;
+            let src = match op {
+                pack::Operand::A => ptrs.a,
+                pack::Operand::B => ptrs.b,
+            };
+            Ok(PackLaunch {
+                kernel: registry::get(ctx, &Kernel::Pack(v))?,
+                params: PackParams::new(&v, &o, src, workspace.wrapping_add(o.offset)),
+                grid: v.grid(&o, &ctx.device.spec),
+                block: v.threads,
+            })
+        })
+        .collect()
+}
+
+/// DEEPGEMM_LOG_LEVEL >= 3: which kernel runs and why: what was packed and why, or, when it
+/// is not the Hopper main-tile kernel on a Hopper device, why not.
+fn log_choice(
+    p: &GemmProblem,
+    ptrs: &GemmPointers,
+    plan: &Plan,
+    dev: &DeviceSpec,
+    workspace_size: u64,
+) {
+    let why = match (plan.kernel, &plan.pack) {
+        (Kernel::Sm90(_), Some(spec)) => {
+            format!("main-tile kernel, {}", pack::describe(p, ptrs, spec))
+        }
+        (Kernel::Sm90(_), None) => "main-tile kernel".to_string(),
+        (Kernel::Portable(_), _) if plan::portable_only() => "DEEPGEMM_KERNELS=portable".into(),
+        (Kernel::Portable(_), _) => {
+            let direct = plan::hopper(p, dev);
+            let reason = match &direct {
+                Err(reason) => reason.clone(),
+                Ok(_) => "A or B is not 16-byte aligned (TMA)".into(),
+            };
+            match pack::hopper_packed(p, dev, pack::pointer_misfits(ptrs)) {
+                Ok(h) if h.workspace > workspace_size => format!(
+                    "{reason}; packing would need {} bytes of workspace, {workspace_size} given",
+                    h.workspace
+                ),
+                Ok(h) => match h.pack {
+                    Some(s) if !pack::pays(p, &s) => {
+                        let e = pack::estimate(p, &s);
+                        format!(
+                            "{reason}; too small for packing to pay (model: {:.1} us pack + \
+                             {:.1} us vs {:.1} us portable)",
+                            e.pack_s * 1e6,
+                            e.hopper_s * 1e6,
+                            e.portable_s * 1e6
+                        )
+                    }
+                    _ => format!("{reason}; the caller's algo chose the portable kernel"),
+                },
+                Err(_) => reason,
+            }
+        }
+        (Kernel::Pack(_), _) => "not a GEMM kernel".into(),
     };
     crate::log::hint(
         "deepgemmLtMatmul",

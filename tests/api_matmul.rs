@@ -935,3 +935,91 @@ fn one_handle_from_many_threads() {
         .collect();
     assert_eq!(alphas, expect);
 }
+
+/// An odd leading dimension on an H200: the heuristic lists the Hopper plan on packed copies
+/// first, with the copies' bytes as its workspace, when MAX_WORKSPACE_BYTES allows; the
+/// portable plan (no workspace) otherwise. Its algo reaches the runtime as that plan and
+/// needs its workspace.
+#[test]
+fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
+    let h = testing::recording_lt_handle(DeviceSpec::H200);
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        Obj::Desc(d).set(DEEPGEMMLT_MATMUL_DESC_TRANSA, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // TN, m = n = 2048, k = 4097: lda = ldb = 4097 elements (8194 bytes, not 16-byte units).
+    let a = layout(DEEPGEMM_R_16BF, 4097, 2048, 4097);
+    let b = layout(DEEPGEMM_R_16BF, 4097, 2048, 4097);
+    let c = layout(DEEPGEMM_R_16BF, 2048, 2048, 2048);
+    // Each copy: 2048 lines of 4160 elements (4097 rounded up to 128 bytes); B at 256 bytes.
+    let need = (2048u64 * 4160 * 2).next_multiple_of(256) + 2048 * 4160 * 2;
+    let heuristic = |max_ws: u64| {
+        let pr = pref();
+        assert_eq!(
+            Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, max_ws),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        let blank = deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t::default(),
+            workspaceSize: 77,
+            state: DEEPGEMM_STATUS_LICENSE_ERROR,
+            wavesCount: -1.0,
+            reserved: [0; 4],
+        };
+        let mut res = [blank; 4];
+        let mut count = 0;
+        let st =
+            deepgemmLtMatmulAlgoGetHeuristic(h, d, a, b, c, c, pr, 4, res.as_mut_ptr(), &mut count);
+        Obj::Pref(pr).destroy();
+        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+        res[..count as usize].to_vec()
+    };
+    let res = heuristic(1 << 30);
+    assert_eq!(res.len(), 2);
+    assert_eq!(res[0].workspaceSize as u64, need);
+    assert_eq!(res[1].workspaceSize, 0, "the portable plan, second");
+    let fits = heuristic(need - 1);
+    assert_eq!(fits.len(), 1);
+    assert_eq!(fits[0].workspaceSize, 0);
+    assert_eq!(fits[0].algo.data, res[1].algo.data);
+
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    let call = |algo: &deepgemmLtMatmulAlgo_t, ws_size: usize| {
+        deepgemmLtMatmul(
+            h,
+            d,
+            o,
+            p(A),
+            a,
+            p(B),
+            b,
+            o,
+            p(C),
+            c,
+            D as *mut c_void,
+            c,
+            algo,
+            0x100_0000 as *mut c_void,
+            ws_size,
+            STREAM as deepgemmStream_t,
+        )
+    };
+    assert_eq!(call(&res[0].algo, need as usize), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        call(&res[0].algo, need as usize - 1),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    let rec = testing::lt_recorded(h);
+    assert_eq!(rec.len(), 1);
+    let plan = rec[0].plan.expect("an explicit plan");
+    assert_eq!(plan.workspace, need);
+    assert!(plan.name().ends_with("+pack_ab"), "{}", plan.name());
+    let spec = plan.pack.unwrap();
+    assert_eq!((spec.a.unwrap().ld, spec.b.unwrap().ld), (4160, 4160));
+    for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
+        o.destroy();
+    }
+    assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
+}

@@ -10,8 +10,9 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use deepgemm::jit::{nvrtc, source};
+use deepgemm::jit::{nvrtc, pack as jit_pack, source};
 use deepgemm::plan::KernelVariant;
+use deepgemm::plan::pack::PackVariant;
 
 /// What ptxas reported for one entry function.
 #[derive(Debug, Default)]
@@ -99,12 +100,16 @@ struct Outcome {
 }
 
 fn check(v: &KernelVariant, arch: &str) -> Outcome {
-    let name = v.name();
-    let src = source::render(v);
+    check_source(&v.name(), &source::render(v), arch)
+}
+
+/// Compiles one rendered kernel for `arch` and checks ptxas's report of entry `name`.
+fn check_source(name: &str, src: &str, arch: &str) -> Outcome {
+    let name = name.to_string();
     let mut opts = source::options(arch);
     opts.push("--ptxas-options=-v".to_string());
     let start = Instant::now();
-    let result = nvrtc::compile(&name, &src, &opts);
+    let result = nvrtc::compile(&name, src, &opts);
     let ms = start.elapsed().as_millis();
     let c = match result {
         Ok(c) => c,
@@ -118,7 +123,7 @@ fn check(v: &KernelVariant, arch: &str) -> Outcome {
     if let Ok(dir) = std::env::var("DEEPGEMM_DUMP_KERNELS") {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(format!("{dir}/{name}.{arch}.cubin"), &c.cubin);
-        let _ = std::fs::write(format!("{dir}/{name}.cu"), &src);
+        let _ = std::fs::write(format!("{dir}/{name}.cu"), src);
     }
     let r = parse_ptxas(&c.log, &name);
     let mut problems = Vec::new();
@@ -206,6 +211,26 @@ fn every_variant_compiles_without_spills() {
         .iter()
         .filter_map(|(_, o)| o.failure.as_deref())
         .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The pack kernel (copies A or B into the workspace for the Hopper kernel) for every element
+/// size and every architecture deepgemm runs on: no spills, no shared memory, and the
+/// rendering options the registry uses.
+#[test]
+fn every_pack_variant_compiles_without_spills() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let mut failures = Vec::new();
+    for v in PackVariant::all() {
+        assert_eq!(jit_pack::options("sm_90a"), source::options("sm_90a"));
+        for arch in ["sm_90a", "sm_80", "sm_75"] {
+            let o = check_source(&v.name(), &jit_pack::render(&v), arch);
+            eprintln!("{}", o.line);
+            failures.extend(o.failure);
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -66,6 +66,9 @@ fn main() -> ExitCode {
 }
 
 fn run_all(opts: &Options) -> ExitCode {
+    if let Some(mib) = opts.workspace_mib {
+        run::WORKSPACE.store((mib as usize) << 20, std::sync::atomic::Ordering::Relaxed);
+    }
     if opts.plans {
         return print_plans(opts);
     }
@@ -182,7 +185,7 @@ fn run_all(opts: &Options) -> ExitCode {
             ("iters", opts.iters.into()),
             ("warmup", opts.warmup.into()),
             ("l2_flush", opts.flush_l2.into()),
-            ("workspace_bytes", case::WORKSPACE_BYTES.into()),
+            ("workspace_bytes", run::workspace_bytes().into()),
             ("cublaslt", cublas.as_ref().map(|a| a.file.clone()).into()),
             (
                 "results",

@@ -14,7 +14,8 @@ use crate::plan::KernelVariant;
 use crate::types::Math;
 
 /// Every kernel file, by its path relative to `kernels/` (the include path): the portable
-/// kernels' and the Hopper kernel's (src/jit/sm90.rs renders its entry point from these too).
+/// kernels', the Hopper kernel's and the pack kernel's (src/jit/sm90.rs and src/jit/pack.rs
+/// render their entry points from these too).
 const FILES: &[(&str, &str)] = &[
     (
         "common/params.cuh",
@@ -97,6 +98,7 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../kernels/sm90/store.cuh"),
     ),
     ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
+    ("pack/pack.cuh", include_str!("../../kernels/pack/pack.cuh")),
 ];
 
 /// The embedded text of a kernel file (for tests and diagnostics).
@@ -277,7 +279,9 @@ mod tests {
     fn every_embedded_file_is_reachable_and_every_include_is_embedded() {
         let mut reached = HashSet::new();
         let mut out = String::new();
-        expand(super::super::sm90::ROOT, &mut out, &mut reached);
+        for root in [super::super::sm90::ROOT, super::super::pack::ROOT] {
+            expand(root, &mut out, &mut reached);
+        }
         assert!(
             !out.contains("is not embedded"),
             "unembedded include: {out}"

@@ -2,6 +2,7 @@
 //!
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
+pub mod pack;
 pub mod sm90;
 pub mod streamk;
 
@@ -155,6 +156,9 @@ pub enum Kernel {
     Portable(KernelVariant),
     /// Hopper main-tile kernel: TMA + wgmma, warp-specialised, persistent.
     Sm90(sm90::Sm90Variant),
+    /// Copies a strided A or B into the workspace with TMA-friendly strides (`plan::pack`);
+    /// launched before an sm90 kernel, never a plan's kernel itself.
+    Pack(pack::PackVariant),
 }
 
 impl Kernel {
@@ -163,6 +167,7 @@ impl Kernel {
         match self {
             Kernel::Portable(v) => v.name(),
             Kernel::Sm90(v) => v.name(),
+            Kernel::Pack(v) => v.name(),
         }
     }
 
@@ -171,13 +176,14 @@ impl Kernel {
         match self {
             Kernel::Portable(v) => !v.needs_mma() || dev.has_mma_sync(),
             Kernel::Sm90(v) => v.fits_device(dev),
+            Kernel::Pack(v) => v.runs_on(dev),
         }
     }
 
     /// Dynamic shared memory per CTA (the portable kernels use static shared memory only).
     pub fn dynamic_smem(&self) -> u32 {
         match self {
-            Kernel::Portable(_) => 0,
+            Kernel::Portable(_) | Kernel::Pack(_) => 0,
             Kernel::Sm90(v) => v.smem_bytes() as u32,
         }
     }
@@ -189,13 +195,17 @@ pub struct Plan {
     pub kernel: Kernel,
     pub grid: [u32; 3],
     pub block: u32,
-    /// Workspace bytes the plan needs (the Stream-K fixup's; 0 for the other schedules).
+    /// Workspace bytes the plan needs: the packed copies of A and B (if any) first, then the
+    /// Stream-K fixup's (if any).
     pub workspace: u64,
     /// How the sm90 kernel shares out its tiles (data-parallel for the portable kernels).
     pub decomposition: streamk::Decomposition,
     /// The cost model's estimate in nanoseconds (sm90 plans; 0 when not modelled). Ranks the
     /// heuristic's candidates.
     pub estimate_ns: u64,
+    /// A and/or B copied into the workspace first, for an sm90 kernel whose TMA cannot read
+    /// them where they are (`plan::pack`); the kernel then runs on `pack::packed_problem`.
+    pub pack: Option<pack::PackSpec>,
 }
 
 /// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
@@ -203,14 +213,19 @@ pub struct Plan {
 pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0002;
 
 impl Plan {
-    /// The kernel's name, plus the decomposition when it is not data-parallel, e.g.
-    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1+sk156x132`.
+    /// The kernel's name, plus `+pack_a|b|ab` when operands are packed first and the
+    /// decomposition when it is not data-parallel, e.g.
+    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1+pack_ab+sk156x132`; distinct plans encode to
+    /// distinct algos.
     pub fn name(&self) -> String {
-        if self.decomposition.is_data_parallel() {
-            self.kernel.name()
-        } else {
-            format!("{}+{}", self.kernel.name(), self.decomposition.tag())
+        let mut s = self.kernel.name();
+        if let Some(p) = &self.pack {
+            s += &format!("+pack_{}", p.tag());
         }
+        if !self.decomposition.is_data_parallel() {
+            s += &format!("+{}", self.decomposition.tag());
+        }
+        s
     }
 
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
@@ -302,6 +317,7 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         workspace: 0,
         decomposition: streamk::Decomposition::default(),
         estimate_ns: 0,
+        pack: None,
     })
 }
 
@@ -329,6 +345,7 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
                 workspace: d.workspace_bytes(&v, k_iters),
                 decomposition: d,
                 estimate_ns: (s * 1e9) as u64,
+                pack: None,
             });
         }
     }
@@ -367,15 +384,28 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 
 /// Every plan for `p` on `dev`, best first: the Hopper main-tile kernel where it applies
 /// (it needs 16-byte aligned A and B at run time, see `Plan::accepts`), then the portable
-/// kernel, which takes everything.
+/// kernel, which takes everything. When the Hopper kernel is refused only for A's or B's
+/// strides, its plan on packed copies (`pack::hopper_packed`, which needs workspace) comes
+/// first if packing pays (`pack::pays`), else after the portable plan.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
+    let portable = portable(p, dev)?;
     if !portable_only() {
         if let Ok(h) = hopper_plans(p, dev) {
             out.extend(h);
+        } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
+            let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
+            if pays {
+                out.extend(h);
+                out.push(portable);
+            } else {
+                out.push(portable);
+                out.extend(h);
+            }
+            return Ok(out);
         }
     }
-    out.push(portable(p, dev)?);
+    out.push(portable);
     Ok(out)
 }
 
@@ -384,12 +414,49 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     Ok(candidates(p, dev)?[0])
 }
 
+/// The plan a call without an algo runs (`gemm::run`): the first candidate that fits in
+/// `workspace_size` bytes and accepts `ptrs`. Where a Hopper candidate is refused for A's or
+/// B's base address alone, the same kernel on packed copies of the misaligned operand(s) takes
+/// its place when the workspace holds them and packing pays; otherwise the search goes on
+/// (the portable plan, last, needs no workspace and takes any pointer).
+pub fn choose_for_call(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    ptrs: &GemmPointers,
+    workspace_size: u64,
+) -> Result<Plan> {
+    for c in candidates(p, dev)? {
+        if c.workspace > workspace_size {
+            continue;
+        }
+        if c.accepts(ptrs) {
+            return Ok(c);
+        }
+        if let Kernel::Sm90(_) = c.kernel {
+            let misaligned = pack::pointer_misfits(ptrs);
+            if let Ok(plans) = pack::hopper_packed_plans(p, dev, misaligned) {
+                for h in plans {
+                    let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
+                    if pays && h.workspace <= workspace_size && h.accepts(ptrs) {
+                        return Ok(h);
+                    }
+                }
+            }
+        }
+    }
+    Err(crate::error::Error::Internal(
+        "no plan accepts the pointers (the portable plan should)".into(),
+    ))
+}
+
 impl Plan {
-    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B).
+    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B,
+    /// except for the operands the plan packs into the workspace first).
     pub fn accepts(&self, ptrs: &GemmPointers) -> bool {
         match self.kernel {
             Kernel::Portable(_) => true,
-            Kernel::Sm90(_) => sm90::Sm90Variant::pointers_fit(ptrs),
+            Kernel::Sm90(_) => pack::accepts(self.pack.as_ref(), ptrs),
+            Kernel::Pack(_) => false,
         }
     }
 }
@@ -556,12 +623,12 @@ mod tests {
         };
         // TN: the tf32 main-tile kernel first, the portable tf32 kernel after it.
         let c = candidates(&tf32(1, 0), &dev).unwrap();
-        assert_eq!(c.len(), 2);
+        assert!(c.len() >= 2);
         match c[0].kernel {
             Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_tn_"), "{v:?}"),
             k => panic!("not sm90: {k:?}"),
         }
-        assert_eq!(portable_variant(&c[1]).math, Math::MmaTf32);
+        assert_eq!(portable_variant(c.last().unwrap()).math, Math::MmaTf32);
         // NN / TT / NT: portable only, and the log says why.
         for (ta, tb) in [(0, 0), (1, 1), (0, 1)] {
             let p = tf32(ta, tb);

@@ -147,25 +147,30 @@ pub fn contributors(d: &Decomposition, k_iters: u64, cta: u32, unit: &Unit) -> V
         .collect()
 }
 
-/// The cost model's constants for an H100/H200-class device (per SM). Rough, from the
-/// H200 measurements in BENCHMARKS.md: a 128x256x64 k-iteration took 0.614 us (91% of the
-/// 7.5 dense-bf16 TFLOP/s an SM peaks at); narrower tiles keep the tensor cores less busy.
+/// The cost model's constants for an H100/H200-class device (per SM), from the H200
+/// measurements in BENCHMARKS.md: a 128x256x64 k-iteration takes 0.614 us (91% of the 7.5
+/// dense-bf16 TFLOP/s an SM peaks at); narrower tiles keep the tensor cores less busy (128x128
+/// at 2048^3: ~0.44 us an iteration with its pipeline ramp, ~0.7 of peak).
 const SM_PEAK_FLOPS: f64 = 7.5e12;
-/// Per-SM bandwidth for a partial tile's write or read through L2 (bytes/s).
-const FIXUP_BYTES_PER_S: f64 = 150e9;
-/// What the epilogue of one tile costs the CTA beyond its mainloop (overlapped TMA store).
+/// What the overlapped TMA-store epilogue of one tile costs the CTA beyond its mainloop.
 const EPILOGUE_S: f64 = 0.6e-6;
+/// A Stream-K tile's fixup, for a 128 x 256 tile (scaled by area): the contributor writes its
+/// partial and the owner reads each one back, both through the staged epilogue's rounds
+/// (fitted to the H200 run of 2026-11-29: ~44 us over the mainloop for one write + one read
+/// + the owner's staged epilogue at 2432x1792x8192).
+const PARTIAL_WRITE_S: f64 = 16e-6;
+const PARTIAL_READ_S: f64 = 16e-6;
+const STAGED_EPILOGUE_S: f64 = 8e-6;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
-/// Stream-K must beat data-parallel by this factor in the model to be chosen: the fixup's
-/// flag waits and the less regular L2 reuse are not modelled.
-const STREAMK_MARGIN: f64 = 1.03;
+/// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
+const L2_REUSE_BYTES: f64 = 30e6;
 
 fn mainloop_efficiency(block_n: u32) -> f64 {
     match block_n {
         256.. => 0.91,
-        128.. => 0.85,
-        _ => 0.72,
+        128.. => 0.75,
+        _ => 0.55,
     }
 }
 
@@ -180,14 +185,50 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     flops / (rate * mainloop_efficiency(v.block_n))
 }
 
+/// Seconds per k-iteration in the Stream-K phase of `d`. Data-parallel CTAs walk k in
+/// lockstep, so the tiles in flight share each k-slice of A and B in L2. Stream-K ranges start
+/// at different k offsets (CTA c at c * W mod k_iters): unless that offset is a few iterations
+/// at most, each CTA streams its own slices, and when the operand panels the phase reuses do
+/// not fit in L2 the loads come from HBM. (Measured on the H200: 3200x3200x8192 with 193
+/// Stream-K tiles at offsets of 59 iterations ran 0.38 ms against 0.23 ms data-parallel.)
+fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_iters: u64) -> f64 {
+    let it = iteration_s(v);
+    let ctas = d.sk_ctas.max(1) as u64;
+    let per_cta = d.sk_tiles * k_iters / ctas;
+    let offset = per_cta % k_iters;
+    if offset.min(k_iters - offset) <= 2 {
+        return it;
+    }
+    let m_tiles = p.m.div_ceil(v.block_m as u64).max(1);
+    let n_tiles = p.n.div_ceil(v.block_n as u64).max(1);
+    let group = m_tiles.min(crate::plan::sm90::DEFAULT_GROUP_M as u64);
+    let rows = m_tiles.min(d.sk_tiles);
+    let cols = n_tiles.min(d.sk_tiles.div_ceil(group));
+    let elem = v.ab.size_bytes() as f64;
+    let panel = |tiles: u64, width: u32| tiles as f64 * width as f64 * p.k as f64 * elem;
+    // Only panels read by more than one tile need L2 to hold them.
+    let reused = if cols > 1 {
+        panel(rows, v.block_m)
+    } else {
+        0.0
+    } + if rows > 1 {
+        panel(cols, v.block_n)
+    } else {
+        0.0
+    };
+    if reused <= L2_REUSE_BYTES {
+        return it;
+    }
+    it.max(ctas as f64 * v.stage_bytes() as f64 / HBM_BYTES_PER_S)
+}
+
 /// Modelled seconds for `v` running `p` with decomposition `d` on `dev`: the busiest CTA's
-/// mainloop, epilogues and fixup traffic, and never below the time to stream A, B and D from
-/// HBM once.
+/// mainloop, epilogues and fixup, and never below the time to stream A, B and D from HBM once.
 pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &DeviceSpec) -> f64 {
     let tiles = v.num_tiles(p);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
-    let partial_s = (v.block_m as f64 * v.block_n as f64 * 4.0) / FIXUP_BYTES_PER_S;
+    let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
     let grid = d.grid.max(1) as u64;
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
@@ -196,21 +237,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     if d.sk_tiles > 0 {
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
-        // Tiles a CTA finishes in the Stream-K phase, and the partials it writes and reads:
-        // a split tile's owner reads one partial per other CTA covering the tile.
-        let owned = d.sk_tiles.div_ceil(ctas) as f64;
-        let splits = if d.splits_tiles(k_iters) {
-            ((ctas as f64 / d.sk_tiles as f64).ceil()).max(2.0)
-        } else {
-            1.0
-        };
-        let fixup = if splits > 1.0 {
-            partial_s * splits
-        } else {
-            0.0
-        };
-        busiest += sk_iters * it + owned * EPILOGUE_S + fixup;
-        busiest *= STREAMK_MARGIN;
+        let mut sk = sk_iters * streamk_iteration_s(v, p, d, k_iters);
+        sk += d.sk_tiles.div_ceil(ctas) as f64 * EPILOGUE_S;
+        if d.splits_tiles(k_iters) {
+            // The busiest CTA writes one partial and finishes one split tile, reading the
+            // partials of every other CTA that covers it.
+            let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
+            sk += area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
+                + STAGED_EPILOGUE_S * area;
+        }
+        busiest += sk;
     }
     let elem = v.ab.size_bytes() as f64;
     let bytes = (p.m * p.k + p.n * p.k) as f64 * elem * p.batch as f64
@@ -255,13 +291,18 @@ pub fn decompositions_with(
         Forced::Auto => {
             if tiles > sms && tiles % sms != 0 {
                 // Hybrid: the last partial wave plus one full wave shared out by iteration
-                // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves.
+                // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves; or
+                // only the last partial wave's tiles, split among all CTAs (a smaller set of
+                // operand panels in flight, more partials per tile).
                 let sk_tiles = if tiles >= 2 * sms {
                     tiles % sms + sms
                 } else {
                     tiles
                 };
                 list.push(sk(sk_tiles, sms));
+                if tiles % sms < sms / 2 && k_iters >= 8 {
+                    list.push(sk(tiles % sms, sms));
+                }
             } else if tiles < sms && k_iters >= 4 {
                 // Split-K: too few tiles for the SMs; split each over s CTAs, s up to what
                 // leaves every split at least 2 iterations.
@@ -441,11 +482,15 @@ mod tests {
         let v = variant(256);
         let best = decompositions_with(&v, &tn(4096, 4096, 4096), &dev, Forced::Auto)[0].0;
         assert!(best.is_data_parallel(), "{best:?}");
-        // 4096x2112x7168: 288 tiles = 2.18 waves: the hybrid wins clearly.
-        let list = decompositions_with(&v, &tn(4096, 2112, 7168), &dev, Forced::Auto);
-        assert!(!list[0].0.is_data_parallel(), "{list:?}");
-        assert_eq!(list[0].0.sk_tiles, 288 % 132 + 132);
-        assert!(list[0].1 < 0.85 * list[1].1, "{list:?}");
+        // 2432x1792x8192: 133 tiles = 1.008 waves; the hybrid keeps the CTAs within an
+        // iteration of each other (L2 reuse intact) and wins clearly (H200: 0.123 vs 0.180 ms).
+        let list = decompositions_with(&v, &tn(2432, 1792, 8192), &dev, Forced::Auto);
+        assert_eq!(list[0].0.sk_tiles, 133, "{list:?}");
+        assert!(list[0].1 < 0.8 * list[1].1, "{list:?}");
+        // 3200x3200x8192: 325 tiles; the hybrid's 193 Stream-K tiles start 59 iterations apart
+        // and their panels (88 MB) do not fit in L2: data-parallel (H200: 0.23 vs 0.38 ms).
+        let list = decompositions_with(&v, &tn(3200, 3200, 8192), &dev, Forced::Auto);
+        assert!(list[0].0.is_data_parallel(), "{list:?}");
         // Small M, long K: 16 tiles on 132 SMs, split-K.
         let v128 = variant(128);
         let list = decompositions_with(&v128, &tn(64, 2048, 8192), &dev, Forced::Auto);

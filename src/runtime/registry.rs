@@ -21,7 +21,7 @@ use parking_lot::Mutex;
 
 use super::driver::{ContextGuard, check};
 use crate::error::{Error, Result};
-use crate::jit::{cache, nvrtc, sm90, source};
+use crate::jit::{cache, nvrtc, pack, sm90, source};
 use crate::plan::Kernel;
 
 /// A kernel loaded for one device.
@@ -103,6 +103,7 @@ pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
         let (src, opts) = match k {
             Kernel::Portable(v) => (source::render(v), source::options(arch)),
             Kernel::Sm90(v) => (sm90::render(v), sm90::options()),
+            Kernel::Pack(v) => (pack::render(v), pack::options(arch)),
         };
         let (major, minor) = nvrtc::version()?;
         let key = cache::fnv1a128(&[

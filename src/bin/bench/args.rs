@@ -24,6 +24,7 @@ usage: deepgemm-bench [options]
   --json PATH          write the results as JSON
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
+  --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   -h, --help           this text
 With no --shape/--shapes: 1024x1024x1024, 4096x4096x4096, 4097x4097x4097, bf16.
@@ -78,6 +79,8 @@ pub struct Options {
     pub json: Option<PathBuf>,
     pub device: usize,
     pub seed: Option<u64>,
+    /// Workspace per library in MiB (default 32, PyTorch's cuBLASLt default on Hopper).
+    pub workspace_mib: Option<u64>,
     /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
     pub plans: bool,
 }
@@ -105,6 +108,7 @@ impl Default for Options {
             device: 0,
             seed: None,
             plans: false,
+            workspace_mib: None,
         }
     }
 }
@@ -261,6 +265,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "--no-cublas" => o.cublas = false,
             "--plans" => o.plans = true,
+            "--workspace-mib" => o.workspace_mib = Some(parse_count(flag, value()?, 0)?),
             "--no-flush" => o.flush_l2 = false,
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--device" => o.device = parse_count(flag, value()?, 0)? as usize,

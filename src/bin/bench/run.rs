@@ -10,7 +10,16 @@ use crate::host::{self, Comparison, GemmSpec, Order, Rng};
 use crate::json::{Json, obj};
 use crate::lt::{self, Algo, Descs, LtApi, LtHandle};
 
-/// A library ready to run: its entry points, a handle and its 32 MiB workspace.
+/// Workspace given to each library (and as MAX_WORKSPACE_BYTES to its heuristic): 32 MiB
+/// unless `--workspace-mib` says otherwise. Set once, before the first `Lib::new`.
+pub static WORKSPACE: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(WORKSPACE_BYTES);
+
+pub fn workspace_bytes() -> usize {
+    WORKSPACE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A library ready to run: its entry points, a handle and its workspace (`workspace_bytes`).
 pub struct Lib<'a> {
     pub api: &'a LtApi,
     pub handle: LtHandle<'a>,
@@ -22,7 +31,7 @@ impl<'a> Lib<'a> {
         Ok(Lib {
             api,
             handle: LtHandle::new(api)?,
-            workspace: DevBuf::alloc(WORKSPACE_BYTES)?,
+            workspace: DevBuf::alloc(workspace_bytes())?,
         })
     }
 }
@@ -265,9 +274,9 @@ impl Bench<'_> {
         prep: &Prepared,
         res: &mut LibResult,
     ) -> Result<Side<'b, 'b>, String> {
-        let descs = Descs::new(lib.api, spec, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+        let descs = Descs::new(lib.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
         let t = Instant::now();
-        let h = descs.heuristic(&lib.handle, WORKSPACE_BYTES as u64)?;
+        let h = descs.heuristic(&lib.handle, workspace_bytes() as u64)?;
         res.heuristic_ms = t.elapsed().as_secs_f64() * 1e3;
         res.workspace_bytes = h.workspace_size;
         res.algo_label = if std::ptr::eq(lib.api, self.dg.api) {

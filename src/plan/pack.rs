@@ -1,0 +1,929 @@
+//! Packing A and B into the caller's workspace so that the Hopper kernel can take operands
+//! whose leading dimension, batch stride or base address breaks TMA's 16-byte rules.
+//!
+//! A packed operand keeps its storage order (K-major stays K-major, MN-major stays MN-major);
+//! only the distance between its lines and between its batches changes: each line of the
+//! contiguous dimension is copied into a line of `PACK_LINE_ALIGN` bytes' multiple, batches
+//! follow each other densely, and each buffer starts 256-byte aligned in the workspace. The
+//! pack kernel (kernels/pack/pack.cuh, `PackVariant`) makes the copies on the caller's stream
+//! before the GEMM; the sm90 planner and launcher then see an ordinary problem
+//! (`packed_problem`) whose A and B live in the workspace (`packed_pointers`).
+//!
+//! Pure Rust over plain data, like the rest of `plan`.
+
+use crate::plan::sm90::{self, Major, TMA_STRIDE_ALIGN};
+use crate::plan::{DeviceSpec, Plan};
+use crate::problem::{GemmPointers, GemmProblem, Strides};
+
+/// Packed lines are padded to a multiple of 128 bytes, not just TMA's 16. The sm90 kernel's
+/// TMA boxes are 128 bytes wide along the contiguous dimension (one 128-byte swizzle row:
+/// `sm90::SWIZZLE_BYTES`), and every box starts at a multiple of 128 bytes within its line.
+/// With 128-byte lines each box row is exactly one 128-byte L2 line (four 32-byte sectors);
+/// with 16-byte lines most rows straddle two L2 lines (five sectors, 25% more L2 traffic for
+/// the same data). The pack kernel's stores also stay whole sectors. The cost is at most 63
+/// padding elements per line (1.5% at k = 4097). Reasoned from the sector arithmetic, not
+/// measured; the constant is the one place to change for an A/B comparison on the H200.
+pub const PACK_LINE_ALIGN: u64 = 128;
+
+/// Every packed buffer starts at a multiple of this many bytes from the workspace's start
+/// (cuBLASLt's workspace is itself 256-byte aligned, `api::matmul::WORKSPACE_ALIGNMENT`).
+pub const PACK_BASE_ALIGN: u64 = 256;
+
+/// The cost model behind `pays`. Packing costs one extra kernel per packed operand that reads
+/// the operand and writes its padded copy; it pays when that is less than what the Hopper
+/// kernel saves over the portable kernel, which takes every layout without packing:
+///
+/// ```text
+/// bytes / PACK_BYTES_PER_S + PACK_LAUNCH_S * launches + flops / HOPPER_FLOPS  <  flops / PORTABLE_FLOPS
+/// ```
+///
+/// Bytes read plus written per second by the pack kernel (the H200's HBM3e peaks at 4.8 TB/s;
+/// a plain copy reaches about half of it).
+pub const PACK_BYTES_PER_S: f64 = 2.5e12;
+/// The portable mma.sync kernel on large bf16/fp16 problems on the H200 (~70 TFLOP/s at 4097³,
+/// BENCHMARKS.md), rounded down because smaller problems run slower.
+pub const PORTABLE_FLOPS: f64 = 60e12;
+/// The Hopper kernel on large problems (~750 TFLOP/s at 4096³), likewise rounded down.
+pub const HOPPER_FLOPS: f64 = 600e12;
+/// Fixed cost of one more kernel on the stream (launch gap and the pack kernel's ramp and
+/// tail), an estimate: it keeps small problems, where neither rate above is reached, on the
+/// one-kernel portable path. With it, square bf16 problems that need both operands packed
+/// break even at about n = 620.
+pub const PACK_LAUNCH_S: f64 = 3e-6;
+
+/// Which of A and B (to pack, or that break a rule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Which {
+    pub a: bool,
+    pub b: bool,
+}
+
+impl Which {
+    pub const NONE: Which = Which { a: false, b: false };
+    pub const BOTH: Which = Which { a: true, b: true };
+
+    pub fn any(self) -> bool {
+        self.a || self.b
+    }
+
+    pub fn or(self, o: Which) -> Which {
+        Which {
+            a: self.a || o.a,
+            b: self.b || o.b,
+        }
+    }
+}
+
+/// A or B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    A,
+    B,
+}
+
+impl Operand {
+    fn name(self) -> &'static str {
+        match self {
+            Operand::A => "A",
+            Operand::B => "B",
+        }
+    }
+}
+
+/// One operand's packed copy: where it comes from, its layout and its place in the workspace.
+/// Lengths and strides are in elements; `offset` and `bytes` in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PackedOperand {
+    /// The contiguous dimension, kept by the copy.
+    pub major: Major,
+    /// Elements along the contiguous dimension: k when K-major, m (A) or n (B) when MN-major.
+    pub inner: u64,
+    /// Lines per batch: the other dimension.
+    pub outer: u64,
+    pub batch: u64,
+    /// The caller's stride between lines and between batches (the latter may be 0).
+    pub src_ld: i64,
+    pub src_batch_stride: i64,
+    /// The copy's leading dimension: `inner` rounded up to `PACK_LINE_ALIGN` bytes.
+    pub ld: i64,
+    /// The copy's batch stride: `outer * ld` (dense).
+    pub batch_stride: i64,
+    /// Element size (2 for bf16/fp16; 4 for fp32/tf32).
+    pub elem_bytes: u32,
+    /// Byte offset of the copy in the workspace (a multiple of `PACK_BASE_ALIGN`).
+    pub offset: u64,
+    /// Bytes of the copy: `outer * ld * batch * elem_bytes`.
+    pub bytes: u64,
+}
+
+impl PackedOperand {
+    /// Bytes the pack kernel reads (the data, not the caller's padding).
+    pub fn bytes_read(&self) -> u64 {
+        self.inner * self.outer * self.batch * self.elem_bytes as u64
+    }
+
+    /// Element strides of the logical operand (op(A) m x k, op(B) k x n) in the copy.
+    fn strides(&self, which: Operand) -> Strides {
+        let (row, col) = match (which, self.major) {
+            // A: rows are m, columns k. K-major: unit stride along k.
+            (Operand::A, Major::K) | (Operand::B, Major::MN) => (self.ld, 1),
+            (Operand::A, Major::MN) | (Operand::B, Major::K) => (1, self.ld),
+        };
+        Strides {
+            row,
+            col,
+            batch: self.batch_stride,
+        }
+    }
+
+    /// Largest element offset + 1 of the copy (`GemmProblem::extent`).
+    fn extent(&self) -> u64 {
+        (self.batch - 1) * self.batch_stride as u64 + (self.outer - 1) * self.ld as u64 + self.inner
+    }
+}
+
+/// What a plan packs. At least one of `a` and `b` is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PackSpec {
+    pub a: Option<PackedOperand>,
+    pub b: Option<PackedOperand>,
+}
+
+impl PackSpec {
+    /// Workspace bytes of the packed copies, rounded up to `PACK_BASE_ALIGN` so that other
+    /// workspace needs of a plan can follow at this offset.
+    pub fn workspace_bytes(&self) -> u64 {
+        self.operands()
+            .map(|(_, o)| o.offset + o.bytes)
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(PACK_BASE_ALIGN)
+    }
+
+    /// The packed operands, A first.
+    pub fn operands(&self) -> impl Iterator<Item = (Operand, PackedOperand)> {
+        let a = self.a.map(|o| (Operand::A, o));
+        let b = self.b.map(|o| (Operand::B, o));
+        a.into_iter().chain(b)
+    }
+
+    /// "a", "b" or "ab": which operands are packed (part of the plan's name).
+    pub fn tag(&self) -> &'static str {
+        match (self.a.is_some(), self.b.is_some()) {
+            (true, true) => "ab",
+            (true, false) => "a",
+            (false, true) => "b",
+            (false, false) => "none",
+        }
+    }
+
+    pub fn which(&self) -> Which {
+        Which {
+            a: self.a.is_some(),
+            b: self.b.is_some(),
+        }
+    }
+}
+
+/// The contiguous dimension of an operand and its (inner, outer, line stride), or `None` when
+/// neither dimension has unit stride (GemmProblem never makes such an operand).
+fn layout(p: &GemmProblem, which: Operand) -> Option<(Major, u64, u64, i64)> {
+    match which {
+        // op(A) is m x k: unit stride along k is K-major.
+        Operand::A if p.a.col == 1 => Some((Major::K, p.k, p.m, p.a.row)),
+        Operand::A if p.a.row == 1 => Some((Major::MN, p.m, p.k, p.a.col)),
+        // op(B) is k x n: unit stride along k (its rows) is K-major.
+        Operand::B if p.b.row == 1 => Some((Major::K, p.k, p.n, p.b.col)),
+        Operand::B if p.b.col == 1 => Some((Major::MN, p.n, p.k, p.b.row)),
+        _ => None,
+    }
+}
+
+fn caller_batch_stride(p: &GemmProblem, which: Operand) -> i64 {
+    match which {
+        Operand::A => p.a.batch,
+        Operand::B => p.b.batch,
+    }
+}
+
+/// Why `which`'s strides break TMA's rules (its leading dimension, or its batch stride when
+/// batched), or `None` when TMA can read it in place (given an aligned base address).
+pub fn stride_misfit(p: &GemmProblem, which: Operand) -> Option<String> {
+    let elem = p.ab_type.size_bytes() as u64;
+    let Some((_, _, _, ld)) = layout(p, which) else {
+        return Some(format!("{} has no unit stride", which.name()));
+    };
+    if let Err(e) = sm90::tma_stride_ok(ld, elem) {
+        return Some(format!("leading dimension {ld} {e}"));
+    }
+    let bs = caller_batch_stride(p, which);
+    if p.batch > 1 {
+        if let Err(e) = sm90::tma_stride_ok(bs, elem) {
+            return Some(format!("batch stride {bs} {e}"));
+        }
+    }
+    None
+}
+
+/// The operands whose strides break TMA's rules.
+pub fn stride_misfits(p: &GemmProblem) -> Which {
+    Which {
+        a: stride_misfit(p, Operand::A).is_some(),
+        b: stride_misfit(p, Operand::B).is_some(),
+    }
+}
+
+/// The operands whose base address TMA cannot use (not 16-byte aligned).
+pub fn pointer_misfits(ptrs: &GemmPointers) -> Which {
+    Which {
+        a: ptrs.a % TMA_STRIDE_ALIGN != 0,
+        b: ptrs.b % TMA_STRIDE_ALIGN != 0,
+    }
+}
+
+/// The copies of the operands in `which`, laid out at the start of the workspace (A first),
+/// or `None` when an operand cannot be packed (no unit stride, empty, or sizes that overflow).
+pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
+    let elem = p.ab_type.size_bytes() as u64;
+    let mut offset = 0u64;
+    let mut copy = |op: Operand| -> Option<PackedOperand> {
+        let (major, inner, outer, src_ld) = layout(p, op)?;
+        if inner == 0 || outer == 0 || p.batch == 0 {
+            return None;
+        }
+        let line_bytes = inner
+            .checked_mul(elem)?
+            .checked_next_multiple_of(PACK_LINE_ALIGN)?;
+        let ld = line_bytes / elem;
+        let batch_stride = ld.checked_mul(outer)?;
+        let bytes = line_bytes.checked_mul(outer)?.checked_mul(p.batch)?;
+        let o = PackedOperand {
+            major,
+            inner,
+            outer,
+            batch: p.batch,
+            src_ld,
+            // With one batch the stride is never used; kept as the caller gave it.
+            src_batch_stride: caller_batch_stride(p, op),
+            ld: i64::try_from(ld).ok()?,
+            batch_stride: i64::try_from(batch_stride).ok()?,
+            elem_bytes: elem as u32,
+            offset,
+            bytes,
+        };
+        offset = offset
+            .checked_add(bytes)?
+            .checked_next_multiple_of(PACK_BASE_ALIGN)?;
+        Some(o)
+    };
+    let a = if which.a {
+        Some(copy(Operand::A)?)
+    } else {
+        None
+    };
+    let b = if which.b {
+        Some(copy(Operand::B)?)
+    } else {
+        None
+    };
+    (a.is_some() || b.is_some()).then_some(PackSpec { a, b })
+}
+
+/// The problem the sm90 kernel runs after packing: the same m, n, k, types, epilogue, C and
+/// D, with A's and B's strides replaced by their copies' where packed.
+pub fn packed_problem(p: &GemmProblem, spec: &PackSpec) -> GemmProblem {
+    let mut q = *p;
+    if let Some(a) = spec.a {
+        q.a = a.strides(Operand::A);
+        q.extent[0] = a.extent();
+    }
+    if let Some(b) = spec.b {
+        q.b = b.strides(Operand::B);
+        q.extent[1] = b.extent();
+    }
+    q
+}
+
+/// The pointers the sm90 kernel runs with after packing: packed operands are read from their
+/// copies in the workspace at `workspace` (a device address), the rest as the caller gave.
+pub fn packed_pointers(ptrs: &GemmPointers, spec: &PackSpec, workspace: u64) -> GemmPointers {
+    let mut q = *ptrs;
+    // Wrapping: a workspace address near 2^64 is the caller's error, not a reason to panic
+    // (the launch then fails with the driver's error).
+    if let Some(a) = spec.a {
+        q.a = workspace.wrapping_add(a.offset);
+    }
+    if let Some(b) = spec.b {
+        q.b = workspace.wrapping_add(b.offset);
+    }
+    q
+}
+
+/// Whether a plan that packs `spec` (or nothing) can run with `ptrs`: the operands it does not
+/// pack must be 16-byte aligned for TMA.
+pub fn accepts(spec: Option<&PackSpec>, ptrs: &GemmPointers) -> bool {
+    let packed = spec.map_or(Which::NONE, PackSpec::which);
+    let bad = pointer_misfits(ptrs);
+    (!bad.a || packed.a) && (!bad.b || packed.b)
+}
+
+/// The Hopper plan for `p` with its misfitting operands packed (those whose strides break
+/// TMA's rules, plus those in `also`, e.g. for a misaligned base address), or why there is
+/// none: no operand needs packing, or the sm90 kernel would not take `p` even packed (types,
+/// k = 0, device, sizes).
+pub fn hopper_packed(p: &GemmProblem, dev: &DeviceSpec, also: Which) -> Result<Plan, String> {
+    hopper_packed_plans(p, dev, also).map(|plans| plans[0])
+}
+
+/// Every Hopper plan (`plan::hopper_plans`, best first) on packed copies of the operands that
+/// need them (`also` adds operands to pack, e.g. for misaligned pointers).
+pub fn hopper_packed_plans(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    also: Which,
+) -> Result<Vec<Plan>, String> {
+    let which = stride_misfits(p).or(also);
+    if !which.any() {
+        return Err("A and B suit TMA as they are".into());
+    }
+    let spec = spec(p, which).ok_or("the operands cannot be packed (sizes)")?;
+    let pack_ns = (estimate(p, &spec).pack_s * 1e9) as u64;
+    let mut plans = crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?;
+    for plan in &mut plans {
+        // The copies come first in the workspace; whatever else the plan needs follows them.
+        plan.workspace += spec.workspace_bytes();
+        plan.pack = Some(spec);
+        plan.estimate_ns += pack_ns;
+    }
+    Ok(plans)
+}
+
+/// The cost model's estimate for packing `spec` and running `p` on the Hopper kernel, against
+/// running it on the portable kernel (seconds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub pack_s: f64,
+    pub hopper_s: f64,
+    pub portable_s: f64,
+}
+
+impl Estimate {
+    pub fn pays(&self) -> bool {
+        self.pack_s + self.hopper_s < self.portable_s
+    }
+}
+
+pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
+    let (bytes, launches) = spec.operands().fold((0.0, 0.0), |(b, l), (_, o)| {
+        (b + (o.bytes_read() + o.bytes) as f64, l + 1.0)
+    });
+    Estimate {
+        pack_s: bytes / PACK_BYTES_PER_S + launches * PACK_LAUNCH_S,
+        hopper_s: p.flops() / HOPPER_FLOPS,
+        portable_s: p.flops() / PORTABLE_FLOPS,
+    }
+}
+
+/// Whether packing `spec` makes `p` faster than the portable kernel (see `PACK_BYTES_PER_S`).
+pub fn pays(p: &GemmProblem, spec: &PackSpec) -> bool {
+    estimate(p, spec).pays()
+}
+
+/// For the plan log: what was packed and why, e.g. "packed A (leading dimension 4097 is not a
+/// multiple of 16 bytes (TMA); ld 4097 -> 4160) into 8519680 bytes of workspace".
+pub fn describe(p: &GemmProblem, ptrs: &GemmPointers, spec: &PackSpec) -> String {
+    let parts: Vec<String> = spec
+        .operands()
+        .map(|(op, o)| {
+            let addr = match op {
+                Operand::A => ptrs.a,
+                Operand::B => ptrs.b,
+            };
+            let why = stride_misfit(p, op).unwrap_or_else(|| {
+                if addr % TMA_STRIDE_ALIGN != 0 {
+                    format!("base address {addr:#x} is not 16-byte aligned (TMA)")
+                } else {
+                    "chosen by the caller's algo".into()
+                }
+            });
+            format!("{} ({why}; ld {} -> {})", op.name(), o.src_ld, o.ld)
+        })
+        .collect();
+    let e = estimate(p, spec);
+    format!(
+        "packed {} into {} bytes of workspace (model: {:.1} us pack + {:.1} us vs {:.1} us portable)",
+        parts.join(", "),
+        spec.workspace_bytes(),
+        e.pack_s * 1e6,
+        e.hopper_s * 1e6,
+        e.portable_s * 1e6
+    )
+}
+
+/// The pack kernel: one compiled binary per element size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackVariant {
+    /// Bytes per element: 2 (bf16/fp16) or 4 (fp32/tf32).
+    pub elem_bytes: u32,
+    /// Threads per CTA.
+    pub threads: u32,
+    /// Elements each lane loads before storing (loads in flight per thread).
+    pub unroll: u32,
+    /// Passes of `32 * unroll` elements per warp work item (a segment of a line).
+    pub passes: u32,
+}
+
+/// Threads per pack CTA: 8 CTAs fill an SM's 2048 threads.
+pub const PACK_THREADS: u32 = 256;
+/// Resident threads per SM on sm_75..sm_90 that the grid is sized for.
+const THREADS_PER_SM: u32 = 2048;
+
+impl PackVariant {
+    /// The variant for `elem_bytes`-byte elements, `None` for sizes the kernel has no word for.
+    pub fn for_elem(elem_bytes: u32) -> Option<PackVariant> {
+        matches!(elem_bytes, 2 | 4).then_some(PackVariant {
+            elem_bytes,
+            threads: PACK_THREADS,
+            // 8 loads in flight per thread: 512 B per warp for 16-bit elements, ~4 MB over an
+            // H200's 132 SMs x 64 warps, what ~1 us of HBM latency at ~4 TB/s needs.
+            unroll: 8,
+            // 4 passes: the two 64-bit divisions that locate a work item are paid once per
+            // 1024 elements.
+            passes: 4,
+        })
+    }
+
+    /// Every pack variant (CI compiles each of them).
+    pub fn all() -> Vec<PackVariant> {
+        [2, 4].into_iter().filter_map(Self::for_elem).collect()
+    }
+
+    /// The entry symbol, cache-key prefix and log label, e.g. `dg_pack_b16_t256_u8_p4`.
+    pub fn name(&self) -> String {
+        format!(
+            "dg_pack_b{}_t{}_u{}_p{}",
+            self.elem_bytes * 8,
+            self.threads,
+            self.unroll,
+            self.passes
+        )
+    }
+
+    /// Elements of one warp work item (`kSegment` in the kernel).
+    pub fn segment(&self) -> u64 {
+        32 * self.unroll as u64 * self.passes as u64
+    }
+
+    /// Work items per destination line of `o`.
+    pub fn segments(&self, o: &PackedOperand) -> u64 {
+        (o.ld as u64).div_ceil(self.segment())
+    }
+
+    /// CTAs for copying `o`: one warp per work item, capped at one full wave of resident
+    /// CTAs (the kernel's grid-stride loop takes the rest).
+    pub fn grid(&self, o: &PackedOperand, dev: &DeviceSpec) -> u32 {
+        let items = self.segments(o) * o.outer * o.batch;
+        let warps = (self.threads / 32) as u64;
+        let wave = dev.sm_count.max(1) as u64 * (THREADS_PER_SM / self.threads) as u64;
+        items.div_ceil(warps).clamp(1, wave) as u32
+    }
+
+    /// Plain loads and stores: any architecture deepgemm runs on (sm_75+).
+    pub fn runs_on(&self, dev: &DeviceSpec) -> bool {
+        dev.cc_major > 7 || (dev.cc_major == 7 && dev.cc_minor >= 5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Kernel, candidates, choose_for_call, portable};
+    use crate::problem::{MatrixSpec, OpSpec, Scalar};
+    use crate::types::{compute_type::*, cuda_data_type::*, order};
+
+    const H200: DeviceSpec = DeviceSpec::H200;
+
+    /// A problem with the given transposes (cuBLAS column-major terms), storage order of A and
+    /// B, leading dimensions (None: the minimum) and batches (batch count, strides of A and B;
+    /// None: dense).
+    #[allow(clippy::too_many_arguments)]
+    fn problem(
+        m: u64,
+        n: u64,
+        k: u64,
+        (ta, tb): (i32, i32),
+        row_major: bool,
+        ab: i32,
+        lds: (Option<i64>, Option<i64>),
+        batch: (i32, Option<i64>, Option<i64>),
+    ) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = ta;
+        op.trans_b = tb;
+        let stored = |rows: u64, cols: u64, ld: Option<i64>, bs: Option<i64>| {
+            let min_ld = if row_major { cols } else { rows };
+            let ld = ld.unwrap_or(min_ld.max(1) as i64);
+            let mut s = MatrixSpec::col(ab, rows, cols, ld);
+            if row_major {
+                s.order = order::ROW;
+            }
+            s.batch_count = batch.0;
+            let span = ld * if row_major { rows } else { cols } as i64;
+            s.batch_stride = bs.unwrap_or(if batch.0 > 1 { span } else { 0 });
+            s
+        };
+        let (ar, ac) = if ta == 0 { (m, k) } else { (k, m) };
+        let (br, bc) = if tb == 0 { (k, n) } else { (n, k) };
+        let a = stored(ar, ac, lds.0, batch.1);
+        let b = stored(br, bc, lds.1, batch.2);
+        let mut c = MatrixSpec::col(ab, m, n, m.max(1) as i64);
+        c.batch_count = batch.0;
+        c.batch_stride = (m * n) as i64;
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    /// Column-major bf16 TN (A K-major, B K-major), unbatched.
+    fn tn(m: u64, n: u64, k: u64, lda: Option<i64>, ldb: Option<i64>) -> GemmProblem {
+        problem(m, n, k, (1, 0), false, R_16BF, (lda, ldb), (1, None, None))
+    }
+
+    fn ptrs(a: u64, b: u64) -> GemmPointers {
+        GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a,
+            b,
+            c: 0,
+            d: 0x9000_0000,
+            bias: 0,
+        }
+    }
+
+    #[test]
+    fn only_the_misfitting_operand_is_packed() {
+        // lda = k = 4097 (odd), ldb = 4104 (aligned): A only.
+        let p = tn(1024, 1024, 4097, None, Some(4104));
+        assert_eq!(stride_misfits(&p), Which { a: true, b: false });
+        let plan = hopper_packed(&p, &H200, Which::NONE).unwrap();
+        let s = plan.pack.unwrap();
+        assert!(s.b.is_none());
+        let a = s.a.unwrap();
+        assert_eq!(
+            (a.major, a.inner, a.outer, a.batch),
+            (Major::K, 4097, 1024, 1)
+        );
+        assert_eq!(
+            (a.src_ld, a.ld),
+            (4097, 4160),
+            "8194 bytes -> 8320 (65 x 128)"
+        );
+        assert_eq!(a.bytes, 8320 * 1024);
+        assert_eq!(a.offset, 0);
+        assert_eq!(s.workspace_bytes(), 8320 * 1024);
+        // The copies, then whatever the schedule needs (Stream-K fixup) after them.
+        let sk = match plan.kernel {
+            Kernel::Sm90(v) => plan.decomposition.workspace_bytes(&v, 4097u64.div_ceil(64)),
+            k => panic!("{k:?}"),
+        };
+        assert_eq!(plan.workspace, 8320 * 1024 + sk);
+        // B only, then both; B follows A at a 256-byte boundary.
+        let p = tn(1000, 1000, 4096, Some(4096), Some(4099));
+        assert_eq!(stride_misfits(&p), Which { a: false, b: true });
+        let s = hopper_packed(&p, &H200, Which::NONE).unwrap().pack.unwrap();
+        assert!(s.a.is_none());
+        assert_eq!(s.b.unwrap().offset, 0);
+        assert_eq!(s.b.unwrap().ld, 4096);
+        let p = tn(1000, 999, 4097, None, None);
+        let s = hopper_packed(&p, &H200, Which::NONE).unwrap().pack.unwrap();
+        let (a, b) = (s.a.unwrap(), s.b.unwrap());
+        assert_eq!(a.bytes, 8320 * 1000);
+        assert_eq!(b.offset, (8320u64 * 1000).next_multiple_of(256));
+        assert_eq!(b.bytes, 8320 * 999);
+        assert_eq!(
+            s.workspace_bytes(),
+            (b.offset + b.bytes).next_multiple_of(256)
+        );
+        assert_eq!(s.tag(), "ab");
+        // Aligned strides: nothing to pack unless a pointer asks for it.
+        let p = tn(1024, 1024, 4096, None, None);
+        assert_eq!(stride_misfits(&p), Which::NONE);
+        assert!(hopper_packed(&p, &H200, Which::NONE).is_err());
+        let s = hopper_packed(&p, &H200, Which { a: false, b: true })
+            .unwrap()
+            .pack
+            .unwrap();
+        assert_eq!((s.a, s.b.unwrap().ld, s.tag()), (None, 4096, "b"));
+    }
+
+    #[test]
+    fn the_packed_problem_is_the_same_gemm_with_aligned_strides() {
+        for (ta, tb) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            for row_major in [false, true] {
+                let p = problem(
+                    301,
+                    203,
+                    517,
+                    (ta, tb),
+                    row_major,
+                    R_16F,
+                    (None, None),
+                    (1, None, None),
+                );
+                let s = spec(&p, Which::BOTH).unwrap();
+                let q = packed_problem(&p, &s);
+                assert_eq!((q.m, q.n, q.k, q.batch), (p.m, p.n, p.k, p.batch));
+                assert_eq!(
+                    (q.ab_type, q.cd_type, q.math),
+                    (p.ab_type, p.cd_type, p.math)
+                );
+                assert_eq!((q.c, q.d, q.epilogue), (p.c, p.d, p.epilogue));
+                assert_eq!(stride_misfits(&q), Which::NONE, "{ta}{tb} row={row_major}");
+                // The storage order is kept: the unit stride stays on the same dimension.
+                assert_eq!((q.a.row == 1, q.a.col == 1), (p.a.row == 1, p.a.col == 1));
+                assert_eq!((q.b.row == 1, q.b.col == 1), (p.b.row == 1, p.b.col == 1));
+                // The sm90 kernel takes it, reading the copies' leading dimensions.
+                let v = sm90::choose(&q, &H200).expect("sm90 takes the packed problem");
+                let (a, b) = (s.a.unwrap(), s.b.unwrap());
+                assert_eq!(v.leading_dims(&q).unwrap(), (a.ld, b.ld));
+                assert_eq!((v.major_a, v.major_b), (a.major, b.major));
+                // Which dimension is contiguous follows the transposes and the order:
+                // column-major op(A) = A (transa N) is M-major, A^T is K-major; row-major flips.
+                let a_k_major = (ta == 1) != row_major;
+                let b_k_major = (tb == 0) != row_major;
+                assert_eq!(a.major == Major::K, a_k_major, "{ta}{tb} row={row_major}");
+                assert_eq!(b.major == Major::K, b_k_major, "{ta}{tb} row={row_major}");
+                let (a_inner, b_inner) = (
+                    if a_k_major { 517 } else { 301 },
+                    if b_k_major { 517 } else { 203 },
+                );
+                assert_eq!((a.inner, b.inner), (a_inner, b_inner));
+                assert_eq!(a.inner * a.outer, 301 * 517);
+                assert_eq!(b.inner * b.outer, 203 * 517);
+                for o in [a, b] {
+                    assert_eq!((o.ld as u64 * 2) % PACK_LINE_ALIGN, 0);
+                    assert!(o.ld as u64 >= o.inner && (o.ld as u64 - o.inner) * 2 < 128);
+                    assert_eq!(o.offset % PACK_BASE_ALIGN, 0);
+                    assert_eq!(o.bytes, o.ld as u64 * o.outer * 2);
+                }
+                assert_eq!(q.extent[0], (a.outer - 1) * a.ld as u64 + a.inner);
+            }
+        }
+    }
+
+    #[test]
+    fn batches_with_odd_or_zero_strides_are_packed_densely() {
+        // Aligned leading dimensions (k = 256), batch stride of A one element past dense.
+        let p = problem(
+            128,
+            64,
+            256,
+            (1, 0),
+            false,
+            R_16BF,
+            (None, None),
+            (3, Some(256 * 128 + 1), None),
+        );
+        assert_eq!(stride_misfits(&p), Which { a: true, b: false });
+        let s = hopper_packed(&p, &H200, Which::NONE).unwrap().pack.unwrap();
+        let a = s.a.unwrap();
+        assert_eq!((a.batch, a.src_batch_stride), (3, 256 * 128 + 1));
+        assert_eq!((a.ld, a.batch_stride), (256, 256 * 128));
+        assert_eq!(a.bytes, 256 * 128 * 3 * 2);
+        let q = packed_problem(&p, &s);
+        assert_eq!(q.a.batch, 256 * 128);
+        assert_eq!(q.extent[0], 2 * 256 * 128 + 127 * 256 + 256);
+        assert!(sm90::choose(&q, &H200).is_some());
+        // A broadcast B (batch stride 0): TMA cannot, the copy repeats it per batch.
+        let p = problem(
+            128,
+            64,
+            256,
+            (1, 0),
+            false,
+            R_16BF,
+            (None, None),
+            (4, None, Some(0)),
+        );
+        assert_eq!(stride_misfits(&p), Which { a: false, b: true });
+        let b = hopper_packed(&p, &H200, Which::NONE)
+            .unwrap()
+            .pack
+            .unwrap()
+            .b
+            .unwrap();
+        assert_eq!(
+            (b.src_batch_stride, b.batch_stride, b.batch),
+            (0, 256 * 64, 4)
+        );
+        assert_eq!(b.bytes, 4 * 256 * 64 * 2);
+        // Unbatched: the caller's batch stride does not matter.
+        let p = problem(
+            128,
+            64,
+            256,
+            (1, 0),
+            false,
+            R_16BF,
+            (None, None),
+            (1, Some(3), Some(5)),
+        );
+        assert_eq!(stride_misfits(&p), Which::NONE);
+    }
+
+    #[test]
+    fn no_packed_plan_where_the_sm90_kernel_would_not_run_anyway() {
+        let odd = |ab, ct| {
+            let mut op = OpSpec::new(ct, R_32F);
+            op.trans_a = 1;
+            let a = MatrixSpec::col(ab, 333, 512, 333);
+            let b = MatrixSpec::col(ab, 333, 512, 333);
+            let c = MatrixSpec::col(ab, 512, 512, 512);
+            GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+        };
+        assert!(hopper_packed(&odd(R_16BF, COMPUTE_32F), &H200, Which::NONE).is_ok());
+        // Exact fp32 (no sm90 kernel), another architecture, k = 0; K-major tf32 has one.
+        assert!(hopper_packed(&odd(R_32F, COMPUTE_32F), &H200, Which::NONE).is_err());
+        assert!(hopper_packed(&odd(R_32F, COMPUTE_32F_FAST_TF32), &H200, Which::NONE).is_ok());
+        assert!(hopper_packed(&odd(R_16BF, COMPUTE_32F), &DeviceSpec::A100, Which::NONE).is_err());
+        let k0 = tn(64, 64, 0, Some(3), Some(3));
+        assert!(hopper_packed(&k0, &H200, Which::BOTH).is_err());
+    }
+
+    #[test]
+    fn packing_pays_only_for_large_enough_gemms() {
+        // 4097³ bf16, both packed: ~135 MB copied (54 us + 6 us) + 229 us on the Hopper kernel
+        // vs 2.3 ms portable.
+        let big = tn(4097, 4097, 4097, None, None);
+        let s = spec(&big, Which::BOTH).unwrap();
+        let e = estimate(&big, &s);
+        assert!(
+            (e.pack_s - (2.0 * (4097.0 * 4097.0 * 2.0 + 8320.0 * 4097.0) / 2.5e12 + 6e-6)).abs()
+                < 1e-9
+        );
+        assert!(e.pays() && pays(&big, &s));
+        // Around the break-even point of the model (n ~ 620 with both operands packed).
+        let sq = |n: u64| {
+            let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
+            pays(&p, &spec(&p, Which::BOTH).unwrap())
+        };
+        assert!(!sq(512) && !sq(600) && sq(640) && sq(1000));
+        // Skinny: lots of bytes, few flops.
+        let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
+        assert!(!pays(&skinny, &spec(&skinny, Which::BOTH).unwrap()));
+        // Packing one operand costs less than packing two.
+        let p = tn(560, 560, 560, None, None);
+        let one = estimate(&p, &spec(&p, Which { a: true, b: false }).unwrap());
+        let two = estimate(&p, &spec(&p, Which::BOTH).unwrap());
+        assert!(one.pack_s < two.pack_s && one.pays() && !two.pays());
+    }
+
+    #[test]
+    fn candidates_put_the_packed_plan_first_only_when_it_pays() {
+        let big = tn(2048, 2048, 4097, None, None);
+        let c = candidates(&big, &H200).unwrap();
+        assert!(c.len() >= 2);
+        assert!(matches!(c[0].kernel, Kernel::Sm90(_)) && c[0].pack.is_some());
+        assert!(c[0].workspace > 0 && c[0].name().contains("+pack_ab"));
+        assert_eq!(*c.last().unwrap(), portable(&big, &H200).unwrap());
+        assert!(c[..c.len() - 1].iter().all(|p| p.pack.is_some()));
+        let small = tn(200, 200, 201, None, None);
+        let c = candidates(&small, &H200).unwrap();
+        assert!(c.len() >= 2);
+        assert!(matches!(c[0].kernel, Kernel::Portable(_)));
+        assert!(
+            c[1..].iter().all(|p| p.pack.is_some()),
+            "still offered, after"
+        );
+        // Aligned strides: the direct plan, no packing, no workspace.
+        let c = candidates(&tn(2048, 2048, 4096, None, None), &H200).unwrap();
+        assert!(c[0].pack.is_none() && c[0].workspace == 0);
+        assert!(c.iter().all(|p| p.pack.is_none()));
+    }
+
+    #[test]
+    fn the_call_takes_the_packed_plan_when_the_workspace_holds_it() {
+        let aligned = (0x1000_0000, 0x2000_0000);
+        let big = tn(2048, 2048, 4097, None, None);
+        let packed = candidates(&big, &H200).unwrap()[0];
+        let need = packed.workspace;
+        assert_eq!(need, (8320u64 * 2048).next_multiple_of(256) + 8320 * 2048);
+        let at = |ws: u64, a: u64, b: u64| choose_for_call(&big, &H200, &ptrs(a, b), ws).unwrap();
+        assert_eq!(at(need, aligned.0, aligned.1), packed);
+        assert_eq!(
+            at(need + 1, aligned.0 + 2, aligned.1 + 6),
+            packed,
+            "both packed anyway"
+        );
+        let fallback = at(need - 1, aligned.0, aligned.1);
+        assert!(matches!(fallback.kernel, Kernel::Portable(_)));
+        assert!(matches!(
+            at(0, aligned.0, aligned.1).kernel,
+            Kernel::Portable(_)
+        ));
+
+        // Aligned strides, misaligned pointers: pack just the misaligned operand(s).
+        let p = tn(2048, 2048, 4096, None, None);
+        let direct = candidates(&p, &H200).unwrap()[0];
+        let call = |ws: u64, a: u64, b: u64| choose_for_call(&p, &H200, &ptrs(a, b), ws).unwrap();
+        assert_eq!(call(0, aligned.0, aligned.1), direct);
+        assert_eq!(
+            call(1 << 30, aligned.0, aligned.1),
+            direct,
+            "no packing when aligned"
+        );
+        let a_only = call(1 << 30, aligned.0 + 2, aligned.1);
+        assert_eq!(a_only.pack.unwrap().tag(), "a");
+        assert_eq!(a_only.workspace, 8192 * 2048, "2048 lines of 4096 bf16");
+        assert_eq!(
+            a_only.kernel, direct.kernel,
+            "same sm90 variant on the copy"
+        );
+        assert!(a_only.accepts(&ptrs(aligned.0 + 2, aligned.1)));
+        assert!(!a_only.accepts(&ptrs(aligned.0 + 2, aligned.1 + 8)));
+        let b_only = call(1 << 30, aligned.0, aligned.1 + 8);
+        assert_eq!(b_only.pack.unwrap().tag(), "b");
+        assert_eq!(
+            b_only.pack.unwrap().b.unwrap().offset,
+            0,
+            "B alone starts the workspace"
+        );
+        let both = call(1 << 30, aligned.0 + 4, aligned.1 + 8);
+        assert_eq!(both.pack.unwrap().tag(), "ab");
+        // Too little workspace for the copies: the portable kernel, which needs none.
+        let short = call(8192 * 2048 - 256, aligned.0 + 2, aligned.1);
+        assert!(matches!(short.kernel, Kernel::Portable(_)));
+        // Too small to pay: portable even with workspace.
+        let tiny = tn(256, 256, 256, None, None);
+        let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30).unwrap();
+        assert!(matches!(t.kernel, Kernel::Portable(_)));
+        // A stride-packed plan (A) whose B pointer is misaligned packs B as well.
+        let odd_a = tn(2048, 2048, 4097, None, Some(4104));
+        let pl = choose_for_call(&odd_a, &H200, &ptrs(aligned.0, aligned.1 + 2), 1 << 30).unwrap();
+        assert_eq!(pl.pack.unwrap().tag(), "ab");
+    }
+
+    #[test]
+    fn packed_and_direct_plans_encode_to_different_algos() {
+        let p = tn(2048, 2048, 4096, None, None);
+        let direct = candidates(&p, &H200).unwrap()[0];
+        let packed = hopper_packed(&p, &H200, Which::BOTH).unwrap();
+        assert_eq!(packed.kernel, direct.kernel);
+        assert_eq!(packed.grid, direct.grid);
+        assert_ne!(packed.to_algo(), direct.to_algo());
+        assert_ne!(packed.name(), direct.name());
+        // A packed candidate round-trips through its algo.
+        let odd = tn(2048, 2048, 4097, None, None);
+        let c = candidates(&odd, &H200).unwrap();
+        assert_eq!(Plan::from_algo(&c[0].to_algo(), &odd, &H200).unwrap(), c[0]);
+    }
+
+    #[test]
+    fn workspace_pointers_and_acceptance() {
+        let p = tn(512, 512, 4097, None, None);
+        let s = spec(&p, Which::BOTH).unwrap();
+        let caller = ptrs(0x1000_0002, 0x2000_0006);
+        let q = packed_pointers(&caller, &s, 0x7000_0000);
+        assert_eq!(q.a, 0x7000_0000);
+        assert_eq!(q.b, 0x7000_0000 + s.b.unwrap().offset);
+        assert_eq!(
+            (q.c, q.d, q.alpha, q.beta),
+            (caller.c, caller.d, caller.alpha, caller.beta)
+        );
+        assert!(sm90::Sm90Variant::pointers_fit(&q));
+        assert!(accepts(Some(&s), &caller));
+        assert!(!accepts(None, &caller));
+        assert!(accepts(None, &ptrs(0x1000, 0x2000)));
+        let d = describe(&p, &caller, &s);
+        assert!(d.contains("A (leading dimension 4097"), "{d}");
+        assert!(d.contains("ld 4097 -> 4160"), "{d}");
+        let aligned = tn(512, 512, 4096, None, None);
+        let s = spec(&aligned, Which { a: true, b: false }).unwrap();
+        let d = describe(&aligned, &caller, &s);
+        assert!(
+            d.contains("base address 0x10000002 is not 16-byte aligned"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn pack_variants_are_named_by_their_configuration_and_size_their_grid() {
+        let all = PackVariant::all();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].name(), "dg_pack_b16_t256_u8_p4");
+        assert_eq!(all[1].name(), "dg_pack_b32_t256_u8_p4");
+        assert!(PackVariant::for_elem(8).is_none());
+        let v = all[0];
+        assert_eq!(v.segment(), 1024);
+        assert!(v.runs_on(&H200) && v.runs_on(&DeviceSpec::T4));
+        let p = tn(4096, 64, 4097, None, None);
+        let a = spec(&p, Which::BOTH).unwrap().a.unwrap();
+        // 4160-element lines: 5 items of 1024 each; 4096 lines; 8 warps a CTA; capped at
+        // 132 SMs x 8 CTAs.
+        assert_eq!(v.segments(&a), 5);
+        assert_eq!(v.grid(&a, &H200), 132 * 8);
+        let small = tn(8, 8, 9, None, None);
+        let b = spec(&small, Which::BOTH).unwrap().b.unwrap();
+        assert_eq!((b.ld, v.segments(&b)), (64, 1));
+        assert_eq!(v.grid(&b, &H200), 1, "8 lines, one warp each");
+    }
+}

@@ -1,0 +1,592 @@
+//! A and B that TMA cannot read in place (odd leading dimensions, odd batch strides, base
+//! addresses one element past an aligned allocation) through deepgemmLtMatmul on an H200:
+//! packed into the caller's workspace for the Hopper kernel when the workspace holds the copies,
+//! the portable kernel otherwise; either way D must match the float64 reference. Every test
+//! needs a Hopper GPU: run with
+//! `cargo test --release --test gpu_pack -- --ignored --test-threads=1 --nocapture`.
+//!
+//! Which plan ran is checked two ways: the heuristic's workspace size (the packed plan needs
+//! exactly the copies' bytes, computed here independently of src/plan/pack.rs; the direct and
+//! portable plans need none), and the DEEPGEMM_LOG_LEVEL 3 line of each call (the plan's name,
+//! `dg_sm90_...+pack_a|b|ab` or `dg_portable_...`), written to a file per test.
+
+mod common;
+
+use std::ffi::CString;
+
+use common::case::Prepared;
+use common::device::{DevBuf, Event};
+use common::host::{self, A, B, Comparison, DType, GemmSpec, Order, Rng};
+use common::lt::{self, Descs, HeuristicResult};
+use common::suite::{Env, Group};
+use deepgemm::ffi::{deepgemmLtLoggerOpenFile, deepgemmLtLoggerSetLevel, deepgemmStatus_t};
+
+const TRANSPOSES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
+/// Enough workspace for every packed case here (the largest needs ~68 MB).
+const BIG_WORKSPACE: usize = 160 << 20;
+
+/// The line alignment and buffer alignment deepgemm promises for packed copies (README).
+const LINE_ALIGN: u64 = 128;
+const BASE_ALIGN: u64 = 256;
+
+/// Which of A and B must be packed for TMA: a leading dimension or (batched) batch stride
+/// that is not a multiple of 16 bytes, or a base address shifted off 16 bytes.
+fn needs_packing(s: &GemmSpec, shift: [u64; 2]) -> [bool; 2] {
+    let e = s.ab.size() as u64;
+    [A, B].map(|w| {
+        let g = s.geom(w);
+        (g.ld * e) % 16 != 0
+            || (s.batch > 1 && (g.batch_stride * e) % 16 != 0)
+            || (shift[w] * e) % 16 != 0
+    })
+}
+
+/// (contiguous extent, lines per batch) of A or B as stored: the storage order is kept by
+/// the copy.
+fn lines(s: &GemmSpec, which: usize) -> (u64, u64) {
+    let g = s.geom(which);
+    match g.order {
+        Order::Col => (g.rows, g.cols),
+        Order::Row => (g.cols, g.rows),
+    }
+}
+
+/// The workspace the packed plan needs: each packed operand's lines rounded up to 128 bytes,
+/// batches dense, A first, B at the next 256-byte boundary, the end rounded to 256 bytes.
+fn packed_workspace(s: &GemmSpec, packed: [bool; 2]) -> u64 {
+    let e = s.ab.size() as u64;
+    let mut end = 0u64;
+    for w in [A, B] {
+        if packed[w] {
+            let (inner, outer) = lines(s, w);
+            let line = (inner * e).next_multiple_of(LINE_ALIGN);
+            end = end.next_multiple_of(BASE_ALIGN) + line * outer * s.batch;
+        }
+    }
+    end.next_multiple_of(BASE_ALIGN)
+}
+
+fn tag(packed: [bool; 2]) -> &'static str {
+    match packed {
+        [true, true] => "+pack_ab",
+        [true, false] => "+pack_a",
+        [false, true] => "+pack_b",
+        [false, false] => "",
+    }
+}
+
+/// The plan a call is expected to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// The Hopper kernel on packed copies of these operands.
+    Packed([bool; 2]),
+    Portable,
+}
+
+/// How a case calls deepgemmLtMatmul.
+#[derive(Clone, Copy, Debug)]
+struct Call {
+    /// Workspace bytes passed (0: NULL); also the preference's MAX_WORKSPACE_BYTES.
+    workspace: u64,
+    /// Pass the heuristic's algo (else NULL).
+    heuristic: bool,
+    /// Elements by which A's and B's base addresses are moved past an aligned allocation.
+    shift: [u64; 2],
+}
+
+/// The log at level 3 (hints: the plan of each call) into a file of this test's own;
+/// back to level 0 when dropped. The log is process-wide: run with --test-threads=1.
+struct PlanLog {
+    path: std::path::PathBuf,
+}
+
+impl PlanLog {
+    fn new(test: &str) -> PlanLog {
+        let dir = std::env::temp_dir().join(format!("deepgemm-gpu-pack-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{test}.log"));
+        let _ = std::fs::remove_file(&path);
+        let c = CString::new(path.to_str().unwrap()).unwrap();
+        assert_eq!(
+            deepgemmLtLoggerOpenFile(c.as_ptr()),
+            deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS
+        );
+        assert_eq!(
+            deepgemmLtLoggerSetLevel(3),
+            deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS
+        );
+        PlanLog { path }
+    }
+
+    /// The plan line of the last call with `spec`'s shape.
+    fn last_plan(&self, s: &GemmSpec) -> Option<String> {
+        let key = format!(
+            "[deepgemmLtMatmul] {}x{}x{} batch {}: ",
+            s.m, s.n, s.k, s.batch
+        );
+        let text = std::fs::read_to_string(&self.path).ok()?;
+        text.lines()
+            .rev()
+            .find(|l| l.contains("[Hints]") && l.contains(&key))
+            .map(str::to_string)
+    }
+}
+
+impl Drop for PlanLog {
+    fn drop(&mut self) {
+        deepgemmLtLoggerSetLevel(0);
+    }
+}
+
+/// A device copy of `data` whose first element sits `shift_bytes` past a 256-byte aligned
+/// allocation, and that address.
+fn shifted(data: &[u8], shift_bytes: usize) -> Result<(DevBuf, u64), String> {
+    let mut v = vec![0u8; shift_bytes];
+    v.extend_from_slice(data);
+    let buf = DevBuf::from_bytes(&v)?;
+    let ptr = buf.ptr + shift_bytes as u64;
+    Ok((buf, ptr))
+}
+
+/// Runs `s` once on fresh data as `call` says, with `ws` as the workspace; returns the
+/// comparison with the full float64 reference and the heuristic's answer (if asked).
+fn run(
+    env: &Env,
+    ws: &DevBuf,
+    s: &GemmSpec,
+    call: Call,
+    rng: &mut Rng,
+) -> Result<(Comparison, Option<HeuristicResult>), String> {
+    let prep = Prepared::new(s, rng, true)?;
+    let d = prep.new_output()?;
+    let descs = Descs::new(env.handle.api, s, prep.bias_ptr(), call.workspace)?;
+    let h = if call.heuristic {
+        Some(descs.heuristic(&env.handle, call.workspace)?)
+    } else {
+        None
+    };
+    let e = s.ab.size();
+    let (_a_buf, a_ptr) = shifted(&prep.data.a, call.shift[A] as usize * e)?;
+    let (_b_buf, b_ptr) = shifted(&prep.data.b, call.shift[B] as usize * e)?;
+    let mut args = prep.args(&d, None, env.stream.raw());
+    args.a = a_ptr;
+    args.b = b_ptr;
+    if call.workspace > 0 {
+        assert!(call.workspace <= ws.bytes as u64);
+        args.workspace = ws.ptr;
+        args.workspace_size = call.workspace as usize;
+    }
+    lt::matmul(&env.handle, &descs, h.as_ref().map(|r| &r.algo), &args)?;
+    env.stream.synchronize()?;
+    let out = d.download()?;
+    Ok((prep.check_full(&out), h))
+}
+
+/// Runs one case and records it: D must match the reference, and the plan (heuristic
+/// workspace, log line) must be `expect`.
+fn case(
+    g: &mut Group,
+    env: &Env,
+    ws: &DevBuf,
+    log: &PlanLog,
+    s: &GemmSpec,
+    call: Call,
+    expect: Expect,
+) {
+    let how = format!(
+        "workspace={} algo={} shift={:?} expect={expect:?}",
+        call.workspace,
+        if call.heuristic { "heuristic" } else { "NULL" },
+        call.shift
+    );
+    let r = run(env, ws, s, call, &mut g.rng);
+    let plan_check = match &r {
+        Ok((_, h)) => check_plan(log, s, call, *h, expect),
+        Err(_) => Ok(()),
+    };
+    match plan_check {
+        Ok(()) => g.record(s, &how, r.map(|(c, _)| c)),
+        Err(e) => g.record_result(format!("{s} [{how}]"), Err(e)),
+    }
+}
+
+fn check_plan(
+    log: &PlanLog,
+    s: &GemmSpec,
+    call: Call,
+    h: Option<HeuristicResult>,
+    expect: Expect,
+) -> Result<(), String> {
+    if let Some(h) = h {
+        let want = match expect {
+            Expect::Packed(p) => packed_workspace(s, p),
+            Expect::Portable => 0,
+        };
+        if h.workspace_size as u64 != want {
+            return Err(format!(
+                "heuristic's algo needs {} bytes of workspace, expected {want} ({expect:?})",
+                h.workspace_size
+            ));
+        }
+    }
+    let line = log
+        .last_plan(s)
+        .ok_or("no plan line in the log (DEEPGEMM_LOG_LEVEL 3)")?;
+    let ok = match expect {
+        Expect::Packed(p) => line.contains("dg_sm90_") && line.contains(&format!("{} (", tag(p))),
+        Expect::Portable => line.contains("dg_portable_"),
+    };
+    if !ok {
+        return Err(format!(
+            "expected {expect:?} with {call:?}, log says: {line}"
+        ));
+    }
+    Ok(())
+}
+
+fn spec(ab: DType, cd: DType, (ta, tb): (bool, bool), m: u64, n: u64, k: u64) -> GemmSpec {
+    let mut s = GemmSpec::new(ab, cd, m, n, k);
+    s.trans_a = ta;
+    s.trans_b = tb;
+    s
+}
+
+const TYPES: [(DType, DType); 4] = [
+    (DType::BF16, DType::BF16),
+    (DType::BF16, DType::F32),
+    (DType::F16, DType::F16),
+    (DType::F16, DType::F32),
+];
+
+/// One case of a group: the GEMM, how it is called, which plan must run.
+type Case = (GemmSpec, Call, Expect);
+
+/// Odd leading dimensions (one or both operands; lda = 4097 with k = 4096), every transpose,
+/// both storage orders, bf16 and fp16 with 16-bit and fp32 output, the heuristic's algo and
+/// algo = NULL, with enough workspace: the packed Hopper plan runs.
+fn odd_leading_dimension_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let call = |heuristic| Call {
+        workspace: BIG_WORKSPACE as u64,
+        heuristic,
+        shift: [0, 0],
+    };
+    for (t, &(ab, cd)) in TYPES.iter().enumerate() {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let mut s = spec(ab, cd, tr, 1000, 776 + 8 * i as u64, 1032);
+            // Pad A, B or both by an odd number of elements.
+            s.pad = match (t + i) % 3 {
+                0 => [1, 0, 0, 3],
+                1 => [0, 3, 1, 0],
+                _ => [5, 1, 0, 0],
+            };
+            if i % 2 == 1 {
+                s.order = [Order::Row, Order::Row, Order::Col, Order::Row];
+            }
+            let packed = needs_packing(&s, [0, 0]);
+            for heuristic in [true, false] {
+                out.push((s.clone(), call(heuristic), Expect::Packed(packed)));
+            }
+        }
+        // lda = 4097: k = 4096 contiguous (transa = T, column-major), A packed, B not.
+        let mut s = spec(ab, cd, (true, false), 768, 512, 4096);
+        s.pad = [1, 0, 0, 0];
+        s.beta = 0.5;
+        out.push((s, call(true), Expect::Packed([true, false])));
+    }
+    out
+}
+
+/// A and/or B one element (or an odd number of elements) past an aligned allocation, strides
+/// aligned, algo = NULL: with enough workspace the misaligned operand(s) are packed (and only
+/// those); with none, the portable kernel runs.
+fn misaligned_base_address_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let shifts = [[1, 0], [0, 1], [1, 1], [3, 5]];
+    for &(ab, cd) in &TYPES {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let shift = shifts[i];
+            let mut s = spec(ab, cd, tr, 1024, 768, 1088);
+            s.beta = if i % 2 == 0 { 0.0 } else { -0.5 };
+            let packed = [shift[A] != 0, shift[B] != 0];
+            let with = Call {
+                workspace: BIG_WORKSPACE as u64,
+                heuristic: false,
+                shift,
+            };
+            out.push((s.clone(), with, Expect::Packed(packed)));
+            let without = Call {
+                workspace: 0,
+                ..with
+            };
+            out.push((s, without, Expect::Portable));
+        }
+    }
+    out
+}
+
+/// Strided batches whose batch strides are odd (leading dimensions aligned, or odd too):
+/// each batch is packed densely; every transpose, bf16 and fp16.
+fn odd_batch_stride_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for &(ab, cd) in &TYPES {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let mut s = spec(ab, cd, tr, 640, 512, 768);
+            s.batch = 3;
+            s.batch_pad = [[1, 0, 0, 0], [0, 3, 2, 0], [5, 7, 0, 1], [1, 1, 0, 0]][i];
+            if i == 3 {
+                s.pad = [1, 0, 0, 0];
+            }
+            s.beta = 0.25;
+            let packed = needs_packing(&s, [0, 0]);
+            for heuristic in [true, false] {
+                let call = Call {
+                    workspace: BIG_WORKSPACE as u64,
+                    heuristic,
+                    shift: [0, 0],
+                };
+                out.push((s.clone(), call, Expect::Packed(packed)));
+            }
+        }
+    }
+    out
+}
+
+/// The same kinds of problems with 256 bytes less workspace than the copies need (and with
+/// none): the heuristic and algo = NULL both take the portable kernel, which is still right;
+/// with exactly enough, the packed plan. Odd leading dimensions, odd batch strides, and
+/// misaligned base addresses (algo = NULL only: the heuristic does not see pointers).
+fn workspace_limit_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for &(ab, cd) in &TYPES {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let mut s = spec(ab, cd, tr, 1000, 784, 1032);
+            let mut shift = [0, 0];
+            match i {
+                0 | 1 => s.pad = [1, 1, 0, 0],
+                2 => {
+                    s.batch = 2;
+                    s.batch_pad = [1, 3, 0, 0];
+                }
+                _ => shift = [1, 1],
+            }
+            let packed = needs_packing(&s, shift);
+            let need = packed_workspace(&s, packed);
+            let mut calls = vec![(need - 256, false), (0, false), (need, false)];
+            if shift == [0, 0] {
+                calls.extend([(need - 256, true), (need, true)]);
+            }
+            for (workspace, heuristic) in calls {
+                let call = Call {
+                    workspace,
+                    heuristic,
+                    shift,
+                };
+                let expect = if workspace >= need {
+                    Expect::Packed(packed)
+                } else {
+                    Expect::Portable
+                };
+                out.push((s.clone(), call, expect));
+            }
+        }
+    }
+    out
+}
+
+/// Runs every case of a group on the GPU and asserts once.
+fn run_group(name: &str, cases: Vec<Case>) {
+    let env = Env::new();
+    let ws = DevBuf::alloc(BIG_WORKSPACE).unwrap();
+    let log = PlanLog::new(name);
+    let mut g = Group::new(name);
+    for (s, call, expect) in &cases {
+        case(&mut g, &env, &ws, &log, s, *call, *expect);
+    }
+    g.finish();
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn odd_leading_dimensions_are_packed() {
+    run_group(
+        "odd_leading_dimensions_are_packed",
+        odd_leading_dimension_cases(),
+    );
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn misaligned_base_addresses_are_packed() {
+    run_group(
+        "misaligned_base_addresses_are_packed",
+        misaligned_base_address_cases(),
+    );
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn odd_batch_strides_are_packed() {
+    run_group("odd_batch_strides_are_packed", odd_batch_stride_cases());
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn too_little_workspace_takes_the_portable_kernel() {
+    run_group(
+        "too_little_workspace_takes_the_portable_kernel",
+        workspace_limit_cases(),
+    );
+}
+
+/// CPU only (runs everywhere): the GPU cases' expectations (which operands get packed, the
+/// workspace the heuristic reports, the plan of an algo = NULL call) are those of deepgemm's
+/// planner for an H200, so a GPU failure is the GPU path's, not a wrong expectation. Also
+/// checks the cases' premises: every packed case is worth packing under the cost model.
+#[test]
+fn gpu_case_expectations_match_the_planner() {
+    use deepgemm::plan::{self, DeviceSpec, Kernel};
+    use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
+    let dev = DeviceSpec::H200;
+    let all: Vec<Case> = [
+        odd_leading_dimension_cases(),
+        misaligned_base_address_cases(),
+        odd_batch_stride_cases(),
+        workspace_limit_cases(),
+    ]
+    .concat();
+    assert_eq!(all.len(), 36 + 32 + 32 + 72);
+    let mut wrong = Vec::new();
+    for (s, call, expect) in &all {
+        let layout = |w: usize, t: DType| {
+            let g = s.geom(w);
+            MatrixSpec {
+                dtype: t.cuda(),
+                order: g.order.cuda(),
+                rows: g.rows,
+                cols: g.cols,
+                ld: g.ld as i64,
+                batch_count: s.batch as i32,
+                batch_stride: g.batch_stride as i64,
+            }
+        };
+        let mut op = OpSpec::new(s.compute_type(), 0);
+        op.trans_a = s.trans_a as i32;
+        op.trans_b = s.trans_b as i32;
+        let c = layout(common::host::C, s.cd);
+        let p = GemmProblem::new(&op, &layout(A, s.ab), &layout(B, s.ab), &c, &c).unwrap();
+        let e = s.ab.size() as u64;
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(s.beta),
+            a: 0x1000_0000 + call.shift[A] * e,
+            b: 0x2000_0000 + call.shift[B] * e,
+            c: 0x3000_0000,
+            d: 0x4000_0000,
+            bias: 0,
+        };
+        let chosen = if call.heuristic {
+            plan::candidates(&p, &dev)
+                .unwrap()
+                .into_iter()
+                .find(|c| c.workspace <= call.workspace)
+                .unwrap()
+        } else {
+            plan::choose_for_call(&p, &dev, &ptrs, call.workspace).unwrap()
+        };
+        let ok = match expect {
+            Expect::Packed(which) => {
+                matches!(chosen.kernel, Kernel::Sm90(_))
+                    && chosen.name().ends_with(tag(*which))
+                    && chosen.workspace == packed_workspace(s, *which)
+            }
+            Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
+        };
+        if !ok {
+            wrong.push(format!(
+                "{s} {call:?}: expected {expect:?}, planner: {}",
+                chosen.name()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// bf16 4096³ with lda = ldb = 4097 (TN): the packed path against the portable one (no
+/// workspace) and against the Hopper kernel on operands that already have the packed layout
+/// (ld 4160): packing must make the GEMM at least 3x faster than the portable kernel, and the
+/// time it adds must correspond to at least 2 TB/s of copying (bytes read + written), the pack
+/// kernel's target on an H200. Mean of 30 back-to-back calls after 5 warm-up calls.
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn packing_is_fast() {
+    let env = Env::new();
+    let ws = DevBuf::alloc(BIG_WORKSPACE).unwrap();
+    let mut rng = Rng::new(host::fresh_seed());
+    let time = |s: &GemmSpec, workspace: u64, rng: &mut Rng| -> Result<(f64, Comparison), String> {
+        let prep = Prepared::new(s, rng, false)?;
+        let d = prep.new_output()?;
+        let descs = Descs::new(env.handle.api, s, 0, workspace)?;
+        let mut args = prep.args(&d, None, env.stream.raw());
+        if workspace > 0 {
+            args.workspace = ws.ptr;
+            args.workspace_size = workspace as usize;
+        }
+        // Back-to-back calls between two events: the GPU never waits for the host, so the
+        // time is the kernels' alone (each call takes far longer than its enqueueing).
+        for _ in 0..5 {
+            lt::matmul(&env.handle, &descs, None, &args)?;
+        }
+        let (t0, t1) = (Event::new()?, Event::new()?);
+        const CALLS: usize = 30;
+        t0.record(&env.stream)?;
+        for _ in 0..CALLS {
+            lt::matmul(&env.handle, &descs, None, &args)?;
+        }
+        t1.record(&env.stream)?;
+        env.stream.synchronize()?;
+        let seconds = t0.elapsed_ms(&t1)? as f64 * 1e-3 / CALLS as f64;
+        let out = d.download()?;
+        let c = host::compare_sampled(s, &prep.widened(), &out, 256, rng);
+        Ok((seconds, c))
+    };
+    let mut s = spec(DType::BF16, DType::BF16, (true, false), 4096, 4096, 4096);
+    s.pad = [1, 1, 0, 0];
+    let packed = needs_packing(&s, [0, 0]);
+    assert_eq!(packed, [true, true]);
+    let need = packed_workspace(&s, packed);
+    let (t_packed, c_packed) = time(&s, BIG_WORKSPACE as u64, &mut rng).unwrap();
+    let (t_portable, c_portable) = time(&s, 0, &mut rng).unwrap();
+    let mut aligned = s.clone();
+    aligned.pad = [64, 64, 0, 0]; // ld 4160: the copies' layout, read in place
+    let (t_direct, _) = time(&aligned, 0, &mut rng).unwrap();
+    let tflops = |t: f64| s.flops() / t * 1e-12;
+    let bytes = 2.0 * (4096.0 * 4097.0 * 2.0) + need as f64;
+    let pack_s = t_packed - t_direct;
+    let bandwidth = bytes / pack_s;
+    println!(
+        "bf16 4096^3 lda=ldb=4097: packed {:.3} ms ({:.0} TFLOP/s), portable {:.3} ms ({:.0} TFLOP/s), \
+         direct on ld 4160 {:.3} ms ({:.0} TFLOP/s); packing adds {:.1} us = {:.2} TB/s for {:.1} MB",
+        t_packed * 1e3,
+        tflops(t_packed),
+        t_portable * 1e3,
+        tflops(t_portable),
+        t_direct * 1e3,
+        tflops(t_direct),
+        pack_s * 1e6,
+        bandwidth * 1e-12,
+        bytes * 1e-6
+    );
+    let tol = s.tolerance();
+    assert!(c_packed.passes(tol), "packed result: {c_packed}");
+    assert!(c_portable.passes(tol), "portable result: {c_portable}");
+    assert!(
+        t_packed * 3.0 < t_portable,
+        "packed {t_packed:.6} s is not 3x faster than portable {t_portable:.6} s"
+    );
+    assert!(
+        bandwidth > 2.0e12,
+        "packing copies at {:.2} TB/s (target > 2)",
+        bandwidth * 1e-12
+    );
+}
