@@ -24,20 +24,23 @@ step "gpu_matmul (cost model picks the decomposition)"
 timeout 170 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
 echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
 # Every decomposition forced (issue 4): Stream-K over all tiles, and every tile split ~4 ways.
-for d in streamk splitk; do
+for d in ${DG_FORCED:-streamk splitk}; do
     step "gpu_matmul, DEEPGEMM_DECOMPOSITION=$d"
     DEEPGEMM_DECOMPOSITION=$d timeout 150 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
-        shapes_types_transposes epilogues alpha_beta large_shapes repeated strided orders \
+        ${DG_FORCED_TESTS:-shapes_types_transposes epilogues alpha_beta large_shapes repeated strided orders} \
         >"$OUT/matmul-$d.txt" 2>&1
     echo "gpu_matmul[$d] rc=$? ${SECONDS}s: $(groups "$OUT/matmul-$d.txt")"
 done
+step "gpu_pack (packed unaligned A/B)"
+timeout 200 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
+echo "gpu_pack rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/pack.txt")"; grep -E "^(  FAIL|pack|packed|speed)" "$OUT/pack.txt" | head -8
 step gpu_blas
 timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture >>"$OUT/matmul.txt" 2>&1
 echo "gpu_blas rc=$?"
 step nvrtc_sm90
 timeout 120 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"
-tar czf "$OUT/tests.tgz" -C "$OUT" matmul.txt matmul-streamk.txt matmul-splitk.txt sm90.txt && rm -f "$OUT"/matmul*.txt "$OUT/sm90.txt"
+(cd "$OUT" && tar czf tests.tgz matmul*.txt sm90.txt pack.txt && rm -f matmul*.txt sm90.txt pack.txt)
 B=.gpu/deepgemm-bench
 step "bench: shape set A (issue 3)"
 $B --shapes .gpu/shapes/set-a.txt --json "$OUT/set-a.json" >"$OUT/bench.txt" 2>&1
@@ -49,9 +52,11 @@ echo "set A rc=$? ${SECONDS}s"
     $B --layout NN --shape 4096x4096x4096
     $B --layout TT --shape 4096x4096x4096
 } >>"$OUT/bench.txt" 2>&1
-step "bench: issue 4 sets (cliffs, small M, waves; waves again data-parallel only)"
-$B --shapes .gpu/shapes/cliffs.txt --json "$OUT/cliffs.json" >>"$OUT/bench.txt" 2>&1
+step "bench: issue 4 sets (cliffs with 160 MiB workspace, small M, waves; again with a decomposition forced)"
+$B --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --json "$OUT/cliffs.json" >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/small-m.txt --json "$OUT/small-m.json" >>"$OUT/bench.txt" 2>&1
+echo "== small M, DEEPGEMM_DECOMPOSITION=splitk" >>"$OUT/bench.txt"
+DEEPGEMM_DECOMPOSITION=splitk $B --shapes .gpu/shapes/small-m.txt >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
 echo "== waves, DEEPGEMM_DECOMPOSITION=dp" >>"$OUT/bench.txt"
 DEEPGEMM_DECOMPOSITION=dp $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
