@@ -967,18 +967,38 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
             wavesCount: -1.0,
             reserved: [0; 4],
         };
-        let mut res = [blank; 4];
+        let mut res = [blank; 16];
         let mut count = 0;
-        let st =
-            deepgemmLtMatmulAlgoGetHeuristic(h, d, a, b, c, c, pr, 4, res.as_mut_ptr(), &mut count);
+        let st = deepgemmLtMatmulAlgoGetHeuristic(
+            h,
+            d,
+            a,
+            b,
+            c,
+            c,
+            pr,
+            16,
+            res.as_mut_ptr(),
+            &mut count,
+        );
         Obj::Pref(pr).destroy();
         assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
         res[..count as usize].to_vec()
     };
-    let res = heuristic(1 << 30);
-    assert_eq!(res.len(), 2);
-    assert_eq!(res[0].workspaceSize as u64, need);
-    assert_eq!(res[1].workspaceSize, 0, "the portable plan, second");
+    // Packed Hopper plans first (their schedules may add Stream-K workspace after the
+    // copies), the portable plan last.
+    let all = heuristic(1 << 30);
+    assert!(all.len() >= 2);
+    let (portable, packed) = all.split_last().unwrap();
+    assert_eq!(portable.workspaceSize, 0, "the portable plan, last");
+    assert!(packed.iter().all(|r| r.workspaceSize as u64 >= need));
+    let res = [
+        *packed
+            .iter()
+            .find(|r| r.workspaceSize as u64 == need)
+            .expect("a packed data-parallel plan"),
+        *portable,
+    ];
     let fits = heuristic(need - 1);
     assert_eq!(fits.len(), 1);
     assert_eq!(fits[0].workspaceSize, 0);
@@ -1015,7 +1035,7 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
     assert_eq!(rec.len(), 1);
     let plan = rec[0].plan.expect("an explicit plan");
     assert_eq!(plan.workspace, need);
-    assert!(plan.name().ends_with("+pack_ab"), "{}", plan.name());
+    assert!(plan.name().contains("+pack_ab"), "{}", plan.name());
     let spec = plan.pack.unwrap();
     assert_eq!((spec.a.unwrap().ld, spec.b.unwrap().ld), (4160, 4160));
     for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
