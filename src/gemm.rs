@@ -90,8 +90,19 @@ pub fn run(
     // Everything that can fail on the host (compiling, loading, encoding tensor maps) happens
     // before the first launch, so an error never leaves half a GEMM on the stream.
     let packs = match &plan.pack {
-        Some(spec) => pack_launches(&ctx, spec, ptrs, workspace)?,
+        Some(spec) => pack_launches(&ctx, problem, spec, ptrs, workspace)?,
         None => Vec::new(),
+    };
+    // D computed into its aligned copy is copied into the caller's D last.
+    let unpack = match plan.pack.as_ref().and_then(|s| s.d) {
+        Some(d) => Some(copy_launch(
+            &ctx,
+            &d,
+            PackParams::unpack,
+            workspace.wrapping_add(d.offset),
+            ptrs.d,
+        )?),
+        None => None,
     };
     let (problem, ptrs) = match &plan.pack {
         Some(spec) => (
@@ -125,7 +136,9 @@ pub fn run(
             driver::check(r, &format!("launching {}", kernel.name))
         }
         Kernel::Sm90(v) => {
-            let mut args = Sm90Args::new(&v, &problem, &ptrs, sm90::DEFAULT_GROUP_M)?;
+            let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
+            let mut args =
+                Sm90Args::new_with(&v, &problem, &ptrs, sm90::DEFAULT_GROUP_M, padded_d)?;
             // The Stream-K fixup's flags and partials follow the packed copies.
             let d = plan.decomposition;
             let sk_workspace = workspace + plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());
@@ -162,6 +175,10 @@ pub fn run(
                     stream as CUstream,
                     &mut args,
                 )
+            }?;
+            match unpack {
+                Some(mut launch) => launch.enqueue(stream),
+                None => Ok(()),
             }
         }
         Kernel::Pack(_) => Err(invalid!("{} is not a GEMM kernel", plan.name())),
@@ -206,6 +223,7 @@ impl PackLaunch {
 /// its place in the workspace at `workspace`.
 fn pack_launches(
     ctx: &driver::ContextGuard,
+    problem: &GemmProblem,
     spec: &pack::PackSpec,
     ptrs: &GemmPointers,
     workspace: u64,
@@ -216,22 +234,56 @@ fn pack_launches(
             pack::PACK_BASE_ALIGN
         ));
     }
-    spec.operands()
+    let mut launches: Vec<PackLaunch> = spec
+        .operands()
         .map(|(op, o)| {
-            let v = pack::PackVariant::for_elem(o.elem_bytes)
-                .ok_or_else(|| unsupported!("no pack kernel for {}-byte elements", o.elem_bytes))?;
             let src = match op {
                 pack::Operand::A => ptrs.a,
                 pack::Operand::B => ptrs.b,
             };
-            Ok(PackLaunch {
-                kernel: registry::get(ctx, &Kernel::Pack(v))?,
-                params: PackParams::new(&v, &o, src, workspace.wrapping_add(o.offset)),
-                grid: v.grid(&o, &ctx.device.spec),
-                block: v.threads,
-            })
+            copy_launch(
+                ctx,
+                &o,
+                PackParams::new,
+                src,
+                workspace.wrapping_add(o.offset),
+            )
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    // D goes through an aligned copy: when the kernel reads C (beta not known to be 0), C is
+    // copied into that buffer first (C may alias D: it is read before anything is written).
+    if let Some(d) = spec.d {
+        if ptrs.beta != crate::problem::Scalar::Host(0.0) && ptrs.c != 0 {
+            let c = pack::c_into_d_copy(problem, &d);
+            launches.push(copy_launch(
+                ctx,
+                &c,
+                PackParams::new,
+                ptrs.c,
+                workspace.wrapping_add(d.offset),
+            )?);
+        }
+    }
+    Ok(launches)
+}
+
+/// One copy between a caller's matrix and its workspace copy `o` (`PackParams::new` packs,
+/// `PackParams::unpack` copies back).
+fn copy_launch(
+    ctx: &driver::ContextGuard,
+    o: &pack::PackedOperand,
+    params: fn(&pack::PackVariant, &pack::PackedOperand, u64, u64) -> PackParams,
+    src: u64,
+    dst: u64,
+) -> Result<PackLaunch> {
+    let v = pack::PackVariant::for_elem(o.elem_bytes)
+        .ok_or_else(|| unsupported!("no pack kernel for {}-byte elements", o.elem_bytes))?;
+    Ok(PackLaunch {
+        kernel: registry::get(ctx, &Kernel::Pack(v))?,
+        params: params(&v, o, src, dst),
+        grid: v.grid(o, &ctx.device.spec),
+        block: v.threads,
+    })
 }
 
 /// DEEPGEMM_LOG_LEVEL >= 3: which kernel runs and why: what was packed and why, or, when it

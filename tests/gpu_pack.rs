@@ -16,7 +16,7 @@ use std::ffi::CString;
 
 use common::case::Prepared;
 use common::device::{DevBuf, Event};
-use common::host::{self, A, B, Comparison, DType, GemmSpec, Order, Rng};
+use common::host::{self, A, B, Comparison, DType, Epi, GemmSpec, Order, Rng};
 use common::lt::{self, Descs, HeuristicResult};
 use common::suite::{Env, Group};
 use deepgemm::ffi::{deepgemmLtLoggerOpenFile, deepgemmLtLoggerSetLevel, deepgemmStatus_t};
@@ -437,6 +437,118 @@ fn too_little_workspace_takes_the_portable_kernel() {
         "too_little_workspace_takes_the_portable_kernel",
         workspace_limit_cases(),
     );
+}
+
+/// D whose layout keeps the Hopper kernel from its TMA-store epilogue (odd leading dimension,
+/// lines ending inside a 16-byte unit, odd batch stride), big enough for the aligned copy to
+/// pay: the kernel writes D's copy in the workspace, which is then copied into the caller's D
+/// (C copied in first when beta != 0, C aliasing D or not). Column- and row-major D, bf16 and
+/// fp16, epilogues, A/B packed too or not. The plan must say `pack_d` / `pack_abd`.
+fn odd_d_cases() -> Vec<(GemmSpec, &'static str)> {
+    let mut out = Vec::new();
+    for (i, &(ab, cd)) in [(DType::BF16, DType::BF16), (DType::F16, DType::F16)]
+        .iter()
+        .enumerate()
+    {
+        // Column-major D, ld = m = 4097 (264 tiles of 128x256 on 132 SMs: 2 waves).
+        let mut s = spec(ab, cd, (true, false), 4097, 2048, 64);
+        out.push((s.clone(), "+pack_d"));
+        s.beta = 0.5;
+        s.epi = Epi::GeluBias;
+        out.push((s.clone(), "+pack_d"));
+        // C aliasing D is the harness's C = D case when the pads agree; a padded C otherwise.
+        s.pad = [0, 0, 8, 0];
+        s.epi = Epi::Relu;
+        out.push((s.clone(), "+pack_d"));
+        // Row-major C and D, ld = n = 2049; with transb = T B (n x k, ld 2049) is packed too.
+        let (tr, tag) = [((true, false), "+pack_d"), ((true, true), "+pack_bd")][i];
+        let mut s = spec(ab, cd, tr, 4096, 2049, 64);
+        s.order = [Order::Col, Order::Col, Order::Row, Order::Row];
+        s.beta = -1.0;
+        out.push((s, tag));
+        // A packed as well (lda = 65).
+        let mut s = spec(ab, cd, (true, false), 4097, 2048, 64);
+        s.pad = [1, 0, 0, 0];
+        out.push((s, "+pack_ad"));
+        // Batched, D's batch stride odd.
+        let mut s = spec(ab, cd, (true, false), 2048, 2048, 64);
+        s.batch = 2;
+        s.batch_pad = [0, 0, 1, 1];
+        s.beta = 0.25;
+        out.push((s, "+pack_d"));
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn odd_d_goes_through_an_aligned_copy() {
+    let env = Env::new();
+    let ws = DevBuf::alloc(BIG_WORKSPACE).unwrap();
+    let log = PlanLog::new("odd_d_goes_through_an_aligned_copy");
+    let mut g = Group::new("odd_d_goes_through_an_aligned_copy");
+    for (s, tag) in odd_d_cases() {
+        for heuristic in [true, false] {
+            let call = Call {
+                workspace: BIG_WORKSPACE as u64,
+                heuristic,
+                shift: [0, 0],
+            };
+            let how = format!(
+                "algo={} expect {tag}",
+                if heuristic { "heuristic" } else { "NULL" }
+            );
+            let r = run(&env, &ws, &s, call, &mut g.rng);
+            if r.is_ok() {
+                let line = log.last_plan(&s).unwrap_or_default();
+                if !line.contains(tag) {
+                    g.record_result(format!("{s} [{how}]"), Err(format!("log says: {line}")));
+                    continue;
+                }
+            }
+            g.record(&s, &how, r.map(|(c, _)| c));
+        }
+    }
+    g.finish();
+}
+
+/// CPU only: the odd-D cases' premise (the planner packs D, and only what the tag says).
+#[test]
+fn odd_d_cases_are_planned_with_a_copy_of_d() {
+    use deepgemm::plan::{self, DeviceSpec};
+    use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
+    for (s, tag) in odd_d_cases() {
+        let layout = |w: usize, t: DType| {
+            let g = s.geom(w);
+            MatrixSpec {
+                dtype: t.cuda(),
+                order: g.order.cuda(),
+                rows: g.rows,
+                cols: g.cols,
+                ld: g.ld as i64,
+                batch_count: s.batch as i32,
+                batch_stride: g.batch_stride as i64,
+            }
+        };
+        let mut op = OpSpec::new(s.compute_type(), 0);
+        op.trans_a = s.trans_a as i32;
+        op.trans_b = s.trans_b as i32;
+        op.epilogue = s.epi.cuda() as i32;
+        let p = GemmProblem::new(
+            &op,
+            &layout(A, s.ab),
+            &layout(B, s.ab),
+            &layout(common::host::C, s.cd),
+            &layout(common::host::D, s.cd),
+        )
+        .unwrap();
+        let first = plan::candidates(&p, &DeviceSpec::H200).unwrap()[0];
+        assert!(
+            first.name().contains(&format!("{tag}+")) || first.name().ends_with(tag),
+            "{s}: {}",
+            first.name()
+        );
+    }
 }
 
 /// CPU only (runs everywhere): the GPU cases' expectations (which operands get packed, the

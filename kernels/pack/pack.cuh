@@ -19,7 +19,9 @@
 //
 // The destination's padding (elements inner..dst_ld of every line) is written with zeros:
 // the writes then cover whole lines (no partial 32-byte sectors) and the buffer holds no
-// stale workspace bytes; TMA never reads them (its extent is `inner`).
+// stale workspace bytes; TMA never reads them (its extent is `inner`). The same kernel copies
+// a result back from the workspace into the caller's D (`write` = inner: D's padding is left
+// alone).
 #pragma once
 
 namespace dg_pack {
@@ -35,10 +37,13 @@ struct PackParams {
   long long src_bs;    // elements between source batches (may be 0: a broadcast operand)
   long long dst_ld;    // elements between destination lines (a multiple of 128 bytes)
   long long dst_bs;    // elements between destination batches (outer * dst_ld)
-  long long segments;  // kSegment-element items per destination line: ceil(dst_ld / kSegment)
+  // Elements written per destination line: dst_ld when packing (the copy's padding is zeroed),
+  // inner when unpacking a result into the caller's D (its padding is the caller's).
+  long long write;
+  long long segments;  // kSegment-element items per destination line: ceil(write / kSegment)
 };
 
-static_assert(sizeof(PackParams) == 10 * 8, "PackParams layout must match src/jit/pack.rs");
+static_assert(sizeof(PackParams) == 11 * 8, "PackParams layout must match src/jit/pack.rs");
 
 // The raw storage word of an element of kBytes bytes.
 template <int kBytes>
@@ -77,7 +82,7 @@ __device__ __forceinline__ void pack(const PackParams& p) {
     const T* s = src + b * p.src_bs + row * p.src_ld;
     T* d = dst + b * p.dst_bs + row * p.dst_ld;
     const long long begin = segment * kSegment;
-    const long long end = begin + kSegment < p.dst_ld ? begin + kSegment : p.dst_ld;
+    const long long end = begin + kSegment < p.write ? begin + kSegment : p.write;
     for (long long c0 = begin; c0 < end; c0 += kPass) {
       T v[kUnroll];
 #pragma unroll

@@ -57,11 +57,13 @@ pub struct PackParams {
     pub src_bs: i64,
     pub dst_ld: i64,
     pub dst_bs: i64,
+    /// Elements written per destination line: `dst_ld` when packing, `inner` when unpacking.
+    pub write: i64,
     /// Work items (`PackVariant::segment()` elements each) per destination line.
     pub segments: i64,
 }
 
-pub const PACK_PARAMS_SIZE: usize = 10 * 8;
+pub const PACK_PARAMS_SIZE: usize = 11 * 8;
 const _: () = assert!(std::mem::size_of::<PackParams>() == PACK_PARAMS_SIZE);
 
 impl PackParams {
@@ -77,7 +79,27 @@ impl PackParams {
             src_bs: o.src_batch_stride,
             dst_ld: o.ld,
             dst_bs: o.batch_stride,
+            write: o.ld,
             segments: v.segments(o) as i64,
+        }
+    }
+
+    /// The reverse copy: the workspace copy `o` at `src` back into the caller's matrix at
+    /// `dst` (its `src_ld` / `src_batch_stride`), writing only the `inner` data elements of
+    /// every line.
+    pub fn unpack(v: &PackVariant, o: &PackedOperand, src: u64, dst: u64) -> PackParams {
+        PackParams {
+            src,
+            dst,
+            inner: o.inner as i64,
+            outer: o.outer as i64,
+            batch: o.batch as i64,
+            src_ld: o.ld,
+            src_bs: o.batch_stride,
+            dst_ld: o.src_ld,
+            dst_bs: o.src_batch_stride,
+            write: o.inner as i64,
+            segments: o.inner.div_ceil(v.segment()) as i64,
         }
     }
 }
@@ -131,7 +153,7 @@ mod tests {
             fields,
             [
                 "src", "dst", "inner", "outer", "batch", "src_ld", "src_bs", "dst_ld", "dst_bs",
-                "segments"
+                "write", "segments"
             ]
         );
         assert!(text.contains(&format!(
@@ -157,7 +179,15 @@ mod tests {
             s.batch_stride = bs;
         }
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
-        let s = spec(&p, Which { a: true, b: false }).unwrap();
+        let s = spec(
+            &p,
+            Which {
+                a: true,
+                b: false,
+                d: false,
+            },
+        )
+        .unwrap();
         let o = s.a.unwrap();
         let v = PackVariant::for_elem(2).unwrap();
         let params = PackParams::new(&v, &o, 0x1002, 0x7000_0000);
@@ -173,8 +203,20 @@ mod tests {
                 src_bs: 4099 * 300 + 5,
                 dst_ld: 4160,
                 dst_bs: 4160 * 300,
+                write: 4160,
                 segments: 5,
             }
+        );
+        // The way back (D's copy into the caller's D): only the data of each line is written,
+        // the caller's padding (elements 4097..4099 of a line here) is left alone.
+        let back = PackParams::unpack(&v, &o, 0x7000_0000, 0x1002);
+        assert_eq!(
+            (back.src_ld, back.src_bs, back.dst_ld, back.dst_bs),
+            (4160, 4160 * 300, 4099, 4099 * 300 + 5)
+        );
+        assert_eq!(
+            (back.write, back.segments),
+            (4097, 4097u64.div_ceil(v.segment()) as i64)
         );
     }
 }

@@ -392,6 +392,17 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let portable = portable(p, dev)?;
     if !portable_only() {
         if let Ok(h) = hopper_plans(p, dev) {
+            // A and B as they are; D through an aligned copy first when its layout would cost
+            // the TMA-store epilogue and the copy pays.
+            if pack::d_misfit(p).is_some() {
+                let none = pack::Which::NONE;
+                if let Ok(hd) = pack::hopper_packed_plans(p, dev, none) {
+                    out.extend(
+                        hd.into_iter()
+                            .filter(|c| c.pack.is_some_and(|s| s.d.is_some())),
+                    );
+                }
+            }
             out.extend(h);
         } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));

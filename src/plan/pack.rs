@@ -51,25 +51,37 @@ pub const HOPPER_FLOPS: f64 = 600e12;
 /// break even at about n = 620.
 pub const PACK_LAUNCH_S: f64 = 3e-6;
 
-/// Which of A and B (to pack, or that break a rule).
+/// Which of A, B and D (to pack, or that break a rule). D is "packed" the other way: the
+/// kernel writes an aligned copy in the workspace (TMA stores), which is then copied into the
+/// caller's D (after C, when it is read, was copied in).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Which {
     pub a: bool,
     pub b: bool,
+    pub d: bool,
 }
 
 impl Which {
-    pub const NONE: Which = Which { a: false, b: false };
-    pub const BOTH: Which = Which { a: true, b: true };
+    pub const NONE: Which = Which {
+        a: false,
+        b: false,
+        d: false,
+    };
+    pub const BOTH: Which = Which {
+        a: true,
+        b: true,
+        d: false,
+    };
 
     pub fn any(self) -> bool {
-        self.a || self.b
+        self.a || self.b || self.d
     }
 
     pub fn or(self, o: Which) -> Which {
         Which {
             a: self.a || o.a,
             b: self.b || o.b,
+            d: self.d || o.d,
         }
     }
 }
@@ -142,11 +154,13 @@ impl PackedOperand {
     }
 }
 
-/// What a plan packs. At least one of `a` and `b` is set.
+/// What a plan packs. At least one of `a`, `b` and `d` is set. `d` describes D's aligned copy
+/// (major MN: unit stride along m, column-major; K: along n, row-major), which C shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PackSpec {
     pub a: Option<PackedOperand>,
     pub b: Option<PackedOperand>,
+    pub d: Option<PackedOperand>,
 }
 
 impl PackSpec {
@@ -154,7 +168,9 @@ impl PackSpec {
     /// workspace needs of a plan can follow at this offset.
     pub fn workspace_bytes(&self) -> u64 {
         self.operands()
-            .map(|(_, o)| o.offset + o.bytes)
+            .map(|(_, o)| o)
+            .chain(self.d)
+            .map(|o| o.offset + o.bytes)
             .max()
             .unwrap_or(0)
             .next_multiple_of(PACK_BASE_ALIGN)
@@ -167,20 +183,30 @@ impl PackSpec {
         a.into_iter().chain(b)
     }
 
-    /// "a", "b" or "ab": which operands are packed (part of the plan's name).
-    pub fn tag(&self) -> &'static str {
-        match (self.a.is_some(), self.b.is_some()) {
-            (true, true) => "ab",
-            (true, false) => "a",
-            (false, true) => "b",
-            (false, false) => "none",
+    /// "a", "b", "ab", "d", "ad", "bd" or "abd": which operands are packed (part of the
+    /// plan's name).
+    pub fn tag(&self) -> String {
+        let mut t = String::new();
+        for (on, c) in [
+            (self.a.is_some(), 'a'),
+            (self.b.is_some(), 'b'),
+            (self.d.is_some(), 'd'),
+        ] {
+            if on {
+                t.push(c);
+            }
         }
+        if t.is_empty() {
+            t.push_str("none");
+        }
+        t
     }
 
     pub fn which(&self) -> Which {
         Which {
             a: self.a.is_some(),
             b: self.b.is_some(),
+            d: self.d.is_some(),
         }
     }
 }
@@ -230,6 +256,7 @@ pub fn stride_misfits(p: &GemmProblem) -> Which {
     Which {
         a: stride_misfit(p, Operand::A).is_some(),
         b: stride_misfit(p, Operand::B).is_some(),
+        d: false,
     }
 }
 
@@ -238,8 +265,56 @@ pub fn pointer_misfits(ptrs: &GemmPointers) -> Which {
     Which {
         a: ptrs.a % TMA_STRIDE_ALIGN != 0,
         b: ptrs.b % TMA_STRIDE_ALIGN != 0,
+        d: false,
     }
 }
+
+/// D's contiguous dimension (MN: along m, K: along n), (inner, outer, leading dimension);
+/// `None` without a unit stride.
+fn d_layout(p: &GemmProblem) -> Option<(Major, u64, u64, i64)> {
+    match (p.d.row, p.d.col) {
+        (1, ld) => Some((Major::MN, p.m, p.n, ld)),
+        (ld, 1) => Some((Major::K, p.n, p.m, ld)),
+        _ => None,
+    }
+}
+
+/// Why D's layout keeps the Hopper kernel from its TMA-store epilogue when it could have it
+/// through an aligned copy in the workspace (16-bit D whose leading dimension, batch stride or
+/// line length breaks TMA's 16-byte rules, with C, when read, laid out like D), or `None`.
+/// The general epilogue that D would otherwise take costs ~17 us per 128x256 tile on the
+/// H200 (4095^3 with D's ld = 4095 ran 72 us slower than 4096^3 on the same 4 waves).
+pub fn d_misfit(p: &GemmProblem) -> Option<String> {
+    if p.cd_type.size_bytes() != 2 {
+        return None;
+    }
+    let (major, ..) = d_layout(p)?;
+    let c_like_d = match major {
+        Major::MN => p.c.row == 1,
+        Major::K => p.c.col == 1,
+    };
+    if !c_like_d {
+        return None;
+    }
+    sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).err()
+}
+
+/// Whether copying D through the workspace beats the general epilogue for `tiles` output
+/// tiles of `area` (block_m x block_n) on `sms` SMs: the epilogue's per-tile cost (from the
+/// H200: ~17 us per 128x256 tile, proportional to area) per wave, against reading and writing
+/// D once more plus a launch, by a margin of 1.5 (C's copy, when beta != 0, is not counted).
+pub fn d_pays(p: &GemmProblem, tiles: u64, area: u64, sms: u32) -> bool {
+    let waves = tiles.div_ceil(sms.max(1) as u64) as f64;
+    let staged_s = waves * 17e-6 * area as f64 / (128.0 * 256.0);
+    let d_bytes = (p.m * p.n * p.batch * p.cd_type.size_bytes() as u64) as f64;
+    // The copy is a dependent launch after the GEMM: its launch latency is paid in full.
+    let copy_s = 2.0 * d_bytes / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
+    staged_s > 1.5 * copy_s
+}
+
+/// Launch and ramp of the dependent copy of D after the GEMM (the A/B packs overlap nothing
+/// either, but their cost is weighed against a far slower portable kernel).
+const D_COPY_LAUNCH_S: f64 = 5e-6;
 
 /// The copies of the operands in `which`, laid out at the start of the workspace (A first),
 /// or `None` when an operand cannot be packed (no unit stride, empty, or sizes that overflow).
@@ -286,7 +361,47 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
     } else {
         None
     };
-    (a.is_some() || b.is_some()).then_some(PackSpec { a, b })
+    let d = if which.d {
+        let (major, inner, outer, src_ld) = d_layout(p)?;
+        let elem = p.cd_type.size_bytes() as u64;
+        if inner == 0 || outer == 0 || p.batch == 0 {
+            return None;
+        }
+        let line_bytes = inner
+            .checked_mul(elem)?
+            .checked_next_multiple_of(PACK_LINE_ALIGN)?;
+        let ld = line_bytes / elem;
+        let bytes = line_bytes.checked_mul(outer)?.checked_mul(p.batch)?;
+        Some(PackedOperand {
+            major,
+            inner,
+            outer,
+            batch: p.batch,
+            src_ld,
+            src_batch_stride: p.d.batch,
+            ld: i64::try_from(ld).ok()?,
+            batch_stride: i64::try_from(ld.checked_mul(outer)?).ok()?,
+            elem_bytes: elem as u32,
+            offset,
+            bytes,
+        })
+    } else {
+        None
+    };
+    (a.is_some() || b.is_some() || d.is_some()).then_some(PackSpec { a, b, d })
+}
+
+/// C's copy into D's workspace buffer, when the kernel reads C (beta != 0): D's copy with C's
+/// strides as the source.
+pub fn c_into_d_copy(p: &GemmProblem, d: &PackedOperand) -> PackedOperand {
+    PackedOperand {
+        src_ld: match d.major {
+            Major::MN => p.c.col,
+            Major::K => p.c.row,
+        },
+        src_batch_stride: p.c.batch,
+        ..*d
+    }
 }
 
 /// The problem the sm90 kernel runs after packing: the same m, n, k, types, epilogue, C and
@@ -300,6 +415,21 @@ pub fn packed_problem(p: &GemmProblem, spec: &PackSpec) -> GemmProblem {
     if let Some(b) = spec.b {
         q.b = b.strides(Operand::B);
         q.extent[1] = b.extent();
+    }
+    if let Some(d) = spec.d {
+        let (row, col) = match d.major {
+            Major::MN => (1, d.ld),
+            Major::K => (d.ld, 1),
+        };
+        let s = Strides {
+            row,
+            col,
+            batch: d.batch_stride,
+        };
+        q.c = s;
+        q.d = s;
+        q.extent[2] = d.extent();
+        q.extent[3] = d.extent();
     }
     q
 }
@@ -315,6 +445,11 @@ pub fn packed_pointers(ptrs: &GemmPointers, spec: &PackSpec, workspace: u64) -> 
     }
     if let Some(b) = spec.b {
         q.b = workspace.wrapping_add(b.offset);
+    }
+    if let Some(d) = spec.d {
+        // C (when read) is copied into D's buffer first.
+        q.d = workspace.wrapping_add(d.offset);
+        q.c = q.d;
     }
     q
 }
@@ -342,12 +477,30 @@ pub fn hopper_packed_plans(
     dev: &DeviceSpec,
     also: Which,
 ) -> Result<Vec<Plan>, String> {
-    let which = stride_misfits(p).or(also);
+    let mut which = stride_misfits(p).or(also);
+    if d_misfit(p).is_some() {
+        // Only when the copy beats the general epilogue at the tile count of the best plan
+        // (D's layout does not change which tiles the model prefers).
+        let ab = Which { d: false, ..which };
+        let probe = match spec(p, ab) {
+            Some(s) => packed_problem(p, &s),
+            None => *p,
+        };
+        if let Some(best) = crate::plan::hopper_plans(&probe, dev)?.first() {
+            if let crate::plan::Kernel::Sm90(v) = best.kernel {
+                let area = v.block_m as u64 * v.block_n as u64;
+                which.d = d_pays(p, v.num_tiles(p), area, dev.sm_count);
+            }
+        }
+    }
     if !which.any() {
-        return Err("A and B suit TMA as they are".into());
+        return Err("A, B and D suit TMA as they are".into());
     }
     let spec = spec(p, which).ok_or("the operands cannot be packed (sizes)")?;
-    let pack_ns = (estimate(p, &spec).pack_s * 1e9) as u64;
+    let mut pack_ns = (estimate(p, &spec).pack_s * 1e9) as u64;
+    if let Some(d) = spec.d {
+        pack_ns += ((2 * d.bytes_read()) as f64 / PACK_BYTES_PER_S * 1e9) as u64;
+    }
     let mut plans = crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?;
     for plan in &mut plans {
         // The copies come first in the workspace; whatever else the plan needs follows them.
@@ -547,6 +700,95 @@ mod tests {
         problem(m, n, k, (1, 0), false, R_16BF, (lda, ldb), (1, None, None))
     }
 
+    /// bf16 TN with D (and C) column-major, leading dimension `ldd`, or row-major.
+    fn tn_d(m: u64, n: u64, k: u64, ldd: i64, cd: i32, c_row_major: bool) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, k, m, k as i64);
+        let b = MatrixSpec::col(R_16BF, k, n, k as i64);
+        let d = MatrixSpec::col(cd, m, n, ldd);
+        let mut c = d;
+        if c_row_major {
+            c.order = order::ROW;
+            c.ld = n as i64;
+        }
+        GemmProblem::new(&op, &a, &b, &c, &d).unwrap()
+    }
+
+    #[test]
+    fn d_goes_through_an_aligned_copy_when_its_layout_costs_the_tma_store() {
+        // ldd = 4097: not 16-byte lines; m = 4097 also ends lines inside a 16-byte unit.
+        let p = tn_d(4097, 4096, 4096, 4097, R_16BF, false);
+        assert!(d_misfit(&p).is_some());
+        let c = candidates(&p, &H200).unwrap();
+        let first = c[0];
+        let s = first.pack.expect("D packed first");
+        assert_eq!((s.a, s.b, s.tag().as_str()), (None, None, "d"));
+        let d = s.d.unwrap();
+        assert_eq!(
+            (d.major, d.inner, d.outer, d.src_ld, d.ld),
+            (Major::MN, 4097, 4096, 4097, 4160)
+        );
+        assert_eq!(d.bytes, 4160 * 4096 * 2);
+        assert!(first.workspace >= s.workspace_bytes());
+        assert!(first.name().contains("+pack_d"), "{}", first.name());
+        // The direct plans follow, then the portable one.
+        assert!(
+            c.iter()
+                .any(|p| p.pack.is_none() && matches!(p.kernel, Kernel::Sm90(_)))
+        );
+        assert!(matches!(c.last().unwrap().kernel, Kernel::Portable(_)));
+        // The kernel then runs on D's (and C's) copy: unit stride along m, ld 4160.
+        let q = packed_problem(&p, &s);
+        assert_eq!((q.d.row, q.d.col, q.c.row, q.c.col), (1, 4160, 1, 4160));
+        assert!(sm90::tma_store_with(&q, 0x1000, Scalar::Host(0.0), true).is_ok());
+        assert!(
+            sm90::tma_store(&q, 0x1000, Scalar::Host(0.0)).is_err(),
+            "ragged m"
+        );
+        let ws = 0x4000_0000;
+        let r = packed_pointers(&ptrs(0x1000, 0x2000), &s, ws);
+        assert_eq!(
+            (r.c, r.d, r.a, r.b),
+            (ws + d.offset, ws + d.offset, 0x1000, 0x2000)
+        );
+        // C into D's copy (beta != 0): C's own strides as the source.
+        let cd = c_into_d_copy(&p, &d);
+        assert_eq!((cd.src_ld, cd.ld, cd.offset), (4097, 4160, d.offset));
+        // A/B packed too: D follows them in the workspace.
+        let abd = tn_d(4097, 4096, 4097, 4097, R_16BF, false);
+        let s = candidates(&abd, &H200).unwrap()[0].pack.unwrap();
+        assert_eq!(s.tag(), "abd");
+        assert!(s.d.unwrap().offset >= s.b.unwrap().offset + s.b.unwrap().bytes);
+        assert_eq!(
+            s.workspace_bytes(),
+            (s.d.unwrap().offset + s.d.unwrap().bytes).next_multiple_of(256)
+        );
+    }
+
+    #[test]
+    fn d_stays_where_it_is_when_the_copy_cannot_help() {
+        // Aligned D: the TMA store takes it as it is.
+        assert!(d_misfit(&tn_d(4096, 4096, 4096, 4096, R_16BF, false)).is_none());
+        // fp32 D: no TMA-store epilogue for it in any case.
+        assert!(d_misfit(&tn_d(4097, 4096, 4096, 4097, R_32F, false)).is_none());
+        // C laid out differently from D: the copy of C would need a transpose.
+        assert!(d_misfit(&tn_d(4097, 4096, 4096, 4097, R_16BF, true)).is_none());
+        // Too small to pay: one wave of small tiles against two copies and a launch.
+        let small = tn_d(129, 64, 64, 129, R_16BF, false);
+        assert!(d_misfit(&small).is_some());
+        assert!(!d_pays(&small, 2, 128 * 64, 132));
+        let c = candidates(&small, &H200).unwrap();
+        assert!(c.iter().all(|p| p.pack.is_none()), "{:?}", c[0].name());
+        // Big ones pay: 5 waves of 128x256 tiles against ~27 us of copies.
+        assert!(d_pays(
+            &tn_d(4097, 4096, 4096, 4097, R_16BF, false),
+            561,
+            128 * 256,
+            132
+        ));
+    }
+
     fn ptrs(a: u64, b: u64) -> GemmPointers {
         GemmPointers {
             alpha: Scalar::Host(1.0),
@@ -563,7 +805,14 @@ mod tests {
     fn only_the_misfitting_operand_is_packed() {
         // lda = k = 4097 (odd), ldb = 4104 (aligned): A only.
         let p = tn(1024, 1024, 4097, None, Some(4104));
-        assert_eq!(stride_misfits(&p), Which { a: true, b: false });
+        assert_eq!(
+            stride_misfits(&p),
+            Which {
+                a: true,
+                b: false,
+                d: false
+            }
+        );
         let plan = hopper_packed(&p, &H200, Which::NONE).unwrap();
         let s = plan.pack.unwrap();
         assert!(s.b.is_none());
@@ -588,7 +837,14 @@ mod tests {
         assert_eq!(plan.workspace, 8320 * 1024 + sk);
         // B only, then both; B follows A at a 256-byte boundary.
         let p = tn(1000, 1000, 4096, Some(4096), Some(4099));
-        assert_eq!(stride_misfits(&p), Which { a: false, b: true });
+        assert_eq!(
+            stride_misfits(&p),
+            Which {
+                a: false,
+                b: true,
+                d: false
+            }
+        );
         let s = hopper_packed(&p, &H200, Which::NONE).unwrap().pack.unwrap();
         assert!(s.a.is_none());
         assert_eq!(s.b.unwrap().offset, 0);
@@ -608,11 +864,19 @@ mod tests {
         let p = tn(1024, 1024, 4096, None, None);
         assert_eq!(stride_misfits(&p), Which::NONE);
         assert!(hopper_packed(&p, &H200, Which::NONE).is_err());
-        let s = hopper_packed(&p, &H200, Which { a: false, b: true })
-            .unwrap()
-            .pack
-            .unwrap();
-        assert_eq!((s.a, s.b.unwrap().ld, s.tag()), (None, 4096, "b"));
+        let s = hopper_packed(
+            &p,
+            &H200,
+            Which {
+                a: false,
+                b: true,
+                d: false,
+            },
+        )
+        .unwrap()
+        .pack
+        .unwrap();
+        assert_eq!((s.a, s.b.unwrap().ld, s.tag().as_str()), (None, 4096, "b"));
     }
 
     #[test]
@@ -683,7 +947,14 @@ mod tests {
             (None, None),
             (3, Some(256 * 128 + 1), None),
         );
-        assert_eq!(stride_misfits(&p), Which { a: true, b: false });
+        assert_eq!(
+            stride_misfits(&p),
+            Which {
+                a: true,
+                b: false,
+                d: false
+            }
+        );
         let s = hopper_packed(&p, &H200, Which::NONE).unwrap().pack.unwrap();
         let a = s.a.unwrap();
         assert_eq!((a.batch, a.src_batch_stride), (3, 256 * 128 + 1));
@@ -704,7 +975,14 @@ mod tests {
             (None, None),
             (4, None, Some(0)),
         );
-        assert_eq!(stride_misfits(&p), Which { a: false, b: true });
+        assert_eq!(
+            stride_misfits(&p),
+            Which {
+                a: false,
+                b: true,
+                d: false
+            }
+        );
         let b = hopper_packed(&p, &H200, Which::NONE)
             .unwrap()
             .pack
@@ -772,7 +1050,18 @@ mod tests {
         assert!(!pays(&skinny, &spec(&skinny, Which::BOTH).unwrap()));
         // Packing one operand costs less than packing two.
         let p = tn(560, 560, 560, None, None);
-        let one = estimate(&p, &spec(&p, Which { a: true, b: false }).unwrap());
+        let one = estimate(
+            &p,
+            &spec(
+                &p,
+                Which {
+                    a: true,
+                    b: false,
+                    d: false,
+                },
+            )
+            .unwrap(),
+        );
         let two = estimate(&p, &spec(&p, Which::BOTH).unwrap());
         assert!(one.pack_s < two.pack_s && one.pays() && !two.pays());
     }
@@ -897,7 +1186,15 @@ mod tests {
         assert!(d.contains("A (leading dimension 4097"), "{d}");
         assert!(d.contains("ld 4097 -> 4160"), "{d}");
         let aligned = tn(512, 512, 4096, None, None);
-        let s = spec(&aligned, Which { a: true, b: false }).unwrap();
+        let s = spec(
+            &aligned,
+            Which {
+                a: true,
+                b: false,
+                d: false,
+            },
+        )
+        .unwrap();
         let d = describe(&aligned, &caller, &s);
         assert!(
             d.contains("base address 0x10000002 is not 16-byte aligned"),

@@ -371,6 +371,18 @@ impl StoreLayout {
 /// n, and TMA's alignment: a 16-byte aligned address, leading dimension and batch stride.
 /// Independent of the variant: every sm90 variant with this D type has both epilogues.
 pub fn tma_store(p: &GemmProblem, d_address: u64, beta: Scalar) -> Result<StoreLayout, String> {
+    tma_store_with(p, d_address, beta, false)
+}
+
+/// As `tma_store`; `padded`: D is deepgemm's own aligned copy in the workspace (`plan::pack`),
+/// whose lines end in padding that may be overwritten, so a contiguous extent that ends inside
+/// a 16-byte unit is fine (the tensor map then spans the whole padded line).
+pub fn tma_store_with(
+    p: &GemmProblem,
+    d_address: u64,
+    beta: Scalar,
+    padded: bool,
+) -> Result<StoreLayout, String> {
     if p.cd_type.size_bytes() != 2 {
         return Err(format!("{:?} output (TMA stores 16-bit D only)", p.cd_type));
     }
@@ -402,7 +414,7 @@ pub fn tma_store(p: &GemmProblem, d_address: u64, beta: Scalar) -> Result<StoreL
     // written (seen on the H200, 2026-11-29, deepgemm's GPU grid). Ragged lines take the
     // general epilogue.
     let (_, inner, _) = layout.dims(p);
-    if inner * elem % TMA_STRIDE_ALIGN != 0 {
+    if !padded && inner * elem % TMA_STRIDE_ALIGN != 0 {
         return Err(format!(
             "D's contiguous extent {inner} is not a multiple of 16 bytes (TMA stores whole 16-byte units)"
         ));

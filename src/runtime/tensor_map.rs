@@ -184,15 +184,28 @@ pub fn encode_store_args(
     layout: StoreLayout,
     address: u64,
 ) -> Result<TiledEncode> {
+    encode_store_args_with(v, p, layout, address, false)
+}
+
+/// As `encode_store_args`; `padded` (D is deepgemm's aligned copy, `plan_sm90::tma_store_with`):
+/// the map spans whole padded lines, so TMA's 16-byte units never cross the extent.
+pub fn encode_store_args_with(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    layout: StoreLayout,
+    address: u64,
+    padded: bool,
+) -> Result<TiledEncode> {
     v.check(p)
         .map_err(|why| unsupported!("{} cannot run this problem: {why}", v.name()))?;
-    let actual = plan_sm90::tma_store(p, address, Scalar::Host(0.0))
+    let actual = plan_sm90::tma_store_with(p, address, Scalar::Host(0.0), padded)
         .map_err(|why| unsupported!("TMA store: {why}"))?;
     if actual != layout {
         return Err(unsupported!("D is {actual:?}, not {layout:?}"));
     }
     let elem = p.cd_type.size_bytes() as u64;
     let (ld, inner, outer) = layout.dims(p);
+    let inner = if padded { ld as u64 } else { inner };
     let line_bytes = ld as u64 * elem;
     // As for A and B: with one batch any legal stride will do.
     let batch_bytes = if p.batch > 1 {
@@ -271,8 +284,19 @@ impl Sm90Params {
     /// The parameter block of one launch. The TMA-store flags follow `plan::sm90::tma_store`;
     /// `Sm90Args::new` encodes D's tensor map exactly when FLAG_TMA_STORE is set.
     pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
+        Self::new_with(p, ptrs, group_m, false)
+    }
+
+    /// As `new`; `padded_d`: D is deepgemm's aligned copy in the workspace
+    /// (`plan_sm90::tma_store_with`).
+    pub fn new_with(
+        p: &GemmProblem,
+        ptrs: &GemmPointers,
+        group_m: u32,
+        padded_d: bool,
+    ) -> Sm90Params {
         let mut flags = bias_flags(p);
-        match plan_sm90::tma_store(p, ptrs.d, ptrs.beta) {
+        match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
             Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
             Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
             Err(_) => {}
@@ -336,14 +360,25 @@ impl Sm90Args {
         ptrs: &GemmPointers,
         group_m: u32,
     ) -> Result<Sm90Args> {
-        let params = Sm90Params::new(p, ptrs, group_m);
+        Self::new_with(v, p, ptrs, group_m, false)
+    }
+
+    /// As `new`; `padded_d`: D is deepgemm's aligned copy in the workspace.
+    pub fn new_with(
+        v: &Sm90Variant,
+        p: &GemmProblem,
+        ptrs: &GemmPointers,
+        group_m: u32,
+        padded_d: bool,
+    ) -> Result<Sm90Args> {
+        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d);
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
             let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
                 StoreLayout::RowMajor
             } else {
                 StoreLayout::ColMajor
             };
-            encode(&encode_store_args(v, p, layout, ptrs.d)?)?
+            encode(&encode_store_args_with(v, p, layout, ptrs.d, padded_d)?)?
         } else {
             TensorMap([0; 16])
         };
