@@ -34,13 +34,16 @@ done
 step "gpu_pack (packed unaligned A/B)"
 timeout 200 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
 echo "gpu_pack rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/pack.txt")"; grep -E "^(  FAIL|pack|packed|speed)" "$OUT/pack.txt" | head -8
+step "gpu_autotune (DEEPGEMM_AUTOTUNE=1: tune once, second process reads the table)"
+timeout 150 .gpu/tests/gpu_autotune --ignored --exact tunes_once_then_reads_the_table --test-threads=1 --nocapture >"$OUT/autotune.txt" 2>&1
+echo "gpu_autotune rc=$? ${SECONDS}s: $(grep -E '^autotune:|test result' "$OUT/autotune.txt" | tr '\n' ' ')"
 step gpu_blas
 timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture >>"$OUT/matmul.txt" 2>&1
 echo "gpu_blas rc=$?"
 step nvrtc_sm90
 timeout 120 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"
-(cd "$OUT" && tar czf tests.tgz matmul*.txt sm90.txt pack.txt && rm -f matmul*.txt sm90.txt pack.txt)
+(cd "$OUT" && tar czf tests.tgz matmul*.txt sm90.txt pack.txt autotune.txt && rm -f matmul*.txt sm90.txt pack.txt autotune.txt)
 B=.gpu/deepgemm-bench
 step "bench: shape set A (issue 3)"
 $B --shapes .gpu/shapes/set-a.txt --json "$OUT/set-a.json" >"$OUT/bench.txt" 2>&1

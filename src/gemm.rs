@@ -11,7 +11,7 @@ use crate::jit::params::GemmParams;
 use crate::plan::{self, DeviceSpec, Kernel, Plan, pack, sm90};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::runtime::tensor_map::{self, Sm90Args};
-use crate::runtime::{driver, registry};
+use crate::runtime::{autotune, driver, registry};
 use crate::{invalid, unsupported};
 
 /// Makes sure the driver is loadable, initialised and has at least one device.
@@ -25,11 +25,15 @@ pub fn init() -> Result<()> {
 /// `Error::NotSupported` when none fits.
 pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
     let dev = driver::current_device()?;
-    let plans: Vec<Plan> = plan::candidates(problem, &dev.spec)?
+    let mut plans: Vec<Plan> = plan::candidates(problem, &dev.spec)?
         .into_iter()
         .filter(|p| p.workspace <= max_workspace)
-        .take(requested)
         .collect();
+    if plan::tuned::enabled() {
+        let ctx = driver::enter(std::ptr::null_mut())?;
+        autotune::prefer_tuned(&ctx, problem, &mut plans, max_workspace);
+    }
+    plans.truncate(requested);
     if plans.is_empty() {
         return Err(unsupported!(
             "no kernel fits in {max_workspace} bytes of workspace"
@@ -66,6 +70,18 @@ pub fn run(
             ));
         }
         Some(p) => *p,
+        None if plan::tuned::enabled() => {
+            // The tuned winner among the plans these pointers and this workspace allow.
+            let mut plans: Vec<Plan> = plan::candidates(problem, &ctx.device.spec)?
+                .into_iter()
+                .filter(|c| c.workspace <= workspace_size && c.accepts(ptrs))
+                .collect();
+            autotune::prefer_tuned(&ctx, problem, &mut plans, workspace_size);
+            match plans.first() {
+                Some(p) => *p,
+                None => plan::choose_for_call(problem, &ctx.device.spec, ptrs, workspace_size)?,
+            }
+        }
         None => plan::choose_for_call(problem, &ctx.device.spec, ptrs, workspace_size)?,
     };
     if plan.workspace > workspace_size {

@@ -5,6 +5,7 @@
 pub mod pack;
 pub mod sm90;
 pub mod streamk;
+pub mod tuned;
 
 use crate::error::Result;
 use crate::problem::{GemmPointers, GemmProblem};

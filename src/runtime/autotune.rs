@@ -1,0 +1,310 @@
+//! Autotuning on the GPU (opt-in, `DEEPGEMM_AUTOTUNE=1`; the table and keys are
+//! `plan::tuned`): on first sight of a problem signature the top candidates run on scratch
+//! buffers with random inputs, on a private stream, timed with CUDA events; the fastest is
+//! remembered in memory and appended to the on-disk table.
+//!
+//! The call that triggers a tuning blocks until it is done (a few ms per candidate, plus the
+//! first compilation of each candidate's kernel); later calls with the same signature, in this
+//! process or the next, only look the result up.
+
+use std::ffi::{c_char, c_void};
+use std::io::Write;
+
+use cudarc::driver::sys::{self, CUdeviceptr, CUevent, CUstream};
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+
+use super::driver::{ContextGuard, check};
+use crate::error::Result;
+use crate::plan::Plan;
+use crate::plan::tuned::{self, CANDIDATES, Entry, Key, Table};
+use crate::problem::{GemmPointers, GemmProblem, Scalar};
+use crate::types::ScalarType;
+
+/// Launches per candidate: one warm-up (which also compiles and loads its kernels), then the
+/// median of the timed ones.
+const WARMUP: usize = 1;
+const TIMED: usize = 5;
+
+struct State {
+    /// Loaded from disk on first use.
+    table: Option<Table>,
+}
+
+static STATE: Lazy<Mutex<State>> = Lazy::new(|| Mutex::new(State { table: None }));
+
+fn table_path() -> Option<std::path::PathBuf> {
+    crate::jit::cache::default_dir().map(|d| d.join(tuned::FILE))
+}
+
+/// The GPU part of a tuning key for the guard's device.
+fn device_key(ctx: &ContextGuard) -> Result<String> {
+    let mut name = [0 as c_char; 256];
+    let mut dev = 0;
+    // SAFETY: out-pointers valid; the ordinal came from the driver.
+    check(
+        unsafe { sys::cuDeviceGet(&mut dev, ctx.device.ordinal) },
+        "cuDeviceGet",
+    )?;
+    // SAFETY: `name` holds 256 bytes, the length passed.
+    check(
+        unsafe { sys::cuDeviceGetName(name.as_mut_ptr(), name.len() as i32, dev) },
+        "cuDeviceGetName",
+    )?;
+    // SAFETY: the driver wrote a NUL-terminated string into `name`.
+    let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
+    let mut version = 0;
+    // SAFETY: valid out-pointer.
+    check(
+        unsafe { sys::cuDriverGetVersion(&mut version) },
+        "cuDriverGetVersion",
+    )?;
+    Ok(tuned::device_id(&name, ctx.device.spec.sm_count, version))
+}
+
+/// Reorders `plans` (already filtered for the call's workspace, best first by the model) so
+/// that the tuned winner for `p` comes first, tuning now if this signature was never seen.
+/// Does nothing when autotuning is off. A tuning that fails (e.g. no memory for the scratch
+/// buffers) logs why and leaves the model's order.
+pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, max_ws: u64) {
+    if !tuned::enabled() || plans.len() < 2 || p.is_empty() {
+        return;
+    }
+    let key = match device_key(ctx) {
+        Ok(device) => Key {
+            device,
+            signature: tuned::signature(p, max_ws),
+        },
+        Err(e) => {
+            crate::log::hint("autotune", format!("no device identity: {e}"));
+            return;
+        }
+    };
+    // One tuning at a time: the lock also keeps two threads from tuning the same problem.
+    let mut st = STATE.lock();
+    let table = st.table.get_or_insert_with(|| {
+        table_path()
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .map(|t| Table::parse(&t))
+            .unwrap_or_default()
+    });
+    if let Some(e) = table.get(&key) {
+        if tuned::prefer(plans, &e.plan) {
+            return;
+        }
+    }
+    let timed: Vec<Plan> = plans.iter().take(CANDIDATES).copied().collect();
+    match tune(p, &timed) {
+        Ok(Some(best)) => {
+            crate::log::hint(
+                "autotune",
+                format!(
+                    "{}x{}x{} batch {}: {} at {:.1} us (model's first: {})",
+                    p.m,
+                    p.n,
+                    p.k,
+                    p.batch,
+                    best.plan,
+                    best.micros,
+                    plans[0].name()
+                ),
+            );
+            tuned::prefer(plans, &best.plan);
+            if let Some(path) = table_path() {
+                let line = Table::line(&key, &best);
+                // One short append per result; a failure only costs the next process a retune.
+                let _ = std::fs::create_dir_all(path.parent().unwrap_or(&path)).and_then(|_| {
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(&path)?
+                        .write_all(line.as_bytes())
+                });
+            }
+            table.insert(key, best);
+        }
+        Ok(None) => {}
+        Err(e) => crate::log::hint("autotune", format!("tuning failed, model order kept: {e}")),
+    }
+}
+
+/// Device memory freed on drop.
+struct Scratch(CUdeviceptr);
+
+impl Scratch {
+    fn alloc(bytes: u64) -> Result<Scratch> {
+        let mut ptr: CUdeviceptr = 0;
+        // SAFETY: valid out-pointer; a context is current (the caller's guard).
+        check(
+            unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes.max(256) as usize) },
+            "cuMemAlloc (autotune scratch)",
+        )?;
+        Ok(Scratch(ptr))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // SAFETY: allocated by cuMemAlloc in this context and no longer used (every launch
+        // that read it was synchronized before the scratch goes out of scope).
+        let _ = unsafe { sys::cuMemFree_v2(self.0) };
+    }
+}
+
+/// Random elements in [-1, 1) of type `t`, as raw bytes.
+fn random_bytes(t: ScalarType, elems: u64, seed: u64) -> Vec<u8> {
+    let mut s = seed | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    };
+    let mut out = Vec::with_capacity((elems * t.size_bytes() as u64) as usize);
+    for _ in 0..elems {
+        let x = next();
+        match t {
+            ScalarType::F32 => out.extend_from_slice(&x.to_le_bytes()),
+            ScalarType::F16 => out.extend_from_slice(&half::f16::from_f32(x).to_le_bytes()),
+            ScalarType::BF16 => out.extend_from_slice(&half::bf16::from_f32(x).to_le_bytes()),
+        }
+    }
+    out
+}
+
+fn upload(dst: &Scratch, data: &[u8]) -> Result<()> {
+    // SAFETY: `dst` holds at least `data.len()` bytes (allocated for this extent).
+    check(
+        unsafe { sys::cuMemcpyHtoD_v2(dst.0, data.as_ptr() as *const c_void, data.len()) },
+        "cuMemcpyHtoD (autotune inputs)",
+    )
+}
+
+struct Stream(CUstream);
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: created below, synchronized before drop.
+        let _ = unsafe { sys::cuStreamDestroy_v2(self.0) };
+    }
+}
+
+struct Event(CUevent);
+
+impl Event {
+    fn new() -> Result<Event> {
+        let mut e: CUevent = std::ptr::null_mut();
+        // SAFETY: valid out-pointer; default flags (timing enabled).
+        check(unsafe { sys::cuEventCreate(&mut e, 0) }, "cuEventCreate")?;
+        Ok(Event(e))
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        // SAFETY: created above; its stream was synchronized.
+        let _ = unsafe { sys::cuEventDestroy_v2(self.0) };
+    }
+}
+
+/// Times each plan on scratch copies of the problem's operands; the fastest by median.
+/// The caller's context guard keeps the context current throughout.
+fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
+    let ab = p.ab_type.size_bytes() as u64;
+    let cd = p.cd_type.size_bytes() as u64;
+    let a = Scratch::alloc(p.extent[0] * ab)?;
+    let b = Scratch::alloc(p.extent[1] * ab)?;
+    let d = Scratch::alloc(p.extent[3].max(p.extent[2]) * cd)?;
+    let bias_elems = if p.epilogue.bias {
+        (p.batch - 1) * p.bias_batch_stride.max(0) as u64 + p.m
+    } else {
+        1
+    };
+    let bias = Scratch::alloc(bias_elems * 4)?;
+    let ws_bytes = plans.iter().map(|q| q.workspace).max().unwrap_or(0);
+    let ws = Scratch::alloc(ws_bytes)?;
+    upload(&a, &random_bytes(p.ab_type, p.extent[0], 0x9e37_79b9))?;
+    upload(&b, &random_bytes(p.ab_type, p.extent[1], 0x7f4a_7c15))?;
+    upload(
+        &bias,
+        &random_bytes(ScalarType::F32, bias_elems, 0x2545_f491),
+    )?;
+    let ptrs = GemmPointers {
+        alpha: Scalar::Host(1.0),
+        // C is not read: the scratch D doubles as C.
+        beta: Scalar::Host(0.0),
+        a: a.0,
+        b: b.0,
+        c: d.0,
+        d: d.0,
+        bias: if p.epilogue.bias { bias.0 } else { 0 },
+    };
+    let mut raw: CUstream = std::ptr::null_mut();
+    // SAFETY: valid out-pointer; CU_STREAM_NON_BLOCKING = 1.
+    check(
+        unsafe { sys::cuStreamCreate(&mut raw, 1) },
+        "cuStreamCreate",
+    )?;
+    let stream = Stream(raw);
+    let events: Vec<Event> = (0..=TIMED).map(|_| Event::new()).collect::<Result<_>>()?;
+    let mut best: Option<Entry> = None;
+    for plan in plans {
+        if !plan.accepts(&ptrs) {
+            continue;
+        }
+        let launch = || {
+            crate::gemm::run(
+                p,
+                &ptrs,
+                Some(plan),
+                stream.0 as *mut c_void,
+                ws.0,
+                ws_bytes,
+            )
+        };
+        let mut ok = (0..WARMUP).try_for_each(|_| launch());
+        for (i, e) in events.iter().enumerate() {
+            if ok.is_err() {
+                break;
+            }
+            // SAFETY: live event and stream of the current context.
+            ok = check(
+                unsafe { sys::cuEventRecord(e.0, stream.0) },
+                "cuEventRecord",
+            );
+            if ok.is_ok() && i < TIMED {
+                ok = launch();
+            }
+        }
+        // SAFETY: live stream.
+        let synced = check(
+            unsafe { sys::cuStreamSynchronize(stream.0) },
+            "cuStreamSynchronize (autotune)",
+        );
+        if let Err(e) = ok.and(synced) {
+            crate::log::hint("autotune", format!("{} skipped: {e}", plan.name()));
+            continue;
+        }
+        let mut times: Vec<f32> = Vec::with_capacity(TIMED);
+        for w in events.windows(2) {
+            let mut ms = 0f32;
+            // SAFETY: both events recorded and complete (stream synchronized).
+            check(
+                unsafe { sys::cuEventElapsedTime_v2(&mut ms, w[0].0, w[1].0) },
+                "cuEventElapsedTime",
+            )?;
+            times.push(ms);
+        }
+        times.sort_by(f32::total_cmp);
+        let micros = times[times.len() / 2] as f64 * 1e3;
+        if best.as_ref().is_none_or(|b| micros < b.micros) {
+            best = Some(Entry {
+                plan: plan.name(),
+                micros,
+            });
+        }
+    }
+    Ok(best)
+}
