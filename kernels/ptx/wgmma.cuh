@@ -51,9 +51,15 @@ __device__ __forceinline__ void wgmma_fence_operand(float& r) {
           DG_WGMMA_OPS10(10) DG_WGMMA_OPS10(11) DG_WGMMA_OP(120) DG_WGMMA_OP(121)             \
               DG_WGMMA_OP(122) DG_WGMMA_OP(123) DG_WGMMA_OP(124) DG_WGMMA_OP(125)             \
                   DG_WGMMA_OP(126) "%127}"
+#define DG_WGMMA_ACC_96                                                                      \
+  "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OPS10(4)  \
+      DG_WGMMA_OPS10(5) DG_WGMMA_OPS10(6) DG_WGMMA_OPS10(7) DG_WGMMA_OPS10(8) DG_WGMMA_OP(90)   \
+          DG_WGMMA_OP(91) DG_WGMMA_OP(92) DG_WGMMA_OP(93) DG_WGMMA_OP(94) "%95}"
 #define DG_WGMMA_BIND_32(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24)
 #define DG_WGMMA_BIND_64(d) \
   DG_WGMMA_BIND_32(d), DG_WGMMA_F8(d, 32), DG_WGMMA_F8(d, 40), DG_WGMMA_F8(d, 48), DG_WGMMA_F8(d, 56)
+#define DG_WGMMA_BIND_96(d) \
+  DG_WGMMA_BIND_64(d), DG_WGMMA_F8(d, 64), DG_WGMMA_F8(d, 72), DG_WGMMA_F8(d, 80), DG_WGMMA_F8(d, 88)
 #define DG_WGMMA_BIND_128(d)                                                                \
   DG_WGMMA_BIND_64(d), DG_WGMMA_F8(d, 64), DG_WGMMA_F8(d, 72), DG_WGMMA_F8(d, 80),          \
       DG_WGMMA_F8(d, 88), DG_WGMMA_F8(d, 96), DG_WGMMA_F8(d, 104), DG_WGMMA_F8(d, 112),      \
@@ -93,9 +99,11 @@ struct Wgmma;
 
 DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(192, 96, 96, 97, 98, 99, 100, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "f16", kWgmmaF16)
+DG_WGMMA_DEFINE(192, 96, 96, 97, 98, 99, 100, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", kWgmmaF16)
 
 // tf32: m64nNk8 over 32-bit words in shared memory, read as tf32 (sign, exponent, 10 mantissa
@@ -125,4 +133,5 @@ DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", kWgmmaF16)
 
 DG_WGMMA_DEFINE_TF32(64, 32, 32, 33, 34)
 DG_WGMMA_DEFINE_TF32(128, 64, 64, 65, 66)
+DG_WGMMA_DEFINE_TF32(192, 96, 96, 97, 98)
 DG_WGMMA_DEFINE_TF32(256, 128, 128, 129, 130)

@@ -178,7 +178,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
-  static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 256, "wgmma N (one instruction)");
+  static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 192 || BLOCK_N == 256,
+                "wgmma N (one instruction)");
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");

@@ -59,7 +59,9 @@ const MAX_DIM: u64 = i32::MAX as u64 - 256;
 
 /// The tiles (block_m, block_n) every type combination is built with: 128x256 for large
 /// problems, 128x128 for mid-sized ones (more tiles, better wave balance) and 128x64 for small n.
-pub const TILES: [(u32, u32); 3] = [(128, 256), (128, 128), (128, 64)];
+/// 128x192 fills waves where 256-wide tiles leave the last one mostly empty (n = 2112 = 11 x 192:
+/// 352 tiles = 2.67 waves instead of 288 = 2.18).
+pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64)];
 
 /// Which dimension of an operand is contiguous in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,7 +148,7 @@ impl Sm90Variant {
         if ab == ScalarType::F32 && (major_a, major_b) != (Major::K, Major::K) {
             return None;
         }
-        if block_m != 128 || !matches!(block_n, 64 | 128 | 256) {
+        if block_m != 128 || !matches!(block_n, 64 | 128 | 192 | 256) {
             return None;
         }
         let mut v = Sm90Variant {
@@ -513,8 +515,8 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            48 + 3,
-            "2 input x 2 output types x 4 layouts x 3 tiles, and tf32 TN x 3 tiles"
+            64 + 4,
+            "2 input x 2 output types x 4 layouts x 4 tiles, and tf32 TN x 4 tiles"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -551,6 +553,7 @@ mod tests {
             tf32,
             [
                 "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
+                "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
                 "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
                 "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
             ]
@@ -694,7 +697,7 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            assert_eq!(fitting.len(), 3, "{tag}: one per tile");
+            assert_eq!(fitting.len(), TILES.len(), "{tag}: one per tile");
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
         // MN-major operands need aligned leading dimensions too: m = 301 for A stored m x k.
@@ -754,7 +757,7 @@ mod tests {
             .into_iter()
             .filter(|v| v.ab == ScalarType::F32)
             .collect();
-        assert_eq!(tf32.len(), 3);
+        assert_eq!(tf32.len(), 4);
         for v in &tf32 {
             assert_eq!(
                 (v.cd, v.layout_tag(), v.block_k),

@@ -169,6 +169,7 @@ const L2_REUSE_BYTES: f64 = 30e6;
 fn mainloop_efficiency(block_n: u32) -> f64 {
     match block_n {
         256.. => 0.91,
+        192.. => 0.86,
         128.. => 0.75,
         _ => 0.55,
     }
