@@ -404,6 +404,26 @@ mod gpu {
                 block_n: 64,
                 ..BASE
             },
+            // 128x192 tiles: ragged n (2 tiles + 20 columns), bias + GELU through the TMA
+            // store, and fp32 out (general epilogue) with beta, MN-major B.
+            Case {
+                block_n: 192,
+                m: 300,
+                n: 404,
+                k: 200,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                block_n: 192,
+                cd: F32,
+                tb: 1,
+                m: 257,
+                n: 392,
+                k: 72,
+                beta: 0.5,
+                ..BASE
+            },
             // Edges in all three dimensions, padded leading dimensions.
             Case {
                 m: 300,
