@@ -58,11 +58,11 @@ echo "set A rc=$? ${SECONDS}s"
 step "bench: issue 4 sets (cliffs with 160 MiB workspace, small M, waves; again with a decomposition forced)"
 $B --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --json "$OUT/cliffs.json" >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/small-m.txt --json "$OUT/small-m.json" >>"$OUT/bench.txt" 2>&1
-echo "== small M, DEEPGEMM_DECOMPOSITION=splitk" >>"$OUT/bench.txt"
-DEEPGEMM_DECOMPOSITION=splitk $B --shapes .gpu/shapes/small-m.txt >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
 echo "== waves, DEEPGEMM_DECOMPOSITION=dp" >>"$OUT/bench.txt"
 DEEPGEMM_DECOMPOSITION=dp $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
+echo "== waves, DEEPGEMM_AUTOTUNE=1 (first sight tunes: see first ms)" >>"$OUT/bench.txt"
+DEEPGEMM_AUTOTUNE=1 $B --shapes .gpu/shapes/waves.txt --json "$OUT/waves-tuned.json" >>"$OUT/bench.txt" 2>&1
 echo "issue 4 sets ${SECONDS}s"
 grep -E "^[0-9]+x|shapes:|^== " "$OUT/bench.txt"
 if [ -d .gpu/prefix ]; then
