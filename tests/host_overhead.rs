@@ -13,16 +13,22 @@ use deepgemm::ffi::testing;
 use deepgemm::plan::{self, DeviceSpec, Plan, cache};
 use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
 
-/// Mean nanoseconds per call of `f` over `n` calls (after n/10 warm-up calls).
+/// Nanoseconds per call of `f`: `n` calls (after n/10 warm-up calls) in 10 rounds, the
+/// fastest round's mean (robust to other work on a shared machine).
 fn ns_per_call(n: usize, mut f: impl FnMut()) -> f64 {
     for _ in 0..n / 10 {
         f();
     }
-    let t = Instant::now();
-    for _ in 0..n {
-        f();
-    }
-    t.elapsed().as_nanos() as f64 / n as f64
+    let per_round = n.div_ceil(10);
+    (0..10)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..per_round {
+                f();
+            }
+            t.elapsed().as_nanos() as f64 / per_round as f64
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// bf16 TN m x n x k, column-major, tight leading dimensions (PyTorch Linear).
