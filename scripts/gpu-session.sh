@@ -65,6 +65,13 @@ echo "== waves, DEEPGEMM_AUTOTUNE=1 (first sight tunes: see first ms)" >>"$OUT/b
 DEEPGEMM_AUTOTUNE=1 $B --shapes .gpu/shapes/waves.txt --json "$OUT/waves-tuned.json" >>"$OUT/bench.txt" 2>&1
 echo "issue 4 sets ${SECONDS}s"
 grep -E "^[0-9]+x|shapes:|^== " "$OUT/bench.txt"
+# Host time per call (issue 4): 20000 back-to-back 64^3 calls per case, deepgemm and cuBLASLt.
+# A few seconds with warm kernel caches (the sets above compiled them); 20 s at most.
+step "bench: host overhead per call (issue 4)"
+echo "== host overhead" >>"$OUT/bench.txt"
+timeout 20 $B --host-overhead >>"$OUT/bench.txt" 2>&1
+echo "host overhead rc=$? ${SECONDS}s"
+sed -n '/^== host overhead/,$p' "$OUT/bench.txt" | grep -E "^(host overhead|  [a-z]|    )"
 if [ -d .gpu/prefix ]; then
     step "install check (issue 6)"
     timeout 120 bash scripts/gpu-install-check.sh .gpu/prefix >"$OUT/install.txt" 2>&1

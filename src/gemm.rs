@@ -1,5 +1,5 @@
-//! One GEMM call end to end: device of the stream -> plan -> registry -> launch.
-//! This is the only module the C boundary calls to run or plan work.
+//! One GEMM call end to end: device of the stream -> plan (through `plan::cache`) -> registry
+//! -> launch. This is the only module the C boundary calls to run work.
 
 use std::ffi::c_void;
 
@@ -20,26 +20,15 @@ pub fn init() -> Result<()> {
     driver::init()
 }
 
-/// Ranked candidate plans for `problem` on the current device (the device of the calling
-/// thread's current context), at most `requested`, each needing at most `max_workspace` bytes.
-/// `Error::NotSupported` when none fits.
-pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
-    let dev = driver::current_device()?;
-    let mut plans: Vec<Plan> = plan::candidates(problem, &dev.spec)?
-        .into_iter()
-        .filter(|p| p.workspace <= max_workspace)
-        .collect();
-    if plan::tuned::enabled() {
-        let ctx = driver::enter(std::ptr::null_mut())?;
-        autotune::prefer_tuned(&ctx, problem, &mut plans, max_workspace);
+/// With `DEEPGEMM_AUTOTUNE=1`: the name of the tuned winner among `plans` (already filtered for
+/// the call, best first by the model) for `problem` on the calling thread's current device,
+/// tuning now on first sight. None when autotuning is off or the tuning failed.
+pub fn tuned_choice(problem: &GemmProblem, plans: &[Plan], max_workspace: u64) -> Option<String> {
+    if !plan::tuned::enabled() {
+        return None;
     }
-    plans.truncate(requested);
-    if plans.is_empty() {
-        return Err(unsupported!(
-            "no kernel fits in {max_workspace} bytes of workspace"
-        ));
-    }
-    Ok(plans)
+    let ctx = driver::enter(std::ptr::null_mut()).ok()?;
+    autotune::tuned_name(&ctx, problem, plans, max_workspace)
 }
 
 /// The device facts of `stream`'s device (NULL: the current context's).
@@ -48,41 +37,40 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
 }
 
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
-/// context). `plan == None` lets deepgemm choose (`plan::choose_for_call`, which may pack A or
-/// B into the workspace); otherwise exactly that plan runs (the API layer decoded it with
-/// `Plan::from_algo` and checked pointers and workspace). A plan that packs enqueues the pack
-/// kernel(s) first, then the GEMM on the copies, all on `stream`. Asynchronous like cuBLASLt:
-/// returns once the work is enqueued.
+/// context). `algo == None` lets deepgemm choose (`plan::choose_for_call`, which may pack A or
+/// B into the workspace); otherwise `algo` (a `deepgemmLtMatmulAlgo_t`'s words, pointers and
+/// workspace already checked by the API layer) must decode to one of the problem's candidates on
+/// the stream's device, and exactly that plan runs. Both go through the plan cache
+/// (`plan::cache::for_call`), and the stream's context is resolved once, here. A plan that packs
+/// enqueues the pack kernel(s) first, then the GEMM on the copies, all on `stream`.
+/// Asynchronous like cuBLASLt: returns once the work is enqueued.
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
-    plan: Option<&Plan>,
+    algo: Option<&[u64; 8]>,
     stream: *mut c_void,
     workspace: u64,
     workspace_size: u64,
 ) -> Result<()> {
     let ctx = driver::enter(stream)?;
-    let plan = match plan {
-        Some(p) if !p.accepts(ptrs) => {
-            return Err(unsupported!(
-                "{} needs 16-byte aligned A and B (TMA); choose another algo",
-                p.name()
-            ));
-        }
-        Some(p) => *p,
+    let plan = match algo {
         None if plan::tuned::enabled() => {
             // The tuned winner among the plans these pointers and this workspace allow.
-            let mut plans: Vec<Plan> = plan::candidates(problem, &ctx.device.spec)?
-                .into_iter()
+            let plans: Vec<Plan> = plan::cache::candidates(problem, &ctx.device.spec)?
+                .plans()
+                .iter()
                 .filter(|c| c.workspace <= workspace_size && c.accepts(ptrs))
+                .copied()
                 .collect();
-            autotune::prefer_tuned(&ctx, problem, &mut plans, workspace_size);
-            match plans.first() {
+            let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size);
+            match plans.iter().find(|p| Some(p.name()) == name) {
                 Some(p) => *p,
-                None => plan::choose_for_call(problem, &ctx.device.spec, ptrs, workspace_size)?,
+                None => {
+                    plan::cache::for_call(problem, &ctx.device.spec, ptrs, None, workspace_size)?
+                }
             }
         }
-        None => plan::choose_for_call(problem, &ctx.device.spec, ptrs, workspace_size)?,
+        _ => plan::cache::for_call(problem, &ctx.device.spec, ptrs, algo, workspace_size)?,
     };
     if plan.workspace > workspace_size {
         return Err(invalid!(

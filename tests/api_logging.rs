@@ -74,6 +74,19 @@ fn rejected_calls_are_logged_with_function_and_reason() {
         "{text}"
     );
 
+    // Level 2: a matmul's trace names the plan its algo decodes to (a recording handle: no
+    // GPU), or says that deepgemm chooses.
+    assert_eq!(deepgemmLtLoggerSetLevel(2), DEEPGEMM_STATUS_SUCCESS);
+    traced_matmuls();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let traces: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("[Trace][deepgemmLtMatmul] m=64 n=64 k=64"))
+        .collect();
+    assert_eq!(traces.len(), 2, "{text}");
+    assert!(traces[0].contains(" plan=dg_"), "{}", traces[0]);
+    assert!(traces[1].ends_with(" plan=heuristic"), "{}", traces[1]);
+
     // An unopenable file is rejected and logging continues to the old sink.
     let bad = CString::new(dir.join("no/such/dir/log.txt").to_str().unwrap()).unwrap();
     assert_eq!(
@@ -86,4 +99,61 @@ fn rejected_calls_are_logged_with_function_and_reason() {
         DEEPGEMM_STATUS_SUCCESS
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A 64^3 bf16 TN matmul on a recording handle, with the heuristic's algo, then with NULL.
+fn traced_matmuls() {
+    let h = deepgemm::ffi::testing::recording_lt_handle(deepgemm::plan::DeviceSpec::H200);
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        Obj::Desc(d).set(DEEPGEMMLT_MATMUL_DESC_TRANSA, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let l = layout(DEEPGEMM_R_16BF, 64, 64, 64);
+    let pr = pref();
+    let mut res = [deepgemmLtMatmulHeuristicResult_t {
+        algo: deepgemmLtMatmulAlgo_t::default(),
+        workspaceSize: 0,
+        state: DEEPGEMM_STATUS_NOT_SUPPORTED,
+        wavesCount: 0.0,
+        reserved: [0; 4],
+    }];
+    let mut count = 0;
+    assert_eq!(
+        deepgemmLtMatmulAlgoGetHeuristic(h, d, l, l, l, l, pr, 1, res.as_mut_ptr(), &mut count),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<std::ffi::c_void>();
+    let x = 0x10000 as *const std::ffi::c_void;
+    for algo in [
+        &res[0].algo as *const deepgemmLtMatmulAlgo_t,
+        std::ptr::null(),
+    ] {
+        assert_eq!(
+            deepgemmLtMatmul(
+                h,
+                d,
+                o,
+                x,
+                l,
+                x,
+                l,
+                o,
+                x,
+                l,
+                x as *mut _,
+                l,
+                algo,
+                std::ptr::null_mut(),
+                0,
+                std::ptr::null_mut(),
+            ),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+    }
+    Obj::Pref(pr).destroy();
+    Obj::Layout(l).destroy();
+    Obj::Desc(d).destroy();
+    assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
 }

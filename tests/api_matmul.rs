@@ -875,7 +875,21 @@ fn empty_and_batched_problems() {
         s.matmul_full(o, o, [0, 0, 0, 0], null(), 0, 0),
         DEEPGEMM_STATUS_SUCCESS
     );
+    // An algo is still checked: the heuristic's own passes, a foreign one is refused.
+    let pr = pref();
+    let (st, res, count) = s.heuristic(pr, 1);
+    assert_eq!((st, count), (DEEPGEMM_STATUS_SUCCESS, 1));
+    assert_eq!(
+        s.matmul_full(o, o, [0, 0, 0, 0], &res[0].algo, 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let zeroed = deepgemmLtMatmulAlgo_t::default();
+    assert_eq!(
+        s.matmul_full(o, o, [0, 0, 0, 0], &zeroed, 0, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
     assert_eq!(s.recorded().len(), 1);
+    Obj::Pref(pr).destroy();
 }
 
 #[test]

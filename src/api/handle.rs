@@ -27,10 +27,11 @@ pub struct RecordedCall {
 /// Where a handle's work goes.
 #[derive(Debug)]
 pub enum Backend {
-    /// The real runtime: `gemm::heuristic` / `gemm::run`, device facts from the driver.
+    /// The real runtime: `gemm::run`, device facts from the driver.
     Gpu,
-    /// No device (CPU tests of the C API): planning uses `dev` and `plan::choose`, and
-    /// every call that passed validation is recorded instead of launched, so tests can
+    /// No device (CPU tests of the C API): planning uses `dev` (through `plan::cache`, as
+    /// `gemm::run` does), and every call that passed validation is recorded instead of
+    /// launched, with the caller's algo decoded (`plan: None` for a NULL algo), so tests can
     /// check exactly what would have reached `gemm::run`.
     Record {
         dev: DeviceSpec,
@@ -54,47 +55,27 @@ impl Backend {
         }
     }
 
-    /// Ranked plans (at most `requested`, each within `max_workspace`).
-    pub fn heuristic(
-        &self,
-        p: &GemmProblem,
-        max_workspace: u64,
-        requested: usize,
-    ) -> Result<Vec<Plan>> {
-        match self {
-            Backend::Gpu => gemm::heuristic(p, max_workspace, requested),
-            Backend::Record { dev, .. } => {
-                let plans: Vec<Plan> = plan::candidates(p, dev)?
-                    .into_iter()
-                    .filter(|pl| pl.workspace <= max_workspace)
-                    .take(requested)
-                    .collect();
-                if plans.is_empty() {
-                    return Err(crate::unsupported!(
-                        "no plan fits in {max_workspace} workspace bytes"
-                    ));
-                }
-                Ok(plans)
-            }
-        }
-    }
-
+    /// Runs (or records) one call; `algo` is the caller's `deepgemmLtMatmulAlgo_t`, if any,
+    /// decoded where the device is known (`gemm::run` for `Gpu`).
     pub fn run(
         &self,
         problem: &GemmProblem,
         ptrs: &GemmPointers,
-        plan: Option<&Plan>,
+        algo: Option<&[u64; 8]>,
         stream: *mut c_void,
         workspace: u64,
         workspace_size: u64,
     ) -> Result<()> {
         match self {
-            Backend::Gpu => gemm::run(problem, ptrs, plan, stream, workspace, workspace_size),
-            Backend::Record { calls, .. } => {
+            Backend::Gpu => gemm::run(problem, ptrs, algo, stream, workspace, workspace_size),
+            Backend::Record { dev, calls } => {
+                let plan = algo
+                    .map(|a| plan::cache::decode_algo(a, problem, dev, workspace_size))
+                    .transpose()?;
                 calls.lock().push(RecordedCall {
                     problem: *problem,
                     ptrs: *ptrs,
-                    plan: plan.copied(),
+                    plan,
                     stream: stream as usize,
                     workspace,
                     workspace_size,

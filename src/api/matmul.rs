@@ -10,7 +10,7 @@ use super::matmul_desc::{DescSnapshot, MatmulDesc};
 use super::matrix_layout::MatrixLayout;
 use super::preference::PrefSnapshot;
 use crate::error::Result;
-use crate::plan::Plan;
+use crate::plan::{self, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::{invalid, log_trace, unsupported};
 
@@ -43,8 +43,9 @@ pub fn reject_emulated(compute_type: i32) -> Result<()> {
     Ok(())
 }
 
-/// Checks a call's pointers and workspace, decodes the caller's algo (if any) and runs it.
-/// `algo == None` lets deepgemm choose, as cuBLASLt does for a NULL algo.
+/// Checks a call's pointers and workspace and runs it with the caller's algo (if any), which
+/// the backend decodes (`plan::cache::for_call`). `algo == None` lets deepgemm choose, as
+/// cuBLASLt does for a NULL algo.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
     backend: &Backend,
@@ -66,23 +67,12 @@ pub fn matmul(
             "workspace {workspace:#x} is not {WORKSPACE_ALIGNMENT}-byte aligned"
         ));
     }
-    let plan = match algo {
-        Some(a) => {
-            let dev = backend.device_spec(stream)?;
-            let plan = Plan::from_algo(a, p, &dev)?;
-            if plan.workspace > workspace_size {
-                return Err(invalid!(
-                    "the algo needs {} workspace bytes, {} given",
-                    plan.workspace,
-                    workspace_size
-                ));
-            }
-            Some(plan)
-        }
-        None => None,
-    };
     if p.is_empty() || p.batch == 0 {
-        // D has no element: nothing to do (cuBLASLt returns SUCCESS).
+        // D has no element: nothing to do (cuBLASLt returns SUCCESS), but an algo that does
+        // not fit the problem or the workspace is still refused.
+        if let Some(a) = algo {
+            plan::cache::decode_algo(a, p, &backend.device_spec(stream)?, workspace_size)?;
+        }
         return Ok(());
     }
     log_trace!(
@@ -98,16 +88,35 @@ pub fn matmul(
         p.op_a,
         p.op_b,
         p.epilogue,
-        plan.map(|pl| pl.name())
-            .unwrap_or_else(|| "heuristic".into())
+        algo_label(backend, p, algo, stream)
     );
-    backend.run(p, ptrs, plan.as_ref(), stream, workspace, workspace_size)
+    // The algo is decoded by the backend, where the stream's device is known: resolving the
+    // stream's context here too would cost the driver calls twice.
+    backend.run(p, ptrs, algo, stream, workspace, workspace_size)
+}
+
+/// The trace's name for the plan of a call (only computed when tracing).
+fn algo_label(
+    backend: &Backend,
+    p: &GemmProblem,
+    algo: Option<&[u64; 8]>,
+    stream: *mut c_void,
+) -> String {
+    match algo {
+        None => "heuristic".into(),
+        Some(a) => backend
+            .device_spec(stream)
+            .and_then(|dev| plan::cache::from_algo(a, p, &dev))
+            .map_or_else(|e| format!("refused algo ({e})"), |pl| pl.name()),
+    }
 }
 
 /// One heuristic result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
     pub plan: Plan,
+    /// `plan.to_algo()`, computed once per problem by the plan cache.
+    pub algo: [u64; 8],
     pub waves: f32,
 }
 
@@ -127,18 +136,30 @@ pub fn heuristic(
             pref.search_mode
         ));
     }
-    let plans = backend.heuristic(p, pref.max_workspace, requested)?;
+    // The device of the calling thread's current context, resolved once.
     let dev = backend.device_spec(std::ptr::null_mut())?;
-    let out: Vec<Candidate> = plans
-        .into_iter()
-        .filter(|pl| pl.workspace <= pref.max_workspace)
-        .map(|plan| Candidate {
+    let ranked = plan::cache::candidates(p, &dev)?;
+    let mut fitting: Vec<Candidate> = ranked
+        .iter()
+        .filter(|(pl, _)| pl.workspace <= pref.max_workspace)
+        .map(|(&plan, &algo)| Candidate {
             plan,
+            algo,
             waves: plan.waves(&dev),
         })
         .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
-        .take(requested)
         .collect();
+    if matches!(backend, Backend::Gpu) && plan::tuned::enabled() {
+        // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
+        let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
+        if let Some(name) = crate::gemm::tuned_choice(p, &plans, pref.max_workspace) {
+            if let Some(i) = fitting.iter().position(|c| c.plan.name() == name) {
+                let c = fitting.remove(i);
+                fitting.insert(0, c);
+            }
+        }
+    }
+    let out: Vec<Candidate> = fitting.into_iter().take(requested).collect();
     if out.is_empty() {
         return Err(unsupported!(
             "no algorithm fits (max workspace {} bytes, max waves {})",

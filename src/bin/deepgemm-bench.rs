@@ -23,6 +23,8 @@ mod lt;
 mod args;
 #[path = "bench/json.rs"]
 mod json;
+#[path = "bench/overhead.rs"]
+mod overhead;
 #[path = "bench/run.rs"]
 mod run;
 #[cfg(test)]
@@ -88,6 +90,9 @@ fn run_all(opts: &Options) -> ExitCode {
         gpu.sm_count,
         gpu.l2_bytes >> 20
     );
+    if opts.host_overhead {
+        return host_overhead(opts);
+    }
     let seed = opts.seed.unwrap_or_else(host::fresh_seed);
     println!(
         "seed {seed} (replay with --seed {seed}); layout {}; {} timed launches after {} warm-up, \
@@ -102,17 +107,7 @@ fn run_all(opts: &Options) -> ExitCode {
         }
     );
 
-    let cublas = if opts.cublas {
-        match LtApi::cublaslt() {
-            Ok(api) => Some(api),
-            Err(e) => {
-                println!("cuBLASLt not loaded ({e}); timing deepgemm alone");
-                None
-            }
-        }
-    } else {
-        None
-    };
+    let cublas = load_cublas(opts);
     let dg_api = LtApi::deepgemm();
     let setup = || -> Result<(Lib, Option<Lib>, Stream, Option<DevBuf>), String> {
         let dg = Lib::new(&dg_api)?;
@@ -203,6 +198,37 @@ fn run_all(opts: &Options) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FAILED)
+    }
+}
+
+/// NVIDIA's cuBLASLt, unless `--no-cublas` or it cannot be loaded (then the bench says so and
+/// times deepgemm alone).
+fn load_cublas(opts: &Options) -> Option<LtApi> {
+    if !opts.cublas {
+        return None;
+    }
+    match LtApi::cublaslt() {
+        Ok(api) => Some(api),
+        Err(e) => {
+            println!("cuBLASLt not loaded ({e}); timing deepgemm alone");
+            None
+        }
+    }
+}
+
+/// `--host-overhead` (bench/overhead.rs), after the device was found.
+fn host_overhead(opts: &Options) -> ExitCode {
+    let cublas = load_cublas(opts);
+    if let Some(api) = &cublas {
+        println!("cuBLASLt: {}", api.file);
+    }
+    match overhead::run(opts, &LtApi::deepgemm(), cublas.as_ref()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(EXIT_FAILED),
+        Err(e) => {
+            println!("deepgemm-bench: host overhead: {e}");
+            ExitCode::from(EXIT_FAILED)
+        }
     }
 }
 

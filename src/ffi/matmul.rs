@@ -82,9 +82,7 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
         let results: Vec<deepgemmLtMatmulHeuristicResult_t> = found
             .iter()
             .map(|c| deepgemmLtMatmulHeuristicResult_t {
-                algo: deepgemmLtMatmulAlgo_t {
-                    data: c.plan.to_algo(),
-                },
+                algo: deepgemmLtMatmulAlgo_t { data: c.algo },
                 workspaceSize: c.plan.workspace as usize,
                 state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
                 wavesCount: c.waves,

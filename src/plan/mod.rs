@@ -2,6 +2,7 @@
 //!
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
+pub mod cache;
 pub mod pack;
 pub mod sm90;
 pub mod streamk;
@@ -437,7 +438,18 @@ pub fn choose_for_call(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    for c in candidates(p, dev)? {
+    choose_among(&candidates(p, dev)?, p, dev, ptrs, workspace_size)
+}
+
+/// `choose_for_call` over `candidates(p, dev)` computed before (`plan::cache` keeps them).
+pub fn choose_among(
+    candidates: &[Plan],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    ptrs: &GemmPointers,
+    workspace_size: u64,
+) -> Result<Plan> {
+    for &c in candidates {
         if c.workspace > workspace_size {
             continue;
         }

@@ -27,7 +27,7 @@ pub struct Decomposition {
 /// only), `streamk` (Stream-K over every tile, one range per SM) or `splitk` (Stream-K with
 /// every tile split about four ways), for tests that force each path; unset or `auto`: the
 /// cost model decides. Read once per process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forced {
     Auto,
     DataParallel,

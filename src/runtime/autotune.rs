@@ -64,13 +64,17 @@ fn device_key(ctx: &ContextGuard) -> Result<String> {
     Ok(tuned::device_id(&name, ctx.device.spec.sm_count, version))
 }
 
-/// Reorders `plans` (already filtered for the call's workspace, best first by the model) so
-/// that the tuned winner for `p` comes first, tuning now if this signature was never seen.
-/// Does nothing when autotuning is off. A tuning that fails (e.g. no memory for the scratch
-/// buffers) logs why and leaves the model's order.
-pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, max_ws: u64) {
+/// The tuned winner's name among `plans` (already filtered for the call, best first by the
+/// model) for `p`, tuning now if this signature was never seen. None when autotuning is off,
+/// there is nothing to choose between, or a tuning failed (logged; the model's order stands).
+pub fn tuned_name(
+    ctx: &ContextGuard,
+    p: &GemmProblem,
+    plans: &[Plan],
+    max_ws: u64,
+) -> Option<String> {
     if !tuned::enabled() || plans.len() < 2 || p.is_empty() {
-        return;
+        return None;
     }
     let key = match device_key(ctx) {
         Ok(device) => Key {
@@ -79,7 +83,7 @@ pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, 
         },
         Err(e) => {
             crate::log::hint("autotune", format!("no device identity: {e}"));
-            return;
+            return None;
         }
     };
     // One tuning at a time: the lock also keeps two threads from tuning the same problem.
@@ -91,8 +95,8 @@ pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, 
             .unwrap_or_default()
     });
     if let Some(e) = table.get(&key) {
-        if tuned::prefer(plans, &e.plan) {
-            return;
+        if plans.iter().any(|q| q.name() == e.plan) {
+            return Some(e.plan.clone());
         }
     }
     let timed: Vec<Plan> = plans.iter().take(CANDIDATES).copied().collect();
@@ -111,7 +115,6 @@ pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, 
                     plans[0].name()
                 ),
             );
-            tuned::prefer(plans, &best.plan);
             if let Some(path) = table_path() {
                 let line = Table::line(&key, &best);
                 // One short append per result; a failure only costs the next process a retune.
@@ -123,10 +126,15 @@ pub fn prefer_tuned(ctx: &ContextGuard, p: &GemmProblem, plans: &mut Vec<Plan>, 
                         .write_all(line.as_bytes())
                 });
             }
+            let name = best.plan.clone();
             table.insert(key, best);
+            Some(name)
         }
-        Ok(None) => {}
-        Err(e) => crate::log::hint("autotune", format!("tuning failed, model order kept: {e}")),
+        Ok(None) => None,
+        Err(e) => {
+            crate::log::hint("autotune", format!("tuning failed, model order kept: {e}"));
+            None
+        }
     }
 }
 
@@ -254,11 +262,12 @@ fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
         if !plan.accepts(&ptrs) {
             continue;
         }
+        let algo = plan.to_algo();
         let launch = || {
             crate::gemm::run(
                 p,
                 &ptrs,
-                Some(plan),
+                Some(&algo),
                 stream.0 as *mut c_void,
                 ws.0,
                 ws_bytes,

@@ -26,6 +26,10 @@ usage: deepgemm-bench [options]
   --seed S             input seed (default: fresh each run; printed)
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
+  --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
+                       algo = NULL) and of the heuristic, deepgemm and cuBLASLt; default shape
+                       64x64x64
+  --calls N            calls per case for --host-overhead (default 20000)
   -h, --help           this text
 With no --shape/--shapes: 1024x1024x1024, 4096x4096x4096, 4097x4097x4097, bf16.
 Exit status: 0 all checks passed, 1 a check or a call failed, 2 no CUDA driver/GPU,
@@ -83,11 +87,19 @@ pub struct Options {
     pub workspace_mib: Option<u64>,
     /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
     pub plans: bool,
+    /// Measure the host time per call instead of the GPU time (`overhead.rs`).
+    pub host_overhead: bool,
+    /// Calls per case for `host_overhead`.
+    pub calls: usize,
 }
 
 /// The shapes run when none is given.
 pub const DEFAULT_SHAPES: [(u64, u64, u64); 3] =
     [(1024, 1024, 1024), (4096, 4096, 4096), (4097, 4097, 4097)];
+
+/// The shape `--host-overhead` measures when none is given: small enough that the host path
+/// is most of a call (PyTorch's LD_PRELOAD figure in BENCHMARKS.md is at 64^3).
+pub const HOST_OVERHEAD_SHAPE: (u64, u64, u64) = (64, 64, 64);
 
 impl Default for Options {
     fn default() -> Options {
@@ -109,6 +121,8 @@ impl Default for Options {
             seed: None,
             plans: false,
             workspace_mib: None,
+            host_overhead: false,
+            calls: 20_000,
         }
     }
 }
@@ -265,6 +279,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "--no-cublas" => o.cublas = false,
             "--plans" => o.plans = true,
+            "--host-overhead" => o.host_overhead = true,
+            "--calls" => o.calls = parse_count(flag, value()?, 1)? as usize,
             "--workspace-mib" => o.workspace_mib = Some(parse_count(flag, value()?, 0)?),
             "--no-flush" => o.flush_l2 = false,
             "--json" => o.json = Some(PathBuf::from(value()?)),
@@ -278,7 +294,11 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         o.out_f32 = true;
     }
     if o.shapes.is_empty() {
-        o.shapes = DEFAULT_SHAPES.to_vec();
+        o.shapes = if o.host_overhead {
+            vec![HOST_OVERHEAD_SHAPE]
+        } else {
+            DEFAULT_SHAPES.to_vec()
+        };
     }
     Ok(Command::Run(o))
 }

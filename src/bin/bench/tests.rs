@@ -846,3 +846,86 @@ fn tf32_rounding_keeps_ten_mantissa_bits_to_nearest_ties_away() {
         assert!((round_tf32(x) - x).abs() <= x.abs() * 2f64.powi(-11));
     }
 }
+
+#[test]
+fn host_overhead_options() {
+    let o = opts(&["--host-overhead"]).unwrap();
+    assert!(o.host_overhead);
+    assert_eq!(o.shapes, vec![args::HOST_OVERHEAD_SHAPE]);
+    assert_eq!(o.calls, 20_000);
+    let o = opts(&["--host-overhead", "--calls", "700", "--shape", "128x64x32"]).unwrap();
+    assert_eq!((o.calls, o.shapes.clone()), (700, vec![(128, 64, 32)]));
+    assert!(!opts(&[]).unwrap().host_overhead);
+    assert!(opts(&["--calls", "0"]).is_err());
+    assert!(opts(&["--calls"]).is_err());
+}
+
+#[test]
+fn host_overhead_costs_and_report_line() {
+    use crate::overhead::{CallCost, line};
+    // Batches of 500 calls: 1 ms, 1.2 ms, 3 ms (preempted): mean 3.47 us, median 2.4 us.
+    let c = CallCost::from_batches(&[1e-3, 1.2e-3, 3e-3], 500).unwrap();
+    assert_eq!(c.calls, 1500);
+    assert!((c.mean_us - 5.2e-3 * 1e6 / 1500.0).abs() < 1e-9, "{c:?}");
+    assert!((c.median_us - 2.4).abs() < 1e-9, "{c:?}");
+    assert_eq!(CallCost::from_batches(&[], 500), None);
+    let l = line("algo = NULL", &["deepgemm", "cuBLASLt"], &[Some(c), None]);
+    assert!(
+        l.contains("algo = NULL") && l.contains("deepgemm 3.47 us/call (median 2.40)"),
+        "{l}"
+    );
+    assert!(l.ends_with(", cuBLASLt -"), "{l}");
+}
+
+/// The host-overhead loop through deepgemm's C API on a recording handle: each case makes the
+/// calls it names (the heuristic's algo reaches the runtime as its plan, NULL as no plan).
+#[test]
+fn host_overhead_batches_make_the_calls_they_name() {
+    use crate::lt::{self, Args, Descs, LtApi, LtHandle};
+    use crate::overhead::{BATCH, Case, Side, timed_batch};
+    use deepgemm::ffi::testing::{lt_recorded, recording_lt_handle};
+    use deepgemm::plan::DeviceSpec;
+
+    let api = LtApi::deepgemm();
+    let h = LtHandle {
+        api: &api,
+        h: recording_lt_handle(DeviceSpec::H200) as lt::Handle,
+    };
+    let o = opts(&["--host-overhead"]).unwrap();
+    let spec = run::spec_for(&o, o.shapes[0]);
+    let descs = Descs::new(&api, &spec, 0, 1 << 20).unwrap();
+    let algo = descs.heuristic(&h, 1 << 20).unwrap().algo;
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    let side = Side {
+        handle: &h,
+        descs,
+        algo,
+        args: Args {
+            alpha: &alpha as *const f32 as *const std::ffi::c_void,
+            beta: &beta as *const f32 as *const std::ffi::c_void,
+            a: 0x1000_0000,
+            b: 0x2000_0000,
+            c: 0x4000_0000,
+            d: 0x4000_0000,
+            workspace: 0x5000_0000,
+            workspace_size: 1 << 20,
+            stream: 0x1234usize as *mut std::ffi::c_void,
+        },
+        max_workspace: 1 << 20,
+    };
+    for case in [Case::WithAlgo, Case::NullAlgo, Case::Heuristic] {
+        let t = timed_batch(&side, case).unwrap();
+        assert!(t > 0.0, "{case:?}");
+    }
+    let calls = lt_recorded(h.h as _);
+    assert_eq!(calls.len(), 2 * BATCH, "the heuristic records nothing");
+    let plan = calls[0].plan.expect("the heuristic's algo, decoded");
+    assert_eq!(plan.to_algo(), algo.data);
+    assert!(calls[..BATCH].iter().all(|c| c.plan == Some(plan)));
+    assert!(calls[BATCH..].iter().all(|c| c.plan.is_none()));
+    assert!(
+        calls
+            .iter()
+            .all(|c| (c.problem.m, c.problem.n, c.problem.k) == (64, 64, 64))
+    );
+}

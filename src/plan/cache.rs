@@ -1,0 +1,567 @@
+//! The plan cache: `plan::candidates` computed once per problem and device, so that the host
+//! path of a call costs a hash lookup instead of a planning pass (issue 4: host time per call
+//! no more than cuBLASLt's).
+//!
+//! `candidates` is a pure function of the `GemmProblem`, the `DeviceSpec` and two switches read
+//! from the environment once per process (`plan::portable_only`, `streamk::forced`); the key is
+//! exactly those, so a cached list is the list `candidates` would return. Planning a 64^3 bf16
+//! problem takes ~6 us on the CPU (every sm90 variant checked, the Stream-K model run for each
+//! fitting tile and schedule, the list sorted), ~15 us at 4097^3 where the packed plans are
+//! modelled too; a hit costs ~0.13 us (tests/host_overhead.rs, `--ignored --nocapture`).
+//!
+//! Each entry also holds the plans' encoded algos, so `from_algo` validates a caller's algo
+//! with a comparison of words instead of re-planning and re-encoding every candidate.
+//!
+//! Thread-safe: the map is split into shards, each behind a `RwLock`, so threads calling with
+//! different shapes rarely touch the same lock, and hits on one shape only share it for reading.
+//! A miss plans outside the lock; when two threads miss on one key at once both plan and the
+//! first insert wins, so every caller sees the same `Arc`.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
+
+use once_cell::sync::Lazy;
+use parking_lot::RwLock;
+
+use crate::error::Result;
+use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, streamk};
+use crate::problem::{GemmPointers, GemmProblem};
+use crate::{invalid, unsupported};
+
+/// Entries the process-wide cache holds. Each is a ~210-byte key plus at most
+/// `MAX_SM90_PLANS + 1` plans of 240 bytes with their 64-byte algos (~3 KB with the map's
+/// overhead), so a full cache is ~12 MiB. A model's GEMMs have tens to hundreds of shapes.
+pub const CAPACITY: usize = 4096;
+
+/// Shards of the map (a power of two).
+const SHARDS: usize = 16;
+
+/// Everything `plan::candidates` depends on. Built only by `Key::new`, which reads the
+/// process's switches, so a key never pairs a problem with switches the planner does not use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    problem: GemmProblem,
+    dev: DeviceSpec,
+    portable_only: bool,
+    forced: streamk::Forced,
+}
+
+impl Key {
+    pub fn new(problem: &GemmProblem, dev: &DeviceSpec) -> Key {
+        Key {
+            problem: *problem,
+            dev: *dev,
+            portable_only: plan::portable_only(),
+            forced: streamk::forced(),
+        }
+    }
+}
+
+/// `plan::candidates` for one key, best first, with each plan's `Plan::to_algo`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Ranked {
+    plans: Vec<Plan>,
+    algos: Vec<[u64; 8]>,
+}
+
+impl Ranked {
+    pub fn new(plans: Vec<Plan>) -> Ranked {
+        let algos = plans.iter().map(Plan::to_algo).collect();
+        Ranked { plans, algos }
+    }
+
+    pub fn plans(&self) -> &[Plan] {
+        &self.plans
+    }
+
+    /// Each plan with its encoded algo, best first.
+    pub fn iter(&self) -> impl Iterator<Item = (&Plan, &[u64; 8])> {
+        self.plans.iter().zip(&self.algos)
+    }
+
+    /// `Plan::from_algo` over these candidates: the plan whose encoding is `data`.
+    pub fn find_algo(&self, data: &[u64; 8]) -> Result<Plan> {
+        if data[0] != ALGO_MAGIC {
+            return Err(invalid!("algo was not produced by deepgemm's heuristic"));
+        }
+        self.iter()
+            .find(|(_, a)| *a == data)
+            .map(|(p, _)| *p)
+            .ok_or_else(|| {
+                invalid!(
+                    "algo does not fit this problem (candidates: {})",
+                    self.plans
+                        .iter()
+                        .map(|c| c.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+}
+
+/// The word-at-a-time multiplicative hash rustc uses for its own tables (FxHash). A key is ~30
+/// machine words; SipHash (std's default, built to resist chosen keys) costs several times as
+/// much, and resisting chosen keys buys nothing here: the keys are the caller's own shapes and
+/// every shard is bounded.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8-byte chunk")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64);
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Shard = RwLock<HashMap<Key, Arc<Ranked>, BuildHasherDefault<FxHasher>>>;
+
+/// A bounded map Key -> Ranked. When a shard is full it is cleared rather than having one entry
+/// evicted: a full cache means the shapes are churning (dynamic sequence lengths, a sweep),
+/// where no entry is worth more than another and most will not come back; clearing keeps the hit
+/// path a read lock with no bookkeeping (an LRU would write on every hit), and what it drops
+/// costs one re-plan each (a miss) if it does come back.
+pub struct PlanCache {
+    shards: Vec<Shard>,
+    shard_capacity: usize,
+}
+
+impl PlanCache {
+    /// A cache holding at most `capacity` entries (at least one per shard).
+    pub fn new(capacity: usize) -> PlanCache {
+        PlanCache {
+            shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
+            shard_capacity: capacity.div_ceil(SHARDS).max(1),
+        }
+    }
+
+    fn shard(&self, key: &Key) -> &Shard {
+        let mut h = FxHasher::default();
+        key.hash(&mut h);
+        // The multiply leaves its best-mixed bits at the top.
+        &self.shards[(h.finish() >> 60) as usize % SHARDS]
+    }
+
+    /// The candidates of `key`: the cached list, else `plan::candidates` (cached on success;
+    /// errors are not cached: they are the caller's to fix, and cheap to find again).
+    pub fn get_or_plan(&self, key: &Key) -> Result<Arc<Ranked>> {
+        let shard = self.shard(key);
+        if let Some(r) = shard.read().get(key) {
+            return Ok(r.clone());
+        }
+        let ranked = Arc::new(Ranked::new(plan::candidates(&key.problem, &key.dev)?));
+        let mut map = shard.write();
+        if map.len() >= self.shard_capacity && !map.contains_key(key) {
+            map.clear();
+        }
+        Ok(map.entry(*key).or_insert(ranked).clone())
+    }
+
+    /// Entries held now.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.read().len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+static CACHE: Lazy<PlanCache> = Lazy::new(|| PlanCache::new(CAPACITY));
+
+/// `plan::candidates(p, dev)` through the process-wide cache.
+pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Arc<Ranked>> {
+    CACHE.get_or_plan(&Key::new(p, dev))
+}
+
+/// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words.
+pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    if data[0] != ALGO_MAGIC {
+        // Refused before the lookup, so that foreign words never plan (or fill the cache).
+        return Err(invalid!("algo was not produced by deepgemm's heuristic"));
+    }
+    candidates(p, dev)?.find_algo(data)
+}
+
+/// `plan::choose_for_call` through the cache.
+pub fn choose_for_call(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    ptrs: &GemmPointers,
+    workspace_size: u64,
+) -> Result<Plan> {
+    plan::choose_among(candidates(p, dev)?.plans(), p, dev, ptrs, workspace_size)
+}
+
+/// The caller's algo decoded for `p` on `dev` and checked against the workspace it comes with.
+/// INVALID_VALUE for an algo that is not one of the candidates or needs more workspace.
+pub fn decode_algo(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    workspace_size: u64,
+) -> Result<Plan> {
+    let plan = from_algo(data, p, dev)?;
+    if plan.workspace > workspace_size {
+        return Err(invalid!(
+            "the algo needs {} workspace bytes, {} given",
+            plan.workspace,
+            workspace_size
+        ));
+    }
+    Ok(plan)
+}
+
+/// The plan one call runs (`gemm::run`): the caller's algo (`decode_algo`), which must also
+/// accept the pointers, or deepgemm's choice for these pointers and workspace when `algo` is
+/// None (`choose_for_call`).
+pub fn for_call(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    ptrs: &GemmPointers,
+    algo: Option<&[u64; 8]>,
+    workspace_size: u64,
+) -> Result<Plan> {
+    match algo {
+        Some(data) => {
+            let plan = decode_algo(data, p, dev, workspace_size)?;
+            if !plan.accepts(ptrs) {
+                return Err(unsupported!(
+                    "{} needs 16-byte aligned A and B (TMA); choose another algo",
+                    plan.name()
+                ));
+            }
+            Ok(plan)
+        }
+        None => choose_for_call(p, dev, ptrs, workspace_size),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::problem::{MatrixSpec, OpSpec, Scalar};
+    use crate::types::{compute_type::*, cuda_data_type::*};
+
+    /// bf16 (or `ty`) TN m x n x k with leading dimension `ld` for A and B (k when None).
+    fn tn(m: u64, n: u64, k: u64, ty: i32, ld: Option<i64>) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let ld = ld.unwrap_or(k as i64);
+        GemmProblem::new(
+            &op,
+            &MatrixSpec::col(ty, k, m, ld),
+            &MatrixSpec::col(ty, k, n, ld),
+            &MatrixSpec::col(ty, m, n, m as i64),
+            &MatrixSpec::col(ty, m, n, m as i64),
+        )
+        .unwrap()
+    }
+
+    fn ptrs(a: u64) -> GemmPointers {
+        GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a,
+            b: 0x20000,
+            c: 0x40000,
+            d: 0x40000,
+            bias: 0,
+        }
+    }
+
+    /// Problems whose candidate lists differ: Hopper plans, packed plans first, portable only.
+    fn problems() -> Vec<GemmProblem> {
+        vec![
+            tn(64, 64, 64, R_16BF, None),
+            tn(64, 64, 64, R_16F, None),
+            tn(64, 64, 128, R_16BF, None),
+            tn(4096, 4096, 4096, R_16BF, None),
+            tn(4097, 4097, 4097, R_16BF, None),
+            tn(2048, 2048, 4096, R_16BF, Some(4100)),
+            tn(100, 50, 30, R_32F, None),
+        ]
+    }
+
+    #[test]
+    fn hits_return_exactly_what_candidates_returns() {
+        let cache = PlanCache::new(64);
+        for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
+            for p in problems() {
+                let key = Key::new(&p, &dev);
+                let miss = cache.get_or_plan(&key).unwrap();
+                let hit = cache.get_or_plan(&key).unwrap();
+                assert!(Arc::ptr_eq(&miss, &hit), "the second lookup is a hit");
+                let fresh = plan::candidates(&p, &dev).unwrap();
+                assert_eq!(hit.plans(), &fresh[..], "{dev:?} {p:?}");
+                for (plan, algo) in hit.iter() {
+                    assert_eq!(*algo, plan.to_algo());
+                }
+            }
+        }
+        assert_eq!(cache.len(), 3 * problems().len());
+    }
+
+    #[test]
+    fn different_problems_and_devices_do_not_collide() {
+        let cache = PlanCache::new(1024);
+        let h100_pcie = DeviceSpec {
+            sm_count: 114,
+            ..DeviceSpec::H200
+        };
+        let devs = [DeviceSpec::H200, h100_pcie, DeviceSpec::A100];
+        let mut seen: Vec<(Key, Arc<Ranked>)> = Vec::new();
+        for dev in devs {
+            for p in problems() {
+                let key = Key::new(&p, &dev);
+                seen.push((key, cache.get_or_plan(&key).unwrap()));
+            }
+        }
+        for (i, (k, r)) in seen.iter().enumerate() {
+            for (k2, r2) in &seen[i + 1..] {
+                assert_ne!(k, k2);
+                assert!(!Arc::ptr_eq(r, r2), "{k:?} and {k2:?} share an entry");
+            }
+            // Each entry is its own key's list, whatever was planned after it.
+            assert_eq!(
+                r.plans(),
+                &plan::candidates(&k.problem, &k.dev).unwrap()[..]
+            );
+        }
+        // The grid follows the SM count: the 114-SM device's lists really differ.
+        let big = tn(4096, 4096, 4096, R_16BF, None);
+        let on = |dev| cache.get_or_plan(&Key::new(&big, &dev)).unwrap();
+        assert_ne!(on(DeviceSpec::H200).plans(), on(h100_pcie).plans());
+        assert_eq!(cache.len(), seen.len());
+    }
+
+    #[test]
+    fn a_full_shard_is_cleared_and_the_cache_stays_bounded() {
+        let cap = 2 * SHARDS;
+        let cache = PlanCache::new(cap);
+        let keys: Vec<Key> = (1..=40 * SHARDS as u64)
+            .map(|m| Key::new(&tn(m, 64, 64, R_16BF, None), &DeviceSpec::H200))
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            let r = cache.get_or_plan(k).unwrap();
+            assert!(
+                cache.len() <= cap,
+                "{} entries after {i} inserts",
+                cache.len()
+            );
+            assert_eq!(r.plans()[0], plan::choose(&k.problem, &k.dev).unwrap());
+            // What was just inserted is there.
+            assert!(Arc::ptr_eq(&r, &cache.get_or_plan(k).unwrap()));
+        }
+        // The hash spreads keys over every shard.
+        assert!(cache.shards.iter().all(|s| !s.read().is_empty()));
+    }
+
+    #[test]
+    fn errors_are_returned_and_not_cached() {
+        let cache = PlanCache::new(64);
+        let old = DeviceSpec {
+            cc_major: 7,
+            cc_minor: 0,
+            ..DeviceSpec::T4
+        };
+        let key = Key::new(&tn(64, 64, 64, R_16BF, None), &old);
+        for _ in 0..2 {
+            assert!(matches!(
+                cache.get_or_plan(&key),
+                Err(Error::NotSupported(_))
+            ));
+        }
+        assert!(cache.is_empty());
+    }
+
+    #[test]
+    fn sixteen_threads_see_one_consistent_list_per_key() {
+        let cache = PlanCache::new(CAPACITY);
+        let devs = [DeviceSpec::H200, DeviceSpec::A100];
+        let keys: Vec<Key> = devs
+            .iter()
+            .flat_map(|d| problems().into_iter().map(move |p| Key::new(&p, d)))
+            .collect();
+        let expect: Vec<Vec<Plan>> = keys
+            .iter()
+            .map(|k| plan::candidates(&k.problem, &k.dev).unwrap())
+            .collect();
+        let seen: Vec<Vec<Arc<Ranked>>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..16)
+                .map(|t| {
+                    let (cache, keys, expect) = (&cache, &keys, &expect);
+                    s.spawn(move || {
+                        let mut got: Vec<Option<Arc<Ranked>>> = vec![None; keys.len()];
+                        for round in 0..200 {
+                            // Each thread walks the keys from its own offset, so first
+                            // lookups of one key race between threads.
+                            let i = (t + round) % keys.len();
+                            let r = cache.get_or_plan(&keys[i]).unwrap();
+                            assert_eq!(r.plans(), &expect[i][..]);
+                            if let Some(prev) = &got[i] {
+                                assert!(Arc::ptr_eq(prev, &r), "an entry changed");
+                            }
+                            got[i] = Some(r);
+                        }
+                        got.into_iter().map(Option::unwrap).collect()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        // Racing misses keep the first insert: every thread holds the same entries.
+        for per_thread in &seen[1..] {
+            for (a, b) in per_thread.iter().zip(&seen[0]) {
+                assert!(Arc::ptr_eq(a, b));
+            }
+        }
+        assert_eq!(cache.len(), keys.len());
+    }
+
+    #[test]
+    fn from_algo_accepts_every_candidate_and_rejects_foreign_algos() {
+        let dev = DeviceSpec::H200;
+        for p in problems() {
+            let all = plan::candidates(&p, &dev).unwrap();
+            for c in &all {
+                let algo = c.to_algo();
+                assert_eq!(from_algo(&algo, &p, &dev).unwrap(), *c);
+                assert_eq!(
+                    from_algo(&algo, &p, &dev).unwrap(),
+                    Plan::from_algo(&algo, &p, &dev).unwrap()
+                );
+                for word in 0..8 {
+                    let mut bad = algo;
+                    bad[word] ^= 1 << 7;
+                    assert!(
+                        matches!(from_algo(&bad, &p, &dev), Err(Error::InvalidValue(_))),
+                        "word {word} of {}",
+                        c.name()
+                    );
+                }
+            }
+        }
+        // An algo made for another problem, types or device is refused, not launched.
+        let p = tn(304, 200, 128, R_16F, None);
+        let foreign = [
+            (tn(304, 200, 128, R_16BF, None), dev),
+            (tn(304, 200, 192, R_16F, None), dev),
+            (
+                p,
+                DeviceSpec {
+                    sm_count: 114,
+                    ..dev
+                },
+            ),
+        ];
+        let ours: Vec<[u64; 8]> = candidates(&p, &dev)
+            .unwrap()
+            .iter()
+            .map(|(_, a)| *a)
+            .collect();
+        let mut refused = 0;
+        for (q, qdev) in foreign {
+            for c in plan::candidates(&q, &qdev).unwrap() {
+                // Another problem's plan may launch exactly like one of ours (same kernel,
+                // grid and workspace): then it is ours too.
+                let algo = c.to_algo();
+                let r = from_algo(&algo, &p, &dev);
+                if ours.contains(&algo) {
+                    assert!(r.is_ok());
+                } else {
+                    assert!(matches!(r, Err(Error::InvalidValue(_))), "{}", c.name());
+                    refused += 1;
+                }
+            }
+        }
+        assert!(refused >= 3, "{refused}");
+        let zeroed = [0u64; 8];
+        assert!(matches!(
+            from_algo(&zeroed, &p, &dev),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    #[test]
+    fn for_call_decodes_checks_and_chooses() {
+        let dev = DeviceSpec::H200;
+        let p = tn(256, 256, 256, R_16BF, None);
+        let all = plan::candidates(&p, &dev).unwrap();
+        let aligned = ptrs(0x10000);
+        // No algo: deepgemm's choice, as `plan::choose_for_call` makes it.
+        for ws in [0, 1 << 20, 32 << 20] {
+            assert_eq!(
+                for_call(&p, &dev, &aligned, None, ws).unwrap(),
+                plan::choose_for_call(&p, &dev, &aligned, ws).unwrap()
+            );
+        }
+        for c in &all {
+            let algo = c.to_algo();
+            assert_eq!(
+                for_call(&p, &dev, &aligned, Some(&algo), c.workspace).unwrap(),
+                *c
+            );
+            if c.workspace > 0 {
+                assert!(matches!(
+                    for_call(&p, &dev, &aligned, Some(&algo), c.workspace - 1),
+                    Err(Error::InvalidValue(_))
+                ));
+            }
+            // A Hopper algo with a misaligned A is refused; the portable one takes it.
+            let r = for_call(&p, &dev, &ptrs(0x10002), Some(&algo), c.workspace);
+            match c.kernel {
+                plan::Kernel::Sm90(_) => assert!(matches!(r, Err(Error::NotSupported(_)))),
+                _ => assert_eq!(r.unwrap(), *c),
+            }
+        }
+    }
+
+    #[test]
+    fn fx_hasher_reads_every_byte() {
+        let hash = |b: &[u8]| {
+            let mut h = FxHasher::default();
+            h.write(b);
+            h.finish()
+        };
+        let base = [7u8; 13];
+        for i in 0..base.len() {
+            let mut b = base;
+            b[i] ^= 1;
+            assert_ne!(hash(&b), hash(&base), "byte {i}");
+        }
+    }
+}
