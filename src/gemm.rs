@@ -20,11 +20,16 @@ pub fn init() -> Result<()> {
     driver::init()
 }
 
-/// Ranked candidate plans for `problem` on the current device (the device of the calling
-/// thread's current context), at most `requested`, each needing at most `max_workspace` bytes.
+/// Ranked candidate plans for `problem` on device `device` (the handle's), at most
+/// `requested`, each needing at most `max_workspace` bytes.
 /// `Error::NotSupported` when none fits.
-pub fn heuristic(problem: &GemmProblem, max_workspace: u64, requested: usize) -> Result<Vec<Plan>> {
-    let dev = driver::current_device()?;
+pub fn heuristic(
+    problem: &GemmProblem,
+    max_workspace: u64,
+    requested: usize,
+    device: i32,
+) -> Result<Vec<Plan>> {
+    let dev = driver::device(device)?;
     let plans: Vec<Plan> = plan::candidates(problem, &dev.spec)?
         .into_iter()
         .filter(|p| p.workspace <= max_workspace)
@@ -48,7 +53,9 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
 /// B into the workspace); otherwise exactly that plan runs (the API layer decoded it with
 /// `Plan::from_algo` and checked pointers and workspace). A plan that packs enqueues the pack
 /// kernel(s) first, then the GEMM on the copies, all on `stream`. Asynchronous like cuBLASLt:
-/// returns once the work is enqueued.
+/// returns once the work is enqueued. `handle_device`: the device of the caller's handle; a
+/// stream on another device is INVALID_VALUE (`driver::same_device`); None skips the check
+/// (the LD_PRELOAD library, whose caller's handle is cuBLAS's).
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
@@ -56,8 +63,12 @@ pub fn run(
     stream: *mut c_void,
     workspace: u64,
     workspace_size: u64,
+    handle_device: Option<i32>,
 ) -> Result<()> {
     let ctx = driver::enter(stream)?;
+    if let Some(dev) = handle_device {
+        driver::same_device(dev, ctx.device.ordinal)?;
+    }
     let plan = match plan {
         Some(p) if !p.accepts(ptrs) => {
             return Err(unsupported!(

@@ -68,7 +68,7 @@ pub fn matmul(
     }
     let plan = match algo {
         Some(a) => {
-            let dev = backend.device_spec(stream)?;
+            let dev = backend.device_spec()?;
             let plan = Plan::from_algo(a, p, &dev)?;
             if plan.workspace > workspace_size {
                 return Err(invalid!(
@@ -128,7 +128,7 @@ pub fn heuristic(
         ));
     }
     let plans = backend.heuristic(p, pref.max_workspace, requested)?;
-    let dev = backend.device_spec(std::ptr::null_mut())?;
+    let dev = backend.device_spec()?;
     let out: Vec<Candidate> = plans
         .into_iter()
         .filter(|pl| pl.workspace <= pref.max_workspace)
