@@ -795,7 +795,8 @@ extern "C" {
 /**
  * Creates a cuBLAS-style handle (stream NULL, pointer mode HOST). NOT_INITIALIZED when no
  * CUDA driver or device can be used. `*handle` is written only on success; free it with
- * deepgemmDestroy.
+ * deepgemmDestroy. The handle is bound to the device current when it is created (device 0
+ * when no context is current): create one handle per device.
  */
 enum deepgemmStatus_t deepgemmCreate(deepgemmHandle_t *handle);
 
@@ -805,7 +806,9 @@ enum deepgemmStatus_t deepgemmCreate(deepgemmHandle_t *handle);
 enum deepgemmStatus_t deepgemmDestroy(deepgemmHandle_t handle);
 
 /**
- * Sets the stream later calls on this handle are enqueued on (NULL: default stream).
+ * Sets the stream later calls on this handle are enqueued on (NULL: default stream). As
+ * with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the
+ * handle's returns DEEPGEMM_STATUS_INVALID_VALUE.
  */
 enum deepgemmStatus_t deepgemmSetStream(deepgemmHandle_t handle, deepgemmStream_t streamId);
 
@@ -827,7 +830,8 @@ enum deepgemmStatus_t deepgemmGetPointerMode(deepgemmHandle_t handle, deepgemmPo
 /**
  * C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
  * output). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
- * m or n == 0: SUCCESS, nothing done. Every cublasGemmAlgo_t value except AUTOTUNE is
+ * m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
+ * handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
  * accepted and means "let deepgemm choose".
  */
 enum deepgemmStatus_t deepgemmGemmEx(deepgemmHandle_t handle,
@@ -881,7 +885,10 @@ enum deepgemmStatus_t deepgemmGemmStridedBatchedEx(deepgemmHandle_t handle,
 /**
  * Creates a cuBLASLt-style handle. Returns DEEPGEMM_STATUS_NOT_INITIALIZED when no CUDA
  * driver or device can be used. On success `*handle` owns the context; free it with
- * deepgemmLtDestroy. `*handle` is written only on success.
+ * deepgemmLtDestroy. `*handle` is written only on success. As with cuBLAS, the handle is
+ * bound to the device current when it is created (device 0 when no context is current):
+ * create one handle per device; a call on a stream of another device returns
+ * DEEPGEMM_STATUS_INVALID_VALUE (another context on the same device is fine).
  */
 enum deepgemmStatus_t deepgemmLtCreate(deepgemmLtHandle_t *handle);
 
@@ -945,7 +952,8 @@ enum deepgemmStatus_t deepgemmLtLoggerOpenFile(const char *logFile);
  * success `heuristicResultsArray[0..*returnAlgoCount]` is written (each with state
  * SUCCESS, its workspace size and waves count). When nothing fits, returns
  * DEEPGEMM_STATUS_NOT_SUPPORTED and sets `*returnAlgoCount` to 0. INVALID_VALUE for
- * `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle.
+ * `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle. The
+ * algorithms are for the handle's device.
  */
 enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightHandle,
                                                        deepgemmLtMatmulDesc_t operationDesc,
@@ -964,7 +972,8 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightH
  * must come from deepgemmLtMatmulAlgoGetHeuristic for the same problem. C may alias D
  * (identical layouts). The workspace must be 256-byte aligned and at least the algo's
  * workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
- * to floats (DEVICE).
+ * to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
+ * current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.
  */
 enum deepgemmStatus_t deepgemmLtMatmul(deepgemmLtHandle_t lightHandle,
                                        deepgemmLtMatmulDesc_t computeDesc,

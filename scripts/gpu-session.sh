@@ -40,10 +40,14 @@ echo "gpu_autotune rc=$? ${SECONDS}s: $(grep -E '^autotune:|test result' "$OUT/a
 step gpu_blas
 timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture >>"$OUT/matmul.txt" 2>&1
 echo "gpu_blas rc=$?"
+step "gpu_multi (issue 7: one thread, handle and stream per GPU; device mismatch)"
+timeout 90 .gpu/tests/gpu_multi --ignored --test-threads=1 --nocapture >"$OUT/multi.txt" 2>&1
+echo "gpu_multi rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/multi.txt")"
+grep -E "^(one GPU|[0-9]+ GPUs|thread [0-9]|registry:|Lt handle|GemmEx handle|log:|after the|second context|  FAIL)" "$OUT/multi.txt" | head -20
 step nvrtc_sm90
 timeout 120 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"
-(cd "$OUT" && tar czf tests.tgz matmul*.txt sm90.txt pack.txt autotune.txt && rm -f matmul*.txt sm90.txt pack.txt autotune.txt)
+(cd "$OUT" && tar czf tests.tgz matmul*.txt sm90.txt pack.txt autotune.txt multi.txt && rm -f matmul*.txt sm90.txt pack.txt autotune.txt multi.txt)
 B=.gpu/deepgemm-bench
 step "bench: shape set A (issue 3)"
 $B --shapes .gpu/shapes/set-a.txt --json "$OUT/set-a.json" >"$OUT/bench.txt" 2>&1

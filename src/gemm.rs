@@ -43,7 +43,10 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
 /// the stream's device, and exactly that plan runs. Both go through the plan cache
 /// (`plan::cache::for_call`), and the stream's context is resolved once, here. A plan that packs
 /// enqueues the pack kernel(s) first, then the GEMM on the copies, all on `stream`.
-/// Asynchronous like cuBLASLt: returns once the work is enqueued.
+/// Asynchronous like cuBLASLt: returns once the work is enqueued. `handle_device`: the device
+/// of the caller's handle; a stream on another device is INVALID_VALUE
+/// (`driver::same_device`); None skips the check (the LD_PRELOAD library, whose caller's
+/// handle is cuBLAS's).
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
@@ -51,8 +54,12 @@ pub fn run(
     stream: *mut c_void,
     workspace: u64,
     workspace_size: u64,
+    handle_device: Option<i32>,
 ) -> Result<()> {
     let ctx = driver::enter(stream)?;
+    if let Some(dev) = handle_device {
+        driver::same_device(dev, ctx.device.ordinal)?;
+    }
     let plan = match algo {
         None if plan::tuned::enabled() => {
             // The tuned winner among the plans these pointers and this workspace allow.

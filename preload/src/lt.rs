@@ -339,6 +339,6 @@ pub fn run(
     if p.is_empty() || p.batch == 0 {
         return Err(Forward::new(Reason::Empty, "D has no element").with_problem(p));
     }
-    deepgemm::gemm::run(p, ptrs, None, stream, ws, workspace_size as u64)
+    deepgemm::gemm::run(p, ptrs, None, stream, ws, workspace_size as u64, None)
         .map_err(|e| Forward::error(Reason::Deepgemm, e).with_problem(p))
 }

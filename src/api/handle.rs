@@ -1,6 +1,7 @@
 //! The contexts behind `deepgemmLtHandle_t` and `deepgemmHandle_t`, and the backend a
 //! handle runs its calls on.
 
+use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
@@ -11,6 +12,7 @@ use crate::gemm;
 use crate::invalid;
 use crate::plan::{self, DeviceSpec, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
+use crate::runtime::driver;
 use crate::types::pointer_mode;
 
 /// One call a `Backend::Record` handle would have launched.
@@ -24,33 +26,71 @@ pub struct RecordedCall {
     pub workspace_size: u64,
 }
 
-/// Where a handle's work goes.
+/// Where a handle's work goes. Either way the handle is bound to one device (cuBLAS
+/// semantics): plans are made for it, and a call whose stream is on another device is
+/// INVALID_VALUE (`driver::same_device`).
 #[derive(Debug)]
 pub enum Backend {
     /// The real runtime: `gemm::run`, device facts from the driver.
-    Gpu,
+    /// `device`: the ordinal current when the handle was created.
+    Gpu { device: i32 },
     /// No device (CPU tests of the C API): planning uses `dev` (through `plan::cache`, as
     /// `gemm::run` does), and every call that passed validation is recorded instead of
     /// launched, with the caller's algo decoded (`plan: None` for a NULL algo), so tests can
-    /// check exactly what would have reached `gemm::run`.
+    /// check exactly what would have reached `gemm::run`. The handle is on device `device`; a
+    /// stream is on the device `stream_devices` gives it, else on `device`.
     Record {
         dev: DeviceSpec,
+        device: i32,
+        stream_devices: Mutex<HashMap<usize, i32>>,
         calls: Mutex<Vec<RecordedCall>>,
     },
 }
 
 impl Backend {
+    /// The runtime, bound to the device of the calling thread's current context (device 0
+    /// when none is current, as `driver::current_device` decides). NOT_INITIALIZED without
+    /// a usable driver and device.
+    pub fn gpu() -> Result<Backend> {
+        gemm::init()?;
+        Ok(Backend::Gpu {
+            device: driver::current_device()?.ordinal,
+        })
+    }
+
     pub fn record(dev: DeviceSpec) -> Backend {
+        Backend::record_on(dev, 0)
+    }
+
+    /// A recording backend whose handle is on device `device`.
+    pub fn record_on(dev: DeviceSpec, device: i32) -> Backend {
         Backend::Record {
             dev,
+            device,
+            stream_devices: Mutex::new(HashMap::new()),
             calls: Mutex::new(Vec::new()),
         }
     }
 
-    /// The device `stream` runs on.
-    pub fn device_spec(&self, stream: *mut c_void) -> Result<DeviceSpec> {
+    /// The device the handle is bound to.
+    pub fn device(&self) -> i32 {
         match self {
-            Backend::Gpu => gemm::device_spec(stream),
+            Backend::Gpu { device } | Backend::Record { device, .. } => *device,
+        }
+    }
+
+    /// Recording backends only: `stream` runs on `device` (tests of the device check).
+    pub fn place_stream(&self, stream: *mut c_void, device: i32) {
+        if let Backend::Record { stream_devices, .. } = self {
+            stream_devices.lock().insert(stream as usize, device);
+        }
+    }
+
+    /// The facts of the handle's device (cached by the driver layer: no context is
+    /// resolved). A call on a stream of another device is refused by `run`.
+    pub fn device_spec(&self) -> Result<DeviceSpec> {
+        match self {
+            Backend::Gpu { device } => Ok(driver::device(*device)?.spec),
             Backend::Record { dev, .. } => Ok(*dev),
         }
     }
@@ -67,8 +107,24 @@ impl Backend {
         workspace_size: u64,
     ) -> Result<()> {
         match self {
-            Backend::Gpu => gemm::run(problem, ptrs, algo, stream, workspace, workspace_size),
-            Backend::Record { dev, calls } => {
+            // The stream's device is resolved once, inside `gemm::run`, and checked there.
+            Backend::Gpu { device } => gemm::run(
+                problem,
+                ptrs,
+                algo,
+                stream,
+                workspace,
+                workspace_size,
+                Some(*device),
+            ),
+            Backend::Record {
+                dev,
+                device,
+                stream_devices,
+                calls,
+            } => {
+                let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
+                driver::same_device(*device, stream_dev.unwrap_or(*device))?;
                 let plan = algo
                     .map(|a| plan::cache::decode_algo(a, problem, dev, workspace_size))
                     .transpose()?;
@@ -88,7 +144,7 @@ impl Backend {
     /// The recorded calls (empty for `Gpu`).
     pub fn recorded(&self) -> Vec<RecordedCall> {
         match self {
-            Backend::Gpu => Vec::new(),
+            Backend::Gpu { .. } => Vec::new(),
             Backend::Record { calls, .. } => calls.lock().clone(),
         }
     }
@@ -102,18 +158,23 @@ pub struct LtHandle {
 }
 
 impl LtHandle {
-    /// cublasLtCreate: NOT_INITIALIZED without a usable driver and device.
+    /// cublasLtCreate: NOT_INITIALIZED without a usable driver and device. The handle is
+    /// bound to the current device (`Backend::gpu`).
     pub fn new() -> Result<LtHandle> {
-        gemm::init()?;
         Ok(LtHandle {
-            backend: Backend::Gpu,
+            backend: Backend::gpu()?,
         })
     }
 
     /// A handle that needs no device and records instead of launching (tests).
     pub fn recording(dev: DeviceSpec) -> LtHandle {
+        Self::recording_on(dev, 0)
+    }
+
+    /// A recording handle bound to device `device`.
+    pub fn recording_on(dev: DeviceSpec, device: i32) -> LtHandle {
         LtHandle {
-            backend: Backend::record(dev),
+            backend: Backend::record_on(dev, device),
         }
     }
 }
@@ -128,15 +189,20 @@ pub struct BlasHandle {
 }
 
 impl BlasHandle {
-    /// cublasCreate: NOT_INITIALIZED without a usable driver and device.
+    /// cublasCreate: NOT_INITIALIZED without a usable driver and device. The handle is
+    /// bound to the current device (`Backend::gpu`).
     pub fn new() -> Result<BlasHandle> {
-        gemm::init()?;
-        Ok(Self::with_backend(Backend::Gpu))
+        Ok(Self::with_backend(Backend::gpu()?))
     }
 
     /// A handle that needs no device and records instead of launching (tests).
     pub fn recording(dev: DeviceSpec) -> BlasHandle {
-        Self::with_backend(Backend::record(dev))
+        Self::recording_on(dev, 0)
+    }
+
+    /// A recording handle bound to device `device`.
+    pub fn recording_on(dev: DeviceSpec, device: i32) -> BlasHandle {
+        Self::with_backend(Backend::record_on(dev, device))
     }
 
     fn with_backend(backend: Backend) -> BlasHandle {

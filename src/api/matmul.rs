@@ -71,7 +71,7 @@ pub fn matmul(
         // D has no element: nothing to do (cuBLASLt returns SUCCESS), but an algo that does
         // not fit the problem or the workspace is still refused.
         if let Some(a) = algo {
-            plan::cache::decode_algo(a, p, &backend.device_spec(stream)?, workspace_size)?;
+            plan::cache::decode_algo(a, p, &backend.device_spec()?, workspace_size)?;
         }
         return Ok(());
     }
@@ -88,7 +88,7 @@ pub fn matmul(
         p.op_a,
         p.op_b,
         p.epilogue,
-        algo_label(backend, p, algo, stream)
+        algo_label(backend, p, algo)
     );
     // The algo is decoded by the backend, where the stream's device is known: resolving the
     // stream's context here too would cost the driver calls twice.
@@ -96,16 +96,11 @@ pub fn matmul(
 }
 
 /// The trace's name for the plan of a call (only computed when tracing).
-fn algo_label(
-    backend: &Backend,
-    p: &GemmProblem,
-    algo: Option<&[u64; 8]>,
-    stream: *mut c_void,
-) -> String {
+fn algo_label(backend: &Backend, p: &GemmProblem, algo: Option<&[u64; 8]>) -> String {
     match algo {
         None => "heuristic".into(),
         Some(a) => backend
-            .device_spec(stream)
+            .device_spec()
             .and_then(|dev| plan::cache::from_algo(a, p, &dev))
             .map_or_else(|e| format!("refused algo ({e})"), |pl| pl.name()),
     }
@@ -136,8 +131,8 @@ pub fn heuristic(
             pref.search_mode
         ));
     }
-    // The device of the calling thread's current context, resolved once.
-    let dev = backend.device_spec(std::ptr::null_mut())?;
+    // The handle's device (its facts are cached: no context is resolved).
+    let dev = backend.device_spec()?;
     let ranked = plan::cache::candidates(p, &dev)?;
     let mut fitting: Vec<Candidate> = ranked
         .iter()
@@ -149,7 +144,7 @@ pub fn heuristic(
         })
         .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
         .collect();
-    if matches!(backend, Backend::Gpu) && plan::tuned::enabled() {
+    if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() {
         // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
         let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
         if let Some(name) = crate::gemm::tuned_choice(p, &plans, pref.max_workspace) {

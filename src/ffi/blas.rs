@@ -11,7 +11,8 @@ use crate::problem::{GemmPointers, GemmProblem};
 
 /// Creates a cuBLAS-style handle (stream NULL, pointer mode HOST). NOT_INITIALIZED when no
 /// CUDA driver or device can be used. `*handle` is written only on success; free it with
-/// deepgemmDestroy.
+/// deepgemmDestroy. The handle is bound to the device current when it is created (device 0
+/// when no context is current): create one handle per device.
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmCreate(handle: *mut deepgemmHandle_t) -> deepgemmStatus_t {
     ffi_boundary("deepgemmCreate", || {
@@ -30,7 +31,9 @@ pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t 
     })
 }
 
-/// Sets the stream later calls on this handle are enqueued on (NULL: default stream).
+/// Sets the stream later calls on this handle are enqueued on (NULL: default stream). As
+/// with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the
+/// handle's returns DEEPGEMM_STATUS_INVALID_VALUE.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmSetStream(
@@ -110,7 +113,8 @@ fn gemm_ex(
 
 /// C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
 /// output). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
-/// m or n == 0: SUCCESS, nothing done. Every cublasGemmAlgo_t value except AUTOTUNE is
+/// m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
+/// handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
 /// accepted and means "let deepgemm choose".
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]

@@ -9,7 +9,10 @@ use crate::api::VERSION;
 
 /// Creates a cuBLASLt-style handle. Returns DEEPGEMM_STATUS_NOT_INITIALIZED when no CUDA
 /// driver or device can be used. On success `*handle` owns the context; free it with
-/// deepgemmLtDestroy. `*handle` is written only on success.
+/// deepgemmLtDestroy. `*handle` is written only on success. As with cuBLAS, the handle is
+/// bound to the device current when it is created (device 0 when no context is current):
+/// create one handle per device; a call on a stream of another device returns
+/// DEEPGEMM_STATUS_INVALID_VALUE (another context on the same device is fine).
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmLtCreate(handle: *mut deepgemmLtHandle_t) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtCreate", || {

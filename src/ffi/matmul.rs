@@ -32,7 +32,8 @@ pub(crate) fn scalars(
 /// success `heuristicResultsArray[0..*returnAlgoCount]` is written (each with state
 /// SUCCESS, its workspace size and waves count). When nothing fits, returns
 /// DEEPGEMM_STATUS_NOT_SUPPORTED and sets `*returnAlgoCount` to 0. INVALID_VALUE for
-/// `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle.
+/// `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle. The
+/// algorithms are for the handle's device.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
@@ -99,7 +100,8 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
 /// must come from deepgemmLtMatmulAlgoGetHeuristic for the same problem. C may alias D
 /// (identical layouts). The workspace must be 256-byte aligned and at least the algo's
 /// workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
-/// to floats (DEVICE).
+/// to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
+/// current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub extern "C" fn deepgemmLtMatmul(

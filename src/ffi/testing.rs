@@ -5,6 +5,8 @@
 //! Not part of the C API (no symbol is exported).
 #![doc(hidden)]
 
+use std::ffi::c_void;
+
 use super::boundary::{to_boxed_ptr, try_ref};
 use super::types::*;
 use crate::api::{self, RecordedCall};
@@ -18,6 +20,33 @@ pub fn recording_lt_handle(dev: DeviceSpec) -> deepgemmLtHandle_t {
 /// A deepgemmHandle_t planning for `dev`; free it with deepgemmDestroy.
 pub fn recording_handle(dev: DeviceSpec) -> deepgemmHandle_t {
     to_boxed_ptr::<deepgemmContext>(api::BlasHandle::recording(dev))
+}
+
+/// A deepgemmLtHandle_t planning for `dev`, bound to device `device` as if created with
+/// that device current; free it with deepgemmLtDestroy.
+pub fn recording_lt_handle_on(dev: DeviceSpec, device: i32) -> deepgemmLtHandle_t {
+    to_boxed_ptr::<deepgemmLtContext>(api::LtHandle::recording_on(dev, device))
+}
+
+/// A deepgemmHandle_t planning for `dev`, bound to device `device`; free it with
+/// deepgemmDestroy.
+pub fn recording_handle_on(dev: DeviceSpec, device: i32) -> deepgemmHandle_t {
+    to_boxed_ptr::<deepgemmContext>(api::BlasHandle::recording_on(dev, device))
+}
+
+/// For a recording Lt handle: `stream` runs on device `device` (streams not placed run on
+/// the handle's device).
+pub fn lt_place_stream(h: deepgemmLtHandle_t, stream: *mut c_void, device: i32) {
+    if let Ok(h) = try_ref(h, "handle") {
+        h.backend.place_stream(stream, device);
+    }
+}
+
+/// For a recording handle: `stream` runs on device `device`.
+pub fn place_stream(h: deepgemmHandle_t, stream: *mut c_void, device: i32) {
+    if let Ok(h) = try_ref(h, "handle") {
+        h.backend.place_stream(stream, device);
+    }
 }
 
 /// The calls a recording Lt handle accepted, oldest first.

@@ -271,6 +271,7 @@ fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
                 stream.0 as *mut c_void,
                 ws.0,
                 ws_bytes,
+                None,
             )
         };
         let mut ok = (0..WARMUP).try_for_each(|_| launch());

@@ -252,3 +252,51 @@ pub fn enter(stream: *mut c_void) -> Result<ContextGuard> {
 pub fn current_device() -> Result<Device> {
     Ok(enter(std::ptr::null_mut())?.device)
 }
+
+/// A handle is bound to the device that was current when it was created (cuBLAS: "the
+/// cuBLAS library context is tied to the current CUDA device"; one handle per device).
+/// `Ok` when a call's stream (`stream_dev`, the device of the context `enter` resolved:
+/// the stream's, or the current one for the NULL stream) is on the handle's device
+/// (`handle_dev`); another context on the same device is fine.
+///
+/// A stream on another device is INVALID_VALUE. cuBLAS documents no status for it (it is
+/// undefined there, and typically surfaces later as EXECUTION_FAILED or an illegal
+/// address); INVALID_VALUE is what a cuBLAS user expects for an argument that cannot be
+/// used with this handle: nothing was enqueued, nothing sticky happened, fix the call.
+/// EXECUTION_FAILED would suggest a device fault, MAPPING_ERROR is documented for memory
+/// access and texture binding, ARCH_MISMATCH for devices lacking a feature.
+pub fn same_device(handle_dev: i32, stream_dev: i32) -> Result<()> {
+    if handle_dev == stream_dev {
+        return Ok(());
+    }
+    Err(Error::InvalidValue(format!(
+        "the handle belongs to device {handle_dev} (current when it was created) but the \
+         stream runs on device {stream_dev}; create one handle per device, with that \
+         device current"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_device_accepts_only_the_handles_device() {
+        assert_eq!(same_device(0, 0), Ok(()));
+        assert_eq!(same_device(7, 7), Ok(()));
+        for (h, s) in [(0, 1), (1, 0), (3, 7)] {
+            match same_device(h, s) {
+                Err(e @ Error::InvalidValue(_)) => {
+                    assert_eq!(e.status(), crate::error::status::INVALID_VALUE);
+                    let msg = e.to_string();
+                    assert!(
+                        msg.contains(&format!("handle belongs to device {h}"))
+                            && msg.contains(&format!("stream runs on device {s}")),
+                        "{msg}"
+                    );
+                }
+                other => panic!("({h}, {s}): {other:?}"),
+            }
+        }
+    }
+}

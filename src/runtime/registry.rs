@@ -8,6 +8,10 @@
 //!   its CUkernel. A context-bound CUmodule would go stale when the caller's context is
 //!   destroyed and a new one created (PyTorch, cudarc and test harnesses release primary
 //!   contexts); a library is loaded by the driver into whichever context launches it.
+//!
+//! The keying and bookkeeping of both levels (`Tables`) take the compiling and loading as
+//! closures, so they are unit-tested on the CPU; `cubin` and `get` plug in NVRTC, the disk
+//! cache and the driver.
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -22,7 +26,7 @@ use parking_lot::Mutex;
 use super::driver::{ContextGuard, check};
 use crate::error::{Error, Result};
 use crate::jit::{cache, nvrtc, pack, sm90, source};
-use crate::plan::Kernel;
+use crate::plan::{DeviceSpec, Kernel};
 
 /// A kernel loaded for one device.
 pub struct Loaded {
@@ -49,16 +53,99 @@ type Slot<T> = Arc<OnceCell<Arc<T>>>;
 /// Key -> the cell its first asker fills.
 type SlotMap<K, T> = Mutex<HashMap<K, Slot<T>>>;
 
-#[derive(Default)]
-struct Registry {
+fn slot<K: Eq + std::hash::Hash, T>(map: &SlotMap<K, T>, key: K) -> Slot<T> {
+    map.lock().entry(key).or_default().clone()
+}
+
+/// The registry's bookkeeping, apart from NVRTC and the driver: which CUBINs exist per
+/// (variant, architecture) and which loads per (device, variant), each made at most once
+/// however many threads ask. What a load yields (`L`) and how CUBINs are made and loaded are
+/// the caller's, so the keying is unit-tested on the CPU with plain values.
+struct Tables<L> {
     cubins: SlotMap<(Kernel, String), Vec<u8>>,
-    loaded: SlotMap<(i32, Kernel), Loaded>,
-    compiles: AtomicU64,
-    disk_hits: AtomicU64,
+    loaded: SlotMap<(i32, Kernel), L>,
+    /// Successful loads.
     loads: AtomicU64,
 }
 
-static REGISTRY: Lazy<Registry> = Lazy::new(Registry::default);
+impl<L> Tables<L> {
+    fn new() -> Tables<L> {
+        Tables {
+            cubins: Mutex::new(HashMap::new()),
+            loaded: Mutex::new(HashMap::new()),
+            loads: AtomicU64::new(0),
+        }
+    }
+
+    /// The CUBIN of `k` for `arch`: `make` runs for the first asker only (again after a
+    /// failure); every device of that architecture shares the result.
+    fn cubin(
+        &self,
+        k: &Kernel,
+        arch: &str,
+        make: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<Arc<Vec<u8>>> {
+        let cell = slot(&self.cubins, (*k, arch.to_string()));
+        cell.get_or_try_init(|| make().map(Arc::new)).cloned()
+    }
+
+    /// `k` for device `device` (facts `spec`): ARCH_MISMATCH when the device cannot run it;
+    /// else the CUBIN of the device's architecture (`make`, once per architecture) handed to
+    /// `load` once per device. A failed load leaves no entry and is retried by the next call.
+    fn load(
+        &self,
+        device: i32,
+        spec: &DeviceSpec,
+        k: &Kernel,
+        make: impl FnOnce(&str) -> Result<Vec<u8>>,
+        load: impl FnOnce(&[u8]) -> Result<L>,
+    ) -> Result<Arc<L>> {
+        let cell = slot(&self.loaded, (device, *k));
+        if let Some(l) = cell.get() {
+            return Ok(l.clone());
+        }
+        cell.get_or_try_init(|| {
+            if !k.runs_on(spec) {
+                return Err(Error::ArchMismatch(format!(
+                    "{} cannot run on {}",
+                    k.name(),
+                    spec.arch()
+                )));
+            }
+            let arch = spec.arch();
+            let bin = self.cubin(k, &arch, || make(&arch))?;
+            let l = load(&bin)?;
+            self.loads.fetch_add(1, Ordering::Relaxed);
+            Ok(Arc::new(l))
+        })
+        .cloned()
+    }
+
+    /// (device, variant name) of every loaded kernel, sorted.
+    fn entries(&self) -> Vec<(i32, String)> {
+        let mut entries: Vec<(i32, String)> = self
+            .loaded
+            .lock()
+            .iter()
+            .filter(|(_, slot)| slot.get().is_some())
+            .map(|((device, k), _)| (*device, k.name()))
+            .collect();
+        entries.sort();
+        entries
+    }
+}
+
+struct Registry {
+    tables: Tables<Loaded>,
+    compiles: AtomicU64,
+    disk_hits: AtomicU64,
+}
+
+static REGISTRY: Lazy<Registry> = Lazy::new(|| Registry {
+    tables: Tables::new(),
+    compiles: AtomicU64::new(0),
+    disk_hits: AtomicU64::new(0),
+});
 
 /// Counters and contents, for tests, logs and the bench.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,137 +162,331 @@ pub struct Stats {
 
 pub fn stats() -> Stats {
     let r = &*REGISTRY;
-    let mut entries: Vec<(i32, String)> = r
-        .loaded
-        .lock()
-        .values()
-        .filter_map(|slot| slot.get().map(|k| (k.device, k.name.clone())))
-        .collect();
-    entries.sort();
     Stats {
         compiles: r.compiles.load(Ordering::Relaxed),
         disk_hits: r.disk_hits.load(Ordering::Relaxed),
-        loads: r.loads.load(Ordering::Relaxed),
-        entries,
+        loads: r.tables.loads.load(Ordering::Relaxed),
+        entries: r.tables.entries(),
     }
-}
-
-fn slot<K: Eq + std::hash::Hash, T>(map: &SlotMap<K, T>, key: K) -> Slot<T> {
-    map.lock().entry(key).or_default().clone()
 }
 
 /// The CUBIN of `k` for `arch`: memory, else disk cache, else NVRTC (then written to disk).
 pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
-    let r = &*REGISTRY;
-    let cell = slot(&r.cubins, (*k, arch.to_string()));
-    cell.get_or_try_init(|| {
-        let name = k.name();
-        let (src, opts) = match k {
-            Kernel::Portable(v) => (source::render(v), source::options(arch)),
-            Kernel::Sm90(v) => (sm90::render(v), sm90::options()),
-            Kernel::Pack(v) => (pack::render(v), pack::options(arch)),
-        };
-        let (major, minor) = nvrtc::version()?;
-        let key = cache::fnv1a128(&[
-            name.as_bytes(),
-            src.as_bytes(),
-            opts.join("\u{1}").as_bytes(),
-            format!("nvrtc {major}.{minor}").as_bytes(),
-            arch.as_bytes(),
-            env!("CARGO_PKG_VERSION").as_bytes(),
-        ]);
-        let disk = cache::global();
-        if let Some(bin) = disk.load(&name, key) {
-            r.disk_hits.fetch_add(1, Ordering::Relaxed);
-            crate::log::info("jit", format!("{name} ({arch}): disk cache hit"));
-            return Ok(Arc::new(bin));
-        }
-        let t = Instant::now();
-        let compiled = nvrtc::compile(&name, &src, &opts)?;
-        r.compiles.fetch_add(1, Ordering::Relaxed);
-        crate::log::info(
-            "jit",
-            format!(
-                "{name} ({arch}): compiled by NVRTC {major}.{minor} in {:.0} ms",
-                t.elapsed().as_secs_f64() * 1e3
-            ),
-        );
-        disk.store(&name, key, &compiled.cubin);
-        Ok(Arc::new(compiled.cubin))
-    })
-    .cloned()
+    REGISTRY.tables.cubin(k, arch, || build(k, arch))
 }
 
-/// The kernel `k` loaded for the guard's device.
-pub fn get(ctx: &ContextGuard, k: &Kernel) -> Result<Arc<Loaded>> {
+/// The CUBIN of `k` for `arch` from the disk cache, else compiled by NVRTC and stored there.
+fn build(k: &Kernel, arch: &str) -> Result<Vec<u8>> {
     let r = &*REGISTRY;
-    let cell = slot(&r.loaded, (ctx.device.ordinal, *k));
-    if let Some(l) = cell.get() {
-        return Ok(l.clone());
+    let name = k.name();
+    let (src, opts) = match k {
+        Kernel::Portable(v) => (source::render(v), source::options(arch)),
+        Kernel::Sm90(v) => (sm90::render(v), sm90::options()),
+        Kernel::Pack(v) => (pack::render(v), pack::options(arch)),
+    };
+    let (major, minor) = nvrtc::version()?;
+    let key = cache::fnv1a128(&[
+        name.as_bytes(),
+        src.as_bytes(),
+        opts.join("\u{1}").as_bytes(),
+        format!("nvrtc {major}.{minor}").as_bytes(),
+        arch.as_bytes(),
+        env!("CARGO_PKG_VERSION").as_bytes(),
+    ]);
+    let disk = cache::global();
+    if let Some(bin) = disk.load(&name, key) {
+        r.disk_hits.fetch_add(1, Ordering::Relaxed);
+        crate::log::info("jit", format!("{name} ({arch}): disk cache hit"));
+        return Ok(bin);
     }
-    cell.get_or_try_init(|| {
-        if !k.runs_on(&ctx.device.spec) {
-            return Err(Error::ArchMismatch(format!(
-                "{} cannot run on {}",
-                k.name(),
-                ctx.device.spec.arch()
-            )));
-        }
-        let bin = cubin(k, &ctx.device.spec.arch())?;
-        let name = k.name();
-        let mut library: CUlibrary = std::ptr::null_mut();
-        // SAFETY: `bin` is a complete CUBIN image; no JIT or library options are passed.
+    let t = Instant::now();
+    let compiled = nvrtc::compile(&name, &src, &opts)?;
+    r.compiles.fetch_add(1, Ordering::Relaxed);
+    crate::log::info(
+        "jit",
+        format!(
+            "{name} ({arch}): compiled by NVRTC {major}.{minor} in {:.0} ms",
+            t.elapsed().as_secs_f64() * 1e3
+        ),
+    );
+    disk.store(&name, key, &compiled.cubin);
+    Ok(compiled.cubin)
+}
+
+/// The kernel `k` loaded for the guard's device (one load per device and variant, one
+/// CUBIN per architecture).
+pub fn get(ctx: &ContextGuard, k: &Kernel) -> Result<Arc<Loaded>> {
+    let dev = ctx.device;
+    REGISTRY.tables.load(
+        dev.ordinal,
+        &dev.spec,
+        k,
+        |arch| build(k, arch),
+        |bin| load_library(dev.ordinal, k, bin),
+    )
+}
+
+/// Loads a CUBIN as a context-independent library and finds `k`'s entry in it, opted into
+/// its dynamic shared memory on device `ordinal`.
+fn load_library(ordinal: i32, k: &Kernel, bin: &[u8]) -> Result<Loaded> {
+    let name = k.name();
+    let mut library: CUlibrary = std::ptr::null_mut();
+    // SAFETY: `bin` is a complete CUBIN image; no JIT or library options are passed.
+    check(
+        unsafe {
+            sys::cuLibraryLoadData(
+                &mut library,
+                bin.as_ptr().cast(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+            )
+        },
+        "cuLibraryLoadData",
+    )?;
+    let cname = CString::new(name.clone()).expect("kernel names have no NUL");
+    let mut kernel: CUkernel = std::ptr::null_mut();
+    // SAFETY: library was just loaded; the entry name is the kernel's extern "C" symbol.
+    check(
+        unsafe { sys::cuLibraryGetKernel(&mut kernel, library, cname.as_ptr()) },
+        "cuLibraryGetKernel",
+    )?;
+    let smem = k.dynamic_smem();
+    if smem > 48 * 1024 {
+        // Above 48 KiB a kernel must opt in to its dynamic shared memory, per device.
+        let mut dev: CUdevice = 0;
+        // SAFETY: out-pointer valid; the ordinal came from the driver.
+        check(
+            unsafe { sys::cuDeviceGet(&mut dev, ordinal) },
+            "cuDeviceGet",
+        )?;
+        // SAFETY: kernel is live; smem is within the device's opt-in limit (runs_on).
         check(
             unsafe {
-                sys::cuLibraryLoadData(
-                    &mut library,
-                    bin.as_ptr().cast(),
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                    0,
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                    0,
+                sys::cuKernelSetAttribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem as i32,
+                    kernel,
+                    dev,
                 )
             },
-            "cuLibraryLoadData",
+            "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
         )?;
-        let cname = CString::new(name.clone()).expect("kernel names have no NUL");
-        let mut kernel: CUkernel = std::ptr::null_mut();
-        // SAFETY: library was just loaded; the entry name is the kernel's extern "C" symbol.
-        check(
-            unsafe { sys::cuLibraryGetKernel(&mut kernel, library, cname.as_ptr()) },
-            "cuLibraryGetKernel",
-        )?;
-        let smem = k.dynamic_smem();
-        if smem > 48 * 1024 {
-            // Above 48 KiB a kernel must opt in to its dynamic shared memory, per device.
-            let mut dev: CUdevice = 0;
-            // SAFETY: out-pointer valid; the ordinal came from the driver.
-            check(
-                unsafe { sys::cuDeviceGet(&mut dev, ctx.device.ordinal) },
-                "cuDeviceGet",
-            )?;
-            // SAFETY: kernel is live; smem is within the device's opt-in limit (runs_on).
-            check(
-                unsafe {
-                    sys::cuKernelSetAttribute(
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        smem as i32,
-                        kernel,
-                        dev,
-                    )
-                },
-                "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-            )?;
-        }
-        r.loads.fetch_add(1, Ordering::Relaxed);
-        Ok(Arc::new(Loaded {
-            kernel,
-            library,
-            device: ctx.device.ordinal,
-            name,
-        }))
+    }
+    Ok(Loaded {
+        kernel,
+        library,
+        device: ordinal,
+        name,
     })
-    .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The keying and bookkeeping of the registry, with plain values for loads and CUBINs
+    //! (no NVRTC, no driver): what a second device, a second architecture, a failed load
+    //! and many concurrent askers do to the tables.
+
+    use std::sync::Barrier;
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+    use crate::plan::KernelVariant;
+    use crate::types::{Math, ScalarType};
+
+    fn kernel(ab: ScalarType, cd: ScalarType, math: Math) -> Kernel {
+        Kernel::Portable(KernelVariant::portable(ab, cd, math))
+    }
+
+    fn bf16() -> Kernel {
+        kernel(ScalarType::BF16, ScalarType::BF16, Math::Mma)
+    }
+
+    fn fp32() -> Kernel {
+        kernel(ScalarType::F32, ScalarType::F32, Math::Ffma)
+    }
+
+    /// A load as the tables see it: which device it was for, and the CUBIN it was given.
+    #[derive(Debug, PartialEq)]
+    struct FakeLoad {
+        device: i32,
+        cubin: Vec<u8>,
+    }
+
+    /// Counts `make` and `load` calls; CUBINs are "<arch>:<variant>" so a test can tell
+    /// which one a load received.
+    #[derive(Default)]
+    struct Counters {
+        makes: Mutex<Vec<String>>,
+        loads: AtomicUsize,
+    }
+
+    impl Counters {
+        fn ask(
+            &self,
+            t: &Tables<FakeLoad>,
+            device: i32,
+            spec: &DeviceSpec,
+            k: &Kernel,
+        ) -> Result<Arc<FakeLoad>> {
+            t.load(
+                device,
+                spec,
+                k,
+                |arch| {
+                    self.makes.lock().push(format!("{arch}:{}", k.name()));
+                    Ok(format!("{arch}:{}", k.name()).into_bytes())
+                },
+                |bin| {
+                    self.loads.fetch_add(1, Ordering::Relaxed);
+                    Ok(FakeLoad {
+                        device,
+                        cubin: bin.to_vec(),
+                    })
+                },
+            )
+        }
+
+        fn makes(&self) -> Vec<String> {
+            let mut m = self.makes.lock().clone();
+            m.sort();
+            m
+        }
+    }
+
+    #[test]
+    fn a_second_device_gets_its_own_load_of_the_same_cubin() {
+        let (t, c) = (Tables::new(), Counters::default());
+        let h = DeviceSpec::H200;
+        let on0 = c.ask(&t, 0, &h, &bf16()).unwrap();
+        let again = c.ask(&t, 0, &h, &bf16()).unwrap();
+        assert!(Arc::ptr_eq(&on0, &again), "device 0 reuses its load");
+        let on1 = c.ask(&t, 1, &h, &bf16()).unwrap();
+        assert!(!Arc::ptr_eq(&on0, &on1), "device 1 has its own load");
+        assert_eq!((on0.device, on1.device), (0, 1));
+        assert_eq!(on0.cubin, on1.cubin, "same architecture: same CUBIN");
+        assert_eq!(c.makes(), [format!("sm_90a:{}", bf16().name())]);
+        assert_eq!(c.loads.load(Ordering::Relaxed), 2);
+        assert_eq!(t.loads.load(Ordering::Relaxed), 2);
+        assert_eq!(
+            t.entries(),
+            [(0, bf16().name()), (1, bf16().name())],
+            "one entry per (device, variant)"
+        );
+    }
+
+    #[test]
+    fn each_device_has_entries_only_for_the_variants_it_used() {
+        let (t, c) = (Tables::new(), Counters::default());
+        let h = DeviceSpec::H200;
+        c.ask(&t, 0, &h, &bf16()).unwrap();
+        c.ask(&t, 1, &h, &fp32()).unwrap();
+        let mut want = vec![(0, bf16().name()), (1, fp32().name())];
+        want.sort();
+        assert_eq!(t.entries(), want);
+        assert_eq!(c.makes().len(), 2);
+    }
+
+    #[test]
+    fn devices_of_different_architectures_compile_separately() {
+        let (t, c) = (Tables::new(), Counters::default());
+        let hopper = c.ask(&t, 0, &DeviceSpec::H200, &bf16()).unwrap();
+        let ampere = c.ask(&t, 1, &DeviceSpec::A100, &bf16()).unwrap();
+        let hopper2 = c.ask(&t, 2, &DeviceSpec::H200, &bf16()).unwrap();
+        assert_eq!(
+            c.makes(),
+            [
+                format!("sm_80:{}", bf16().name()),
+                format!("sm_90a:{}", bf16().name())
+            ],
+            "one CUBIN per architecture, not per device"
+        );
+        assert_eq!(
+            ampere.cubin,
+            format!("sm_80:{}", bf16().name()).into_bytes()
+        );
+        assert_eq!(hopper.cubin, hopper2.cubin);
+        assert_eq!(c.loads.load(Ordering::Relaxed), 3);
+        assert_eq!(t.entries().len(), 3);
+    }
+
+    #[test]
+    fn a_device_that_cannot_run_the_variant_gets_arch_mismatch_and_no_entry() {
+        let (t, c) = (Tables::new(), Counters::default());
+        // mma.sync needs sm_80; a T4 (sm_75) cannot run the bf16 kernel.
+        match c.ask(&t, 1, &DeviceSpec::T4, &bf16()) {
+            Err(Error::ArchMismatch(m)) => assert!(m.contains("sm_75"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            c.makes().is_empty(),
+            "nothing compiled for a device that cannot run it"
+        );
+        assert!(t.entries().is_empty());
+        c.ask(&t, 0, &DeviceSpec::H200, &bf16()).unwrap();
+        assert_eq!(t.entries(), [(0, bf16().name())]);
+    }
+
+    #[test]
+    fn a_failed_load_leaves_no_entry_and_is_retried() {
+        let (t, c) = (Tables::new(), Counters::default());
+        let h = DeviceSpec::H200;
+        c.ask(&t, 0, &h, &bf16()).unwrap();
+        let failed = t.load(
+            1,
+            &h,
+            &bf16(),
+            |_| panic!("the CUBIN is already there"),
+            |_| Err(Error::Internal("cuLibraryLoadData failed".into())),
+        );
+        assert!(matches!(failed, Err(Error::Internal(_))), "{failed:?}");
+        assert_eq!(t.entries(), [(0, bf16().name())]);
+        assert_eq!(t.loads.load(Ordering::Relaxed), 1);
+        let on1 = c.ask(&t, 1, &h, &bf16()).unwrap();
+        assert_eq!(on1.device, 1);
+        assert_eq!(t.entries(), [(0, bf16().name()), (1, bf16().name())]);
+        assert_eq!(c.makes().len(), 1, "the retry reuses the CUBIN");
+    }
+
+    /// 8 threads per device, 2 devices, 2 variants, all released at once: one CUBIN per
+    /// variant, one load per (device, variant), and every thread of a device gets the same
+    /// load.
+    #[test]
+    fn concurrent_askers_on_two_devices() {
+        let (t, c) = (Tables::new(), Counters::default());
+        let barrier = Barrier::new(16);
+        let got: Vec<(i32, Kernel, Arc<FakeLoad>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..16)
+                .map(|i| {
+                    let (t, c, barrier) = (&t, &c, &barrier);
+                    s.spawn(move || {
+                        let device = i % 2;
+                        barrier.wait();
+                        [bf16(), fp32()]
+                            .into_iter()
+                            .map(|k| (device, k, c.ask(t, device, &DeviceSpec::H200, &k).unwrap()))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap())
+                .collect()
+        });
+        assert_eq!(c.makes().len(), 2, "{:?}", c.makes());
+        assert_eq!(c.loads.load(Ordering::Relaxed), 4);
+        assert_eq!(t.entries().len(), 4);
+        for (device, k, l) in &got {
+            assert_eq!(l.device, *device);
+            let first = got
+                .iter()
+                .find(|(d, k2, _)| d == device && k2 == k)
+                .unwrap();
+            assert!(Arc::ptr_eq(l, &first.2), "one load per (device, variant)");
+        }
+    }
 }

@@ -454,11 +454,16 @@ pub fn matmul(
     algo: Option<&Algo>,
     x: &Args,
 ) -> Result<(), String> {
+    check(handle.api, "Matmul", matmul_status(handle, descs, algo, x))
+}
+
+/// `matmul`, returning the library's status as it is (for tests of refused calls).
+pub fn matmul_status(handle: &LtHandle, descs: &Descs, algo: Option<&Algo>, x: &Args) -> Status {
     let api = handle.api;
     // SAFETY: handles are live, the device addresses come from allocations sized by the
     // same spec that built the layouts, and alpha/beta point at f32 values that outlive
     // the call (host) or the stream's work (device).
-    let s = unsafe {
+    unsafe {
         (api.matmul)(
             handle.h,
             descs.desc.h,
@@ -477,6 +482,5 @@ pub fn matmul(
             x.workspace_size,
             x.stream,
         )
-    };
-    check(api, "Matmul", s)
+    }
 }
