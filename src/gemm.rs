@@ -150,15 +150,16 @@ pub fn run(
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
             let mut args =
                 Sm90Args::new_with(&v, &problem, &ptrs, sm90::DEFAULT_GROUP_M, padded_d)?;
-            // The Stream-K fixup's flags and partials follow the packed copies.
+            // The Stream-K fixup's flags and partials follow the packed copies: whatever the
+            // plan's workspace holds beyond them is the fixup's.
             let d = plan.decomposition;
-            let sk_workspace = workspace + plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());
+            let pack_bytes = plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());
+            let sk_workspace = workspace + pack_bytes;
             args.params.set_decomposition(&d, sk_workspace);
             for mut launch in packs {
                 launch.enqueue(stream)?;
             }
-            let k_iters = problem.k.div_ceil(v.block_k as u64).max(1);
-            if d.workspace_bytes(&v, k_iters) > 0 {
+            if plan.workspace > pack_bytes {
                 // The flags start at zero; the partials need no clearing.
                 // SAFETY: the workspace holds `plan.workspace` bytes (checked above; the
                 // caller's contract for the pointer), of which the flags are a 4-byte aligned

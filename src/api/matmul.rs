@@ -148,10 +148,7 @@ pub fn heuristic(
         // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
         let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
         if let Some(name) = crate::gemm::tuned_choice(p, &plans, pref.max_workspace) {
-            if let Some(i) = fitting.iter().position(|c| c.plan.name() == name) {
-                let c = fitting.remove(i);
-                fitting.insert(0, c);
-            }
+            plan::tuned::prefer(&mut fitting, &name, |c| &c.plan);
         }
     }
     let out: Vec<Candidate> = fitting.into_iter().take(requested).collect();

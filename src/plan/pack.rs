@@ -319,10 +319,13 @@ const D_COPY_LAUNCH_S: f64 = 5e-6;
 /// The copies of the operands in `which`, laid out at the start of the workspace (A first),
 /// or `None` when an operand cannot be packed (no unit stride, empty, or sizes that overflow).
 pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
-    let elem = p.ab_type.size_bytes() as u64;
     let mut offset = 0u64;
-    let mut copy = |op: Operand| -> Option<PackedOperand> {
-        let (major, inner, outer, src_ld) = layout(p, op)?;
+    // One dense copy of a matrix with this (major, inner, outer, leading dimension), batch
+    // stride and element size, at the next 256-byte boundary of the workspace.
+    let mut copy = |(major, inner, outer, src_ld): (Major, u64, u64, i64),
+                    src_batch_stride: i64,
+                    elem: u64|
+     -> Option<PackedOperand> {
         if inner == 0 || outer == 0 || p.batch == 0 {
             return None;
         }
@@ -339,7 +342,7 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
             batch: p.batch,
             src_ld,
             // With one batch the stride is never used; kept as the caller gave it.
-            src_batch_stride: caller_batch_stride(p, op),
+            src_batch_stride,
             ld: i64::try_from(ld).ok()?,
             batch_stride: i64::try_from(batch_stride).ok()?,
             elem_bytes: elem as u32,
@@ -351,40 +354,24 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
             .checked_next_multiple_of(PACK_BASE_ALIGN)?;
         Some(o)
     };
+    let ab = p.ab_type.size_bytes() as u64;
+    let mut operand = |op: Operand| copy(layout(p, op)?, caller_batch_stride(p, op), ab);
     let a = if which.a {
-        Some(copy(Operand::A)?)
+        Some(operand(Operand::A)?)
     } else {
         None
     };
     let b = if which.b {
-        Some(copy(Operand::B)?)
+        Some(operand(Operand::B)?)
     } else {
         None
     };
     let d = if which.d {
-        let (major, inner, outer, src_ld) = d_layout(p)?;
-        let elem = p.cd_type.size_bytes() as u64;
-        if inner == 0 || outer == 0 || p.batch == 0 {
-            return None;
-        }
-        let line_bytes = inner
-            .checked_mul(elem)?
-            .checked_next_multiple_of(PACK_LINE_ALIGN)?;
-        let ld = line_bytes / elem;
-        let bytes = line_bytes.checked_mul(outer)?.checked_mul(p.batch)?;
-        Some(PackedOperand {
-            major,
-            inner,
-            outer,
-            batch: p.batch,
-            src_ld,
-            src_batch_stride: p.d.batch,
-            ld: i64::try_from(ld).ok()?,
-            batch_stride: i64::try_from(ld.checked_mul(outer)?).ok()?,
-            elem_bytes: elem as u32,
-            offset,
-            bytes,
-        })
+        Some(copy(
+            d_layout(p)?,
+            p.d.batch,
+            p.cd_type.size_bytes() as u64,
+        )?)
     } else {
         None
     };

@@ -92,8 +92,7 @@ impl Decomposition {
         if !self.splits_tiles(k_iters) {
             return 0;
         }
-        let flags = (self.sk_ctas as u64 * 2 * 4).next_multiple_of(256);
-        flags + self.sk_ctas as u64 * v.block_m as u64 * v.block_n as u64 * 4
+        self.flag_bytes() + self.sk_ctas as u64 * v.block_m as u64 * v.block_n as u64 * 4
     }
 
     /// Bytes of flags to zero before the launch (the start of the workspace).

@@ -118,13 +118,13 @@ impl Table {
     }
 }
 
-/// Moves the plan named `name` to the front of `plans` (the others keep their order); false
-/// when no plan has that name.
-pub fn prefer(plans: &mut Vec<Plan>, name: &str) -> bool {
-    match plans.iter().position(|p| p.name() == name) {
+/// Moves the item whose plan (`plan_of`) is named `name` to the front of `items` (the others
+/// keep their order); false when no plan has that name.
+pub fn prefer<T>(items: &mut Vec<T>, name: &str, plan_of: impl Fn(&T) -> &Plan) -> bool {
+    match items.iter().position(|x| plan_of(x).name() == name) {
         Some(i) => {
-            let p = plans.remove(i);
-            plans.insert(0, p);
+            let x = items.remove(i);
+            items.insert(0, x);
             true
         }
         None => false,
@@ -216,14 +216,14 @@ mod tests {
         assert!(plans.len() >= 3);
         let third = plans[2].name();
         let before: Vec<String> = plans.iter().map(|p| p.name()).collect();
-        assert!(prefer(&mut plans, &third));
+        assert!(prefer(&mut plans, &third, |p| p));
         assert_eq!(plans[0].name(), third);
         let mut rest: Vec<String> = plans[1..].iter().map(|p| p.name()).collect();
         let mut expected = before.clone();
         expected.retain(|n| *n != third);
         assert_eq!(rest, expected, "the others keep their order");
         rest.clear();
-        assert!(!prefer(&mut plans, "no such plan"));
+        assert!(!prefer(&mut plans, "no such plan", |p| p));
         assert_eq!(plans[0].name(), third);
     }
 }

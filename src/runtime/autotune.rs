@@ -7,6 +7,7 @@
 //! first compilation of each candidate's kernel); later calls with the same signature, in this
 //! process or the next, only look the result up.
 
+use std::collections::HashMap;
 use std::ffi::{c_char, c_void};
 use std::io::Write;
 
@@ -29,9 +30,16 @@ const TIMED: usize = 5;
 struct State {
     /// Loaded from disk on first use.
     table: Option<Table>,
+    /// `device_key` by device ordinal (a device's name and the driver do not change).
+    device_keys: HashMap<i32, String>,
 }
 
-static STATE: Lazy<Mutex<State>> = Lazy::new(|| Mutex::new(State { table: None }));
+static STATE: Lazy<Mutex<State>> = Lazy::new(|| {
+    Mutex::new(State {
+        table: None,
+        device_keys: HashMap::new(),
+    })
+});
 
 fn table_path() -> Option<std::path::PathBuf> {
     crate::jit::cache::default_dir().map(|d| d.join(tuned::FILE))
@@ -76,18 +84,25 @@ pub fn tuned_name(
     if !tuned::enabled() || plans.len() < 2 || p.is_empty() {
         return None;
     }
-    let key = match device_key(ctx) {
-        Ok(device) => Key {
-            device,
-            signature: tuned::signature(p, max_ws),
-        },
-        Err(e) => {
-            crate::log::hint("autotune", format!("no device identity: {e}"));
-            return None;
-        }
-    };
     // One tuning at a time: the lock also keeps two threads from tuning the same problem.
     let mut st = STATE.lock();
+    let device = match st.device_keys.get(&ctx.device.ordinal) {
+        Some(d) => d.clone(),
+        None => match device_key(ctx) {
+            Ok(d) => {
+                st.device_keys.insert(ctx.device.ordinal, d.clone());
+                d
+            }
+            Err(e) => {
+                crate::log::hint("autotune", format!("no device identity: {e}"));
+                return None;
+            }
+        },
+    };
+    let key = Key {
+        device,
+        signature: tuned::signature(p, max_ws),
+    };
     let table = st.table.get_or_insert_with(|| {
         table_path()
             .and_then(|f| std::fs::read_to_string(f).ok())
