@@ -98,6 +98,15 @@ pub fn run(
     if crate::log::enabled(crate::log::Level::Hints) {
         log_choice(problem, ptrs, &plan, &ctx.device.spec, workspace_size);
     }
+    // A swapped plan's kernel, packing and workspace are all for the transposed problem.
+    let (transposed, swapped);
+    let (problem, ptrs) = if plan.swap {
+        transposed = problem.transposed();
+        swapped = ptrs.swapped();
+        (&transposed, &swapped)
+    } else {
+        (problem, ptrs)
+    };
     // Everything that can fail on the host (compiling, loading, encoding tensor maps) happens
     // before the first launch, so an error never leaves half a GEMM on the stream.
     let packs = match &plan.pack {

@@ -108,6 +108,9 @@ pub struct GemmProblem {
     pub pointer_mode: PointerMode,
     /// Element extent (max offset + 1) of each operand over all batches, for bounds reasoning.
     pub extent: [u64; 4],
+    /// The bias runs along n (one value per column of D) instead of m: set only by
+    /// `transposed`, whose columns are the caller's rows.
+    pub bias_along_n: bool,
 }
 
 fn stored_strides(spec: &MatrixSpec, ord: Order) -> (i64, i64) {
@@ -363,7 +366,42 @@ impl GemmProblem {
             bias_batch_stride: op.bias_batch_stride,
             pointer_mode,
             extent,
+            bias_along_n: false,
         })
+    }
+
+    /// The same product transposed: D^T = op(B)^T op(A)^T, an n x m problem over the same
+    /// memory (B is its A, A its B, every stride pair exchanged; the bias then runs along its
+    /// n). A small-m problem computed this way gets a small n, the case the narrow tiles serve.
+    /// `GemmPointers::swapped` is the matching exchange of the pointers.
+    pub fn transposed(&self) -> GemmProblem {
+        let t = |s: Strides| Strides {
+            row: s.col,
+            col: s.row,
+            batch: s.batch,
+        };
+        let flip = |op: Op| match op {
+            Op::N => Op::T,
+            Op::T => Op::N,
+        };
+        GemmProblem {
+            m: self.n,
+            n: self.m,
+            op_a: flip(self.op_b),
+            op_b: flip(self.op_a),
+            a: t(self.b),
+            b: t(self.a),
+            c: t(self.c),
+            d: t(self.d),
+            extent: [
+                self.extent[1],
+                self.extent[0],
+                self.extent[2],
+                self.extent[3],
+            ],
+            bias_along_n: !self.bias_along_n,
+            ..*self
+        }
     }
 
     /// Multiply-adds times two.
@@ -409,6 +447,15 @@ pub struct GemmPointers {
 }
 
 impl GemmPointers {
+    /// A and B exchanged: the pointers of `GemmProblem::transposed`.
+    pub fn swapped(&self) -> GemmPointers {
+        GemmPointers {
+            a: self.b,
+            b: self.a,
+            ..*self
+        }
+    }
+
     /// Null and alignment checks that need the problem (element-size alignment: the
     /// portable kernels read single elements; faster paths check their own rules).
     pub fn check(&self, p: &GemmProblem) -> Result<()> {

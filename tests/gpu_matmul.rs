@@ -313,6 +313,70 @@ fn large_shapes() {
     g.finish();
 }
 
+/// Decode-sized GEMMs: a small m (computed transposed on the narrow n16/n32 tiles, `Plan::swap`)
+/// and a small n (the narrow tiles directly, PyTorch's Linear layout), with data-parallel,
+/// split-K and Stream-K schedules as the model picks them; alpha/beta (in place too), every
+/// epilogue (a swapped bias runs along the kernel's n), row-major D, odd leading dimensions,
+/// batches. `plan::tests::small_m_goes_swapped_to_narrow_tiles` checks the routing.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn narrow_and_swapped() {
+    let env = Env::new();
+    let mut g = Group::new("narrow_and_swapped");
+    let shapes = [
+        (1, 4096, 4096),
+        (3, 2112, 1000),
+        (16, 1000, 4097),
+        (17, 4096, 512),
+        (33, 3000, 1024),
+        (64, 1536, 2048),
+        (4096, 1, 4096),
+        (1000, 16, 2048),
+        (3000, 31, 777),
+    ];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            // TN (both K-major) is where the narrow tiles apply; every fourth case another
+            // transpose, which must still be right whatever path it takes.
+            let tr = if i % 4 == 3 {
+                TRANSPOSES[i % 3]
+            } else {
+                (true, false)
+            };
+            let mut s = spec(ab, cd, tf32, tr, m, n, k);
+            s.epi = Epi::ALL[i % Epi::ALL.len()];
+            if s.epi.has_bias() && i % 2 == 0 {
+                s.bias_type = Some(DType::F32);
+            }
+            match i % 3 {
+                0 => {}
+                1 => {
+                    s.alpha = 0.75;
+                    s.beta = 0.5;
+                    s.in_place = i % 2 == 1;
+                }
+                _ => {
+                    s.order[D] = Order::Row;
+                    s.pad = [0, 0, 1, 3];
+                    s.beta = -1.0;
+                }
+            }
+            if i == 5 {
+                s.batch = 3;
+                s.batch_pad = [8, 16, 0, 0];
+                s.bias_batch_stride = if s.epi.has_bias() { m + 5 } else { 0 };
+            }
+            let mode = if i % 2 == 0 {
+                CallMode::USUAL
+            } else {
+                CallMode::MINIMAL
+            };
+            g.lt_case(&env, &s, mode);
+        }
+    }
+    g.finish();
+}
+
 /// The same GEMM ten times gives the same bits every time (no races, no order-dependent
 /// reductions), each run starting from a NaN-poisoned output.
 #[test]

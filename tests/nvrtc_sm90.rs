@@ -684,7 +684,84 @@ mod gpu {
             }
         }
         v.extend(tf32_cases());
+        v.extend(narrow_cases());
         v
+    }
+
+    /// The narrow n16 / n32 tiles (K-major B only; the general epilogue): ragged n around the
+    /// tile (1, 17, 40), long k (many stages around the 10-11-stage ring), NN and TN, fp32 out,
+    /// beta, bias + activations, batches, tf32, and the persistent loop over many tiles.
+    fn narrow_cases() -> Vec<Case> {
+        use ScalarType::*;
+        vec![
+            Case {
+                block_n: 16,
+                m: 300,
+                n: 40,
+                k: 1000,
+                ..BASE
+            },
+            Case {
+                block_n: 32,
+                m: 1,
+                n: 17,
+                k: 4096,
+                beta: 0.5,
+                cd_pad: 3,
+                ..BASE
+            },
+            Case {
+                block_n: 16,
+                ta: 0,
+                m: 256,
+                n: 1,
+                k: 200,
+                cd: F32,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                block_n: 32,
+                ta: 0,
+                ab: F16,
+                cd: F16,
+                m: 520,
+                n: 72,
+                k: 264,
+                epilogue: epilogue::RELU_BIAS,
+                bias_f32: true,
+                batch: 2,
+                ..BASE
+            },
+            Case {
+                block_n: 16,
+                m: 4096,
+                n: 64,
+                k: 512,
+                alpha: 0.25,
+                ..BASE
+            },
+            Case {
+                block_n: 16,
+                ab: F32,
+                cd: F32,
+                m: 300,
+                n: 17,
+                k: 100,
+                beta: -1.0,
+                ..BASE
+            },
+            Case {
+                block_n: 32,
+                ab: F32,
+                cd: F32,
+                m: 129,
+                n: 33,
+                k: 1000,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+        ]
     }
 
     /// tf32: fp32 A, B, C and D with COMPUTE_32F_FAST_TF32, K-major A and B only (TN

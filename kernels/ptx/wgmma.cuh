@@ -41,6 +41,8 @@ __device__ __forceinline__ void wgmma_fence_operand(float& r) {
       "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 
 // Accumulator lists {%0, ..., %(R-1)} for R = N/2 registers.
+#define DG_WGMMA_ACC_8 "{%0,%1,%2,%3,%4,%5,%6,%7}"
+#define DG_WGMMA_ACC_16 "{" DG_WGMMA_OPS10() DG_WGMMA_OP(10) DG_WGMMA_OP(11) DG_WGMMA_OP(12) DG_WGMMA_OP(13) DG_WGMMA_OP(14) "%15}"
 #define DG_WGMMA_ACC_32 "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OP(30) "%31}"
 #define DG_WGMMA_ACC_64                                                                    \
   "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OPS10(4) \
@@ -55,6 +57,8 @@ __device__ __forceinline__ void wgmma_fence_operand(float& r) {
   "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OPS10(4)  \
       DG_WGMMA_OPS10(5) DG_WGMMA_OPS10(6) DG_WGMMA_OPS10(7) DG_WGMMA_OPS10(8) DG_WGMMA_OP(90)   \
           DG_WGMMA_OP(91) DG_WGMMA_OP(92) DG_WGMMA_OP(93) DG_WGMMA_OP(94) "%95}"
+#define DG_WGMMA_BIND_8(d) DG_WGMMA_F8(d, 0)
+#define DG_WGMMA_BIND_16(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8)
 #define DG_WGMMA_BIND_32(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24)
 #define DG_WGMMA_BIND_64(d) \
   DG_WGMMA_BIND_32(d), DG_WGMMA_F8(d, 32), DG_WGMMA_F8(d, 40), DG_WGMMA_F8(d, 48), DG_WGMMA_F8(d, 56)
@@ -97,10 +101,15 @@ struct Wgmma;
     }                                                                                            \
   };
 
+// n16 and n32: the narrow tiles of small-n (and swapped small-m) problems.
+DG_WGMMA_DEFINE(16, 8, 8, 9, 10, 11, 12, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(32, 16, 16, 17, 18, 19, 20, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(192, 96, 96, 97, 98, 99, 100, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(16, 8, 8, 9, 10, 11, 12, "f16", kWgmmaF16)
+DG_WGMMA_DEFINE(32, 16, 16, 17, 18, 19, 20, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(128, 64, 64, 65, 66, 67, 68, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(192, 96, 96, 97, 98, 99, 100, "f16", kWgmmaF16)
@@ -131,6 +140,8 @@ DG_WGMMA_DEFINE(256, 128, 128, 129, 130, 131, 132, "f16", kWgmmaF16)
     }                                                                                            \
   };
 
+DG_WGMMA_DEFINE_TF32(16, 8, 8, 9, 10)
+DG_WGMMA_DEFINE_TF32(32, 16, 16, 17, 18)
 DG_WGMMA_DEFINE_TF32(64, 32, 32, 33, 34)
 DG_WGMMA_DEFINE_TF32(128, 64, 64, 65, 66)
 DG_WGMMA_DEFINE_TF32(192, 96, 96, 97, 98)

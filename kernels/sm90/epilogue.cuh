@@ -69,6 +69,19 @@ struct StagedShape {
   static constexpr int kFloats = kCols * kColStride;
 };
 
+// The rounds of a 64 x kBlockN tile: 32 columns each, or one round of all of a narrower tile
+// (16: the n16 tiles of small-n problems). Each round is kItems (column, 8-row group) items,
+// kItems / 128 per thread.
+template <int kBlockN>
+struct Rounds {
+  static constexpr int kCols = kBlockN < StagedShape::kCols ? kBlockN : StagedShape::kCols;
+  static constexpr int kCount = kBlockN / kCols;
+  static constexpr int kItems = kCols * (StagedShape::kRows / 8);
+  static_assert(kBlockN % kCols == 0, "whole rounds");
+  static_assert(kItems % 128 == 0, "every thread takes the same number of items");
+  static_assert(kItems / 128 * 4 * 4 == kCols, "staged_item: 4 columns per warp and item");
+};
+
 __device__ __forceinline__ bool aligned16(const void* ptr) {
   return (reinterpret_cast<unsigned long long>(ptr) & 15u) == 0;
 }
@@ -153,8 +166,9 @@ template <int kAccRegs>
 __device__ __forceinline__ void stage_round(const float (&acc)[kAccRegs], float* buf,
                                             int barrier_id, int tid, int round) {
   using S = StagedShape;
-  constexpr int kRounds = kAccRegs * 2 / S::kCols;
-  constexpr int kGroupsPerRound = S::kCols / 8;  // 8-column fragment groups (t)
+  using R = Rounds<kAccRegs * 2>;
+  constexpr int kRounds = R::kCount;
+  constexpr int kGroupsPerRound = R::kCols / 8;  // 8-column fragment groups (t)
   const int warp = tid / 32;
   const int lane = tid % 32;
   named_barrier_sync(barrier_id, 128);
@@ -196,8 +210,8 @@ template <int kAccRegs>
 __device__ __forceinline__ void epilogue_store_partial(const float (&acc)[kAccRegs], float* buf,
                                                        int barrier_id, int tid, float* slot) {
   using S = StagedShape;
-  constexpr int kRounds = kAccRegs * 2 / S::kCols;
-  constexpr int kItems = S::kCols * (S::kRows / 8);
+  constexpr int kRounds = Rounds<kAccRegs * 2>::kCount;
+  constexpr int kItems = Rounds<kAccRegs * 2>::kItems;
 #pragma unroll 1
   for (int round = 0; round < kRounds; ++round) {
     stage_round(acc, buf, barrier_id, tid, round);
@@ -239,12 +253,10 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
                                                 long long col_base, long long batch,
                                                 const Fixup& fixup) {
   using S = StagedShape;
-  constexpr int kBlockN = kAccRegs * 2;
-  constexpr int kRounds = kBlockN / S::kCols;
-  constexpr int kItems = S::kCols * (S::kRows / 8);  // (column, 8-row group) pairs per round
-  static_assert(kBlockN % S::kCols == 0, "whole rounds");
-  static_assert(kItems % 128 == 0, "every thread takes the same number of items");
-  static_assert(kItems / 128 * 4 * 4 == S::kCols, "staged_item: 4 columns per warp and item");
+  using R = Rounds<kAccRegs * 2>;
+  constexpr int kRoundCols = R::kCols;
+  constexpr int kRounds = R::kCount;
+  constexpr int kItems = R::kItems;  // (column, 8-row group) pairs per round
   static_assert(kRounds * kItems * 8 == kAccRegs * 128, "a partial is the whole 64 x N tile");
   OutT* d = static_cast<OutT*>(p.d) + batch * p.d_bs;
   const OutT* c = static_cast<const OutT*>(p.c);  // may be null when beta == 0
@@ -262,7 +274,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const StagedItem item = staged_item(tid, j);
       const int local_col = item.col;
       const int group = item.group;
-      const long long col = col_base + round * S::kCols + local_col;
+      const long long col = col_base + round * kRoundCols + local_col;
       const long long row = row_base + 8 * group;
       if (col >= p.n || row >= p.m) {
         continue;
@@ -302,12 +314,18 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
         }
       }
       if (has_bias) {
-        const long long at = batch * p.bias_bs + row;
+        // Per row of D, or per column for a swapped problem (D^T = B^T A^T computed; the
+        // caller's rows are this kernel's columns). Tiles up to 64 wide only: at 256 the
+        // select costs the registers that keep ptxas from spilling (the host never swaps a
+        // biased problem onto wider tiles, Sm90Variant::check).
+        constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
+        const int step = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0 ? 0 : 1;
+        const long long at = batch * p.bias_bs + (step == 0 ? col : row);
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
           if (i < rows) {
-            v[i] += bias_f32 ? static_cast<const float*>(p.bias)[at + i]
-                             : to_f32(static_cast<const OutT*>(p.bias)[at + i]);
+            v[i] += bias_f32 ? static_cast<const float*>(p.bias)[at + i * step]
+                             : to_f32(static_cast<const OutT*>(p.bias)[at + i * step]);
           }
         }
       }

@@ -62,13 +62,20 @@ constexpr int kConsumerRegs = 232;
 // bytes; a warpgroup uses one at a time (the Stream-K tiles of a TMA-store launch take the
 // general path, after draining the stores). Mirrored by `Sm90Variant::epilogue_smem_bytes`
 // in src/plan/sm90.rs.
-template <typename OutT, int kNumConsumers>
+template <typename OutT, int kNumConsumers, bool kCanTmaStore>
 struct EpilogueSmem {
   static constexpr unsigned kGeneral = StagedShape::kFloats * sizeof(float);
-  static constexpr unsigned kTmaStore = sizeof(OutT) == 2 ? StoreShape::kBytes : 0;
+  static constexpr unsigned kTmaStore = kCanTmaStore ? StoreShape::kBytes : 0;
   // Per warpgroup; a multiple of 1024 bytes whenever the TMA-store staging is in it.
   static constexpr unsigned kStride = kGeneral > kTmaStore ? kGeneral : kTmaStore;
   static constexpr unsigned kBytes = kNumConsumers * kStride;
+};
+
+// 16-bit D in whole 64-column boxes can take the TMA-store epilogue (stmatrix stores 16-bit
+// elements; the narrow n16/n32 tiles always take the general one).
+template <typename OutT, int BLOCK_N>
+struct CanTmaStore {
+  static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N % 64 == 0;
 };
 
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
@@ -78,7 +85,7 @@ template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int 
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
-  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, BLOCK_M / 64>::kBytes];
+  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, BLOCK_M / 64, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
 };
@@ -173,12 +180,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
-  // 16-bit D can take the TMA-store epilogue (stmatrix stores 16-bit elements).
-  constexpr bool kCanTmaStore = sizeof(OutT) == 2;
+  constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
   static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
-  static_assert(BLOCK_N == 64 || BLOCK_N == 128 || BLOCK_N == 192 || BLOCK_N == 256,
+  static_assert(BLOCK_N == 16 || BLOCK_N == 32 || BLOCK_N == 64 || BLOCK_N == 128 ||
+                    BLOCK_N == 192 || BLOCK_N == 256,
                 "wgmma N (one instruction)");
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
@@ -264,7 +271,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
     // Each warpgroup's TMA-store staging and general staging start at the same place (a
     // Stream-K launch uses both), kEpilogueStride bytes per warpgroup.
-    using EpiSmem = EpilogueSmem<OutT, kNumConsumers>;
+    using EpiSmem = EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>;
     const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * EpiSmem::kStride;
     float* const staged =
         reinterpret_cast<float*>(&smem.epilogue[0] + consumer * EpiSmem::kStride);

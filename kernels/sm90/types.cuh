@@ -94,6 +94,11 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 // With SM90_FLAG_TMA_STORE: D is row-major (unit stride along n); otherwise column-major.
 #define SM90_FLAG_D_ROW_MAJOR 8
 
+// The bias runs along n (one value per column of D): set for a swapped problem, whose kernel
+// columns are the caller's rows. The general epilogue only (the host then withholds
+// SM90_FLAG_TMA_STORE).
+#define SM90_FLAG_BIAS_COL 16
+
 #define SM90_ACT_NONE 0
 #define SM90_ACT_RELU 1
 #define SM90_ACT_GELU 2

@@ -208,6 +208,11 @@ pub struct Plan {
     /// A and/or B copied into the workspace first, for an sm90 kernel whose TMA cannot read
     /// them where they are (`plan::pack`); the kernel then runs on `pack::packed_problem`.
     pub pack: Option<pack::PackSpec>,
+    /// The kernel computes the transposed problem, D^T = op(B)^T op(A)^T
+    /// (`GemmProblem::transposed`, `GemmPointers::swapped`): a small m becomes the narrow
+    /// tiles' small n. Everything else in the plan (kernel, grid, packing, workspace) is for the
+    /// transposed problem.
+    pub swap: bool,
 }
 
 /// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
@@ -221,6 +226,9 @@ impl Plan {
     /// distinct algos.
     pub fn name(&self) -> String {
         let mut s = self.kernel.name();
+        if self.swap {
+            s += "+swap";
+        }
         if let Some(p) = &self.pack {
             s += &format!("+pack_{}", p.tag());
         }
@@ -320,6 +328,7 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         decomposition: streamk::Decomposition::default(),
         estimate_ns: 0,
         pack: None,
+        swap: false,
     })
 }
 
@@ -348,6 +357,7 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
                 decomposition: d,
                 estimate_ns: (s * 1e9) as u64,
                 pack: None,
+                swap: false,
             });
         }
     }
@@ -355,6 +365,24 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
     plans.sort_by_key(|p| p.estimate_ns);
     plans.truncate(MAX_SM90_PLANS);
     Ok(plans)
+}
+
+/// Where the transposed problem is worth planning: m at most this, and below n.
+pub const SWAP_MAX_M: u64 = 64;
+
+/// The Hopper plans of `p` computed transposed (`Plan::swap`), for a small m whose transpose
+/// the narrow tiles take (decode-sized GEMMs in cuBLAS's column-major TN form put the tokens on
+/// m). Empty when m is not small, or the transposed problem has no direct Hopper plan (its
+/// A and B are `p`'s B and A with the same majorness, so the TMA rules fail alike).
+pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
+    if p.m > SWAP_MAX_M || p.m >= p.n {
+        return Vec::new();
+    }
+    let mut plans = hopper_plans(&p.transposed(), dev).unwrap_or_default();
+    for plan in &mut plans {
+        plan.swap = true;
+    }
+    plans
 }
 
 /// The best Hopper main-tile plan for `p`, or why there is none.
@@ -405,6 +433,11 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                     );
                 }
             }
+            // Merged by the model's estimate with the transposed problem's plans.
+            let mut h = h;
+            h.extend(swapped_plans(p, dev));
+            h.sort_by_key(|p| p.estimate_ns);
+            h.truncate(MAX_SM90_PLANS);
             out.extend(h);
         } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
@@ -456,6 +489,9 @@ pub fn choose_among(
         if c.accepts(ptrs) {
             return Ok(c);
         }
+        if c.swap {
+            continue; // its packed alternatives are among the unswapped candidates
+        }
         if let Kernel::Sm90(_) = c.kernel {
             let misaligned = pack::pointer_misfits(ptrs);
             if let Ok(plans) = pack::hopper_packed_plans(p, dev, misaligned) {
@@ -477,6 +513,13 @@ impl Plan {
     /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B,
     /// except for the operands the plan packs into the workspace first).
     pub fn accepts(&self, ptrs: &GemmPointers) -> bool {
+        let swapped;
+        let ptrs = if self.swap {
+            swapped = ptrs.swapped();
+            &swapped
+        } else {
+            ptrs
+        };
         match self.kernel {
             Kernel::Portable(_) => true,
             Kernel::Sm90(_) => pack::accepts(self.pack.as_ref(), ptrs),
@@ -722,5 +765,99 @@ mod tests {
                 Err(Error::InvalidValue(_))
             ));
         }
+    }
+    /// cuBLAS column-major TN: A stored k x m, B k x n (both K-major), C/D m x n.
+    fn tn(m: u64, n: u64, k: u64, epilogue: i32) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        op.epilogue = epilogue;
+        let a = MatrixSpec::col(R_16BF, k, m, k as i64);
+        let b = MatrixSpec::col(R_16BF, k, n, k as i64);
+        let c = MatrixSpec::col(R_16BF, m, n, m as i64);
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    #[test]
+    fn transposed_problem_is_the_same_product() {
+        use crate::problem::{GemmPointers, Scalar};
+        let p = tn(3, 4096, 1024, crate::types::epilogue::GELU_BIAS);
+        let t = p.transposed();
+        assert_eq!((t.m, t.n, t.k), (4096, 3, 1024));
+        // op(A^T)(j, kk) = op(B)(kk, j) and so on: every stride pair exchanged.
+        assert_eq!((t.a.row, t.a.col), (p.b.col, p.b.row));
+        assert_eq!((t.b.row, t.b.col), (p.a.col, p.a.row));
+        assert_eq!((t.d.row, t.d.col), (p.d.col, p.d.row));
+        assert_eq!(t.extent[0], p.extent[1]);
+        assert!(t.bias_along_n && !p.bias_along_n);
+        assert_eq!(t.transposed(), p, "an involution");
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0x3000,
+            d: 0x3000,
+            bias: 0x4000,
+        };
+        let s = ptrs.swapped();
+        assert_eq!((s.a, s.b, s.d, s.bias), (0x2000, 0x1000, 0x3000, 0x4000));
+        // Both operands stay K-major, so the narrow tiles (K-major B only) take it; the
+        // column bias keeps D off the TMA-store epilogue.
+        assert!(sm90::tma_store(&t, 0x1000, Scalar::Host(0.0)).is_err());
+        // ... and to tiles whose epilogue can add it (at most 64 wide).
+        let plans = hopper_plans(&t, &DeviceSpec::H200).unwrap();
+        assert!(plans.iter().all(|pl| match pl.kernel {
+            Kernel::Sm90(v) => v.block_n <= sm90::MAX_BIAS_ALONG_N_TILE,
+            _ => false,
+        }));
+    }
+
+    #[test]
+    fn small_m_goes_swapped_to_narrow_tiles() {
+        use crate::problem::{GemmPointers, Scalar};
+        let dev = DeviceSpec::H200;
+        let narrow = |plan: &Plan| match plan.kernel {
+            Kernel::Sm90(v) => v.block_n <= 32,
+            _ => false,
+        };
+        // Decode shapes (the small-M set of issue 4 and gpu_matmul's narrow_and_swapped):
+        // the model ranks a swapped narrow-tile plan first.
+        for (m, n, k) in [(1, 4096, 4096), (16, 14336, 4096)] {
+            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            assert!(c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
+            assert!(c[0].name().contains("+swap"));
+        }
+        // Where n alone fills the SMs with narrow tiles, unswapped ones (one m-tile, A's few
+        // rows zero-filled by TMA) model about as well; either way a narrow tile, and the
+        // swapped plans are among the candidates.
+        for (m, n, k) in [(3, 2112, 1000), (16, 1000, 4096)] {
+            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            assert!(narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
+            assert!(c.iter().any(|p| p.swap), "{m}x{n}x{k}");
+        }
+        // A small n takes the narrow tiles as it is.
+        for (m, n, k) in [(4096, 1, 4096), (1000, 16, 2048)] {
+            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            assert!(!c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
+        }
+        // Large m: never swapped.
+        let c = candidates(&tn(4096, 4096, 4096, crate::types::epilogue::DEFAULT), &dev).unwrap();
+        assert!(c.iter().all(|p| !p.swap));
+        // A swapped plan checks the pointers it will use: the caller's B is its A.
+        let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
+        let plan = candidates(&p, &dev).unwrap()[0];
+        let mut ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0,
+            d: 0x3000,
+            bias: 0,
+        };
+        assert!(plan.accepts(&ptrs));
+        ptrs.a += 2;
+        assert!(!plan.accepts(&ptrs));
+        assert_eq!(Plan::from_algo(&plan.to_algo(), &p, &dev).unwrap(), plan);
     }
 }

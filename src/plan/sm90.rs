@@ -63,6 +63,18 @@ const MAX_DIM: u64 = i32::MAX as u64 - 256;
 /// 352 tiles = 2.67 waves instead of 288 = 2.18).
 pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64)];
 
+/// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
+/// `kCanBiasCol`; wider ones would spill).
+pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
+
+/// Narrow tiles for problems with a small n, or a small m computed swapped (D^T = B^T A^T,
+/// `GemmProblem::transposed`): decode-sized GEMMs stream A (the weights) once, so a 128-row
+/// tile of 16 or 32 columns wastes no bandwidth and little tensor-core work on padding, and a
+/// 144 x 64 x 2-byte stage leaves room for ~11 stages in flight. K-major B only (an n16 line
+/// is 32 bytes: the 128-byte swizzle of the MN-major layout needs 64 values); the general
+/// epilogue only (the TMA-store path writes 64-column boxes).
+pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
+
 /// Which dimension of an operand is contiguous in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Major {
@@ -148,7 +160,11 @@ impl Sm90Variant {
         if ab == ScalarType::F32 && (major_a, major_b) != (Major::K, Major::K) {
             return None;
         }
-        if block_m != 128 || !matches!(block_n, 64 | 128 | 192 | 256) {
+        let narrow = matches!(block_n, 16 | 32);
+        if block_m != 128 || !(narrow || matches!(block_n, 64 | 128 | 192 | 256)) {
+            return None;
+        }
+        if narrow && major_b != Major::K {
             return None;
         }
         let mut v = Sm90Variant {
@@ -205,11 +221,17 @@ impl Sm90Variant {
     /// TMA-store path's, whichever is larger (a launch uses one of them, so they share it).
     /// kernels/sm90/gemm.cuh `EpilogueSmem`.
     pub fn epilogue_smem_bytes(&self) -> u64 {
-        if self.cd.size_bytes() == 2 {
+        if self.has_tma_store() {
             EPILOGUE_SMEM_BYTES.max(TMA_STORE_SMEM_BYTES)
         } else {
             EPILOGUE_SMEM_BYTES
         }
+    }
+
+    /// Whether the variant has the TMA-store epilogue (kernels/sm90/gemm.cuh `CanTmaStore`):
+    /// 16-bit D and whole 64-column boxes per tile.
+    pub fn has_tma_store(&self) -> bool {
+        self.cd.size_bytes() == 2 && self.block_n % STORE_BOX == 0
     }
 
     /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
@@ -248,7 +270,7 @@ impl Sm90Variant {
             };
             for &cd in cds {
                 for layout in LAYOUTS {
-                    for (bm, bn) in TILES {
+                    for (bm, bn) in TILES.into_iter().chain(NARROW_TILES) {
                         v.extend(Sm90Variant::with_layout(
                             ab,
                             cd,
@@ -293,6 +315,11 @@ impl Sm90Variant {
         }
         if p.m == 0 || p.n == 0 || p.k == 0 {
             return Err("empty problem or k = 0".into());
+        }
+        if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
+            return Err(format!(
+                "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
+            ));
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
@@ -387,6 +414,9 @@ pub fn tma_store_with(
 ) -> Result<StoreLayout, String> {
     if p.cd_type.size_bytes() != 2 {
         return Err(format!("{:?} output (TMA stores 16-bit D only)", p.cd_type));
+    }
+    if p.epilogue.bias && p.bias_along_n {
+        return Err("the bias runs along n (a swapped problem)".into());
     }
     if let Scalar::Host(b) = beta {
         if b != 0.0 {
@@ -515,8 +545,9 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            64 + 4,
-            "2 input x 2 output types x 4 layouts x 4 tiles, and tf32 TN x 4 tiles"
+            4 * (16 + 4) + 6,
+            "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
+             tiles), and tf32 TN x 6 tiles"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -556,6 +587,8 @@ mod tests {
                 "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
                 "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
                 "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
+                "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
+                "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
             ]
         );
     }
@@ -697,7 +730,13 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            assert_eq!(fitting.len(), TILES.len(), "{tag}: one per tile");
+            // The narrow tiles take K-major B only (tn, nn).
+            let narrow = if tag == "tn" || tag == "nn" {
+                NARROW_TILES.len()
+            } else {
+                0
+            };
+            assert_eq!(fitting.len(), TILES.len() + narrow, "{tag}: one per tile");
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
         // MN-major operands need aligned leading dimensions too: m = 301 for A stored m x k.
@@ -757,7 +796,7 @@ mod tests {
             .into_iter()
             .filter(|v| v.ab == ScalarType::F32)
             .collect();
-        assert_eq!(tf32.len(), 4);
+        assert_eq!(tf32.len(), TILES.len() + NARROW_TILES.len());
         for v in &tf32 {
             assert_eq!(
                 (v.cd, v.layout_tag(), v.block_k),
@@ -811,7 +850,7 @@ mod tests {
         let big = choose(&fp32(8192, 8192, 8192, 1, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
         assert_eq!((big.ab, big.block_n), (ScalarType::F32, 256));
         let skinny = choose(&fp32(4096, 16, 4096, 1, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
-        assert_eq!(skinny.block_n, 64);
+        assert_eq!(skinny.block_n, 16, "n = 16: the narrow tile");
         assert!(choose(&fp32(4096, 4096, 4096, 0, 0, COMPUTE_32F_FAST_TF32), &dev).is_none());
     }
 
@@ -977,7 +1016,7 @@ mod tests {
         let mid = choose(&tn(1024, 1024, 4096), &dev).unwrap();
         assert!(mid.fits(&tn(1024, 1024, 4096)));
         let skinny = choose(&tn(4096, 16, 4096), &dev).unwrap();
-        assert_eq!(skinny.block_n, 64);
+        assert_eq!(skinny.block_n, 16, "n = 16: the narrow tile");
         for p in [
             tn(8192, 8192, 8192),
             tn(1024, 1024, 4096),

@@ -174,7 +174,13 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
     }
 }
 
-/// Seconds for one k-iteration of variant `v` on one SM.
+/// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow
+/// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.614 us, loads
+/// at 78 GB/s).
+const SM_LOAD_BYTES_PER_S: f64 = 100e9;
+
+/// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
+/// whichever is slower.
 pub fn iteration_s(v: &Sm90Variant) -> f64 {
     let flops = 2.0 * v.block_m as f64 * v.block_n as f64 * v.block_k as f64;
     let rate = if v.ab.size_bytes() == 4 {
@@ -182,7 +188,8 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     } else {
         SM_PEAK_FLOPS
     };
-    flops / (rate * mainloop_efficiency(v.block_n))
+    let math = flops / (rate * mainloop_efficiency(v.block_n));
+    math.max(v.stage_bytes() as f64 / SM_LOAD_BYTES_PER_S)
 }
 
 /// Seconds per k-iteration in the Stream-K phase of `d`. Data-parallel CTAs walk k in

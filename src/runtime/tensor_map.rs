@@ -174,6 +174,8 @@ pub fn encode(args: &TiledEncode) -> Result<TensorMap> {
 pub const FLAG_TMA_STORE: i32 = 4;
 /// The kernel's SM90_FLAG_D_ROW_MAJOR: with FLAG_TMA_STORE, D is row-major.
 pub const FLAG_D_ROW_MAJOR: i32 = 8;
+/// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
+pub const FLAG_BIAS_COL: i32 = 16;
 
 /// The encode arguments of D's tensor map for the TMA-store epilogue of `v`, D laid out as
 /// `layout` at device address `address` (`plan::sm90::tma_store` decides both).
@@ -296,6 +298,9 @@ impl Sm90Params {
         padded_d: bool,
     ) -> Sm90Params {
         let mut flags = bias_flags(p);
+        if p.epilogue.bias && p.bias_along_n {
+            flags |= FLAG_BIAS_COL;
+        }
         match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
             Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
             Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
@@ -371,7 +376,11 @@ impl Sm90Args {
         group_m: u32,
         padded_d: bool,
     ) -> Result<Sm90Args> {
-        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d);
+        let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d);
+        if !v.has_tma_store() {
+            // The narrow tiles have only the general epilogue.
+            params.flags &= !(FLAG_TMA_STORE | FLAG_D_ROW_MAJOR);
+        }
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
             let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
                 StoreLayout::RowMajor

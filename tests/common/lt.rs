@@ -394,10 +394,20 @@ impl<'a> Descs<'a> {
         handle: &LtHandle,
         max_workspace: u64,
     ) -> Result<HeuristicResult, String> {
+        self.heuristic_nth(handle, max_workspace, 0)
+    }
+
+    /// The heuristic's algorithm of rank `index` (0: the best), for timing each candidate.
+    pub fn heuristic_nth(
+        &self,
+        handle: &LtHandle,
+        max_workspace: u64,
+        index: usize,
+    ) -> Result<HeuristicResult, String> {
         let api = handle.api;
-        let mut res = [HeuristicResult::default(); 1];
+        let mut res = vec![HeuristicResult::default(); index + 1];
         let mut count = -1i32;
-        // SAFETY: every handle is live; `res` has room for the 1 result requested.
+        // SAFETY: every handle is live; `res` has room for the index + 1 results requested.
         let s = unsafe {
             (api.heuristic)(
                 handle.h,
@@ -407,19 +417,19 @@ impl<'a> Descs<'a> {
                 self.layouts[C].h,
                 self.layouts[D].h,
                 self.pref.h,
-                1,
+                (index + 1) as i32,
                 res.as_mut_ptr(),
                 &mut count,
             )
         };
         check(api, "MatmulAlgoGetHeuristic", s)?;
-        if count < 1 {
+        if count < index as i32 + 1 {
             return Err(format!(
-                "{} heuristic returned {count} algorithms",
+                "{} heuristic returned {count} algorithms (rank {index} asked for)",
                 api.name
             ));
         }
-        let r = res[0];
+        let r = res[index];
         check(api, "heuristic result state", r.state)?;
         if r.workspace_size as u64 > max_workspace {
             return Err(format!(

@@ -24,6 +24,7 @@ usage: deepgemm-bench [options]
   --json PATH          write the results as JSON
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
+  --algo-index N       time deepgemm's heuristic candidate of rank N (default 0, its best)
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
@@ -91,6 +92,9 @@ pub struct Options {
     pub host_overhead: bool,
     /// Calls per case for `host_overhead`.
     pub calls: usize,
+    /// Time deepgemm's heuristic candidate of this rank instead of its first (`--algo-index`):
+    /// how the cost model's ranking compares with the measured one.
+    pub algo_index: usize,
 }
 
 /// The shapes run when none is given.
@@ -123,6 +127,7 @@ impl Default for Options {
             workspace_mib: None,
             host_overhead: false,
             calls: 20_000,
+            algo_index: 0,
         }
     }
 }
@@ -286,6 +291,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--device" => o.device = parse_count(flag, value()?, 0)? as usize,
             "--seed" => o.seed = Some(parse_count(flag, value()?, 0)?),
+            "--algo-index" => o.algo_index = parse_count(flag, value()?, 0)? as usize,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
     }

@@ -276,10 +276,12 @@ impl Bench<'_> {
     ) -> Result<Side<'b, 'b>, String> {
         let descs = Descs::new(lib.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
         let t = Instant::now();
-        let h = descs.heuristic(&lib.handle, workspace_bytes() as u64)?;
+        let is_dg = std::ptr::eq(lib.api, self.dg.api);
+        let rank = if is_dg { self.opts.algo_index } else { 0 };
+        let h = descs.heuristic_nth(&lib.handle, workspace_bytes() as u64, rank)?;
         res.heuristic_ms = t.elapsed().as_secs_f64() * 1e3;
         res.workspace_bytes = h.workspace_size;
-        res.algo_label = if std::ptr::eq(lib.api, self.dg.api) {
+        res.algo_label = if is_dg {
             deepgemm_variant(self.gpu, spec, &h.algo)
         } else {
             format!("heuristic #0, {:.2} waves", h.waves_count)
