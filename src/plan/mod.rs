@@ -433,12 +433,19 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                     );
                 }
             }
-            // Merged by the model's estimate with the transposed problem's plans.
-            let mut h = h;
-            h.extend(swapped_plans(p, dev));
-            h.sort_by_key(|p| p.estimate_ns);
-            h.truncate(MAX_SM90_PLANS);
             out.extend(h);
+            // The transposed problem's plans go in by the model's estimate: before the first
+            // plan modelled slower (D-copy plans lead whenever the copy pays, although their
+            // estimate, which leaves out the general epilogue they avoid, is above the direct
+            // plans'; a swapped narrow plan must still beat them on its own estimate).
+            for s in swapped_plans(p, dev) {
+                let at = out
+                    .iter()
+                    .position(|o| o.estimate_ns > s.estimate_ns)
+                    .unwrap_or(out.len());
+                out.insert(at, s);
+            }
+            out.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
         } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
             if pays {
