@@ -369,6 +369,8 @@ mod gpu {
         bias_f32: bool,
         device_scalars: bool,
         alias: bool,
+        /// CTAs per cluster along m (2: B multicast).
+        cluster: u32,
     }
 
     const BASE: Case = Case {
@@ -390,6 +392,7 @@ mod gpu {
         bias_f32: false,
         device_scalars: false,
         alias: false,
+        cluster: 1,
     };
 
     fn cases() -> Vec<Case> {
@@ -685,6 +688,69 @@ mod gpu {
         }
         v.extend(tf32_cases());
         v.extend(narrow_cases());
+        v.extend(cluster_cases());
+        v
+    }
+
+    /// Clusters of 2 along m with B multicast: every layout and cluster tile, an odd tile-row
+    /// count (the last pair's second CTA is past m: it still multicasts its B share), ragged n,
+    /// many tiles per cluster (the persistent loop), the TMA-store and general epilogues, bias +
+    /// activations, fp32 out, batches, tf32.
+    fn cluster_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
+            for (j, block_n) in [256, 192, 128].into_iter().enumerate() {
+                v.push(Case {
+                    cluster: 2,
+                    ta,
+                    tb,
+                    block_n,
+                    m: [304, 520, 136][j],
+                    n: [392, 200, 264][(i + j) % 3],
+                    k: [200, 72, 1000][(i + j) % 3],
+                    ab_pad: 8,
+                    beta: if (i + j) % 2 == 0 { 0.0 } else { 0.5 },
+                    epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][(i + j) % 3],
+                    ..BASE
+                });
+            }
+        }
+        v.extend([
+            // 24 x 16 = 384 tiles of 128x256: 192 pairs over the resident clusters.
+            Case {
+                cluster: 2,
+                block_n: 256,
+                m: 3072,
+                n: 4096,
+                k: 128,
+                ..BASE
+            },
+            Case {
+                cluster: 2,
+                block_n: 128,
+                ab: F16,
+                cd: F32,
+                m: 1000,
+                n: 1000,
+                k: 264,
+                batch: 2,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            Case {
+                cluster: 2,
+                block_n: 192,
+                ab: F32,
+                cd: F32,
+                m: 129,
+                n: 300,
+                k: 100,
+                alpha: 0.5,
+                beta: 1.0,
+                ..BASE
+            },
+        ]);
         v
     }
 
@@ -971,7 +1037,13 @@ mod gpu {
         let p = GemmProblem::new(&op, &a_spec, &b_spec, &d_spec, &d_spec).unwrap();
         let v = Sm90Variant::all()
             .into_iter()
-            .find(|v| v.ab == c.ab && v.cd == c.cd && v.block_n == c.block_n && v.fits(&p))
+            .find(|v| {
+                v.ab == c.ab
+                    && v.cd == c.cd
+                    && v.block_n == c.block_n
+                    && v.cluster_m == c.cluster
+                    && v.fits(&p)
+            })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
         (p, v)
     }

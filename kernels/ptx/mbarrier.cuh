@@ -17,6 +17,13 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
+// One arrival on a barrier in any CTA of the cluster (`bar` from map_shared_rank), releasing
+// this thread's prior accesses at cluster scope.
+__device__ __forceinline__ void mbarrier_arrive_cluster(unsigned bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(bar)
+               : "memory");
+}
+
 // True once the phase with parity `parity` has completed. try_wait may suspend the thread for
 // a system-dependent time before giving up, so a spin on it does not hammer the barrier.
 __device__ __forceinline__ bool mbarrier_try_wait_parity(unsigned bar, unsigned parity) {

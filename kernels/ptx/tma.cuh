@@ -19,3 +19,15 @@ __device__ __forceinline__ void tma_load_3d(unsigned dst, const void* tmap, unsi
       "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
       : "memory");
 }
+
+// As tma_load_3d, delivered to the same shared-memory offset in every CTA of the cluster whose
+// bit is set in `cta_mask`, each of which is signalled on its mbarrier at offset `bar`.
+__device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const void* tmap, unsigned bar,
+                                                      int c0, int c1, int c2,
+                                                      unsigned short cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
+      : "memory");
+}

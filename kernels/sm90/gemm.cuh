@@ -31,6 +31,7 @@
 // launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes.
 #pragma once
 
+#include "ptx/cluster.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/global_sync.cuh"
 #include "ptx/mbarrier.cuh"
@@ -117,6 +118,30 @@ struct OperandTile {
     }
   }
 
+  // Share `rank` of `kParts` of the tile, multicast to the CTAs in `mask`, which each load the
+  // other shares: K-major, rows [rank, rank + 1) * ROWS / kParts as one box (the tensor map's
+  // box has ROWS / kParts rows); MN-major, a range of whole 64-wide chunks (192 = 1 + 2).
+  template <int kParts>
+  __device__ __forceinline__ static void load_share(unsigned dst, const TmaDescriptor& tmap,
+                                                    unsigned full, int row0, int k0, int batch,
+                                                    int rank, unsigned short mask) {
+    if constexpr (kTrans == 0) {
+      constexpr int kRows = ROWS / kParts;
+      static_assert(ROWS % kParts == 0 && (kRows * kLineBytes) % 1024 == 0,
+                    "each share keeps the swizzle period");
+      tma_load_3d_multicast(dst + rank * kRows * kLineBytes, &tmap, full, k0, row0 + rank * kRows,
+                            batch, mask);
+    } else {
+      const int begin = rank * kLoads / kParts;
+      const int end = (rank + 1) * kLoads / kParts;
+#pragma unroll 1
+      for (int c = begin; c < end; ++c) {
+        tma_load_3d_multicast(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0,
+                              batch, mask);
+      }
+    }
+  }
+
   // Byte offset of row `row` (a multiple of 64) from the tile start.
   __device__ __forceinline__ static constexpr unsigned row_offset(int row) {
     return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
@@ -190,7 +215,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
-  static_assert(kClusterM == 1 && kClusterN == 1, "clusters (TMA multicast) are not implemented");
+  // Clusters of kClusterM CTAs along m: they compute vertically adjacent tiles of one tile
+  // column, so each loads its own A tile and a 1/kClusterM share of the common B tile, which
+  // TMA multicasts into every CTA of the cluster (B's L2 reads drop by that factor).
+  static_assert(kClusterN == 1 && (kClusterM == 1 || kClusterM == 2), "clusters of 1 or 2 along m");
+  constexpr bool kMulticast = kClusterM > 1;
   static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNkK");
   static_assert(kMmaK == TileA::kMmaK && kMmaK == TileB::kMmaK, "descriptors step one wgmma's k");
   static_assert(sizeof(T) == 2 || sizeof(OutT) == 4, "tf32 writes fp32 D");
@@ -212,19 +241,37 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll 1
     for (int s = 0; s < kNumStages; ++s) {
       mbarrier_init(pipe.full(s), 1);
-      mbarrier_init(pipe.empty(s), kNumConsumers * 4);
+      // With multicast, a stage is free only when the consumers of every CTA in the cluster
+      // have released it (the peers' TMA writes into it too).
+      mbarrier_init(pipe.empty(s), kNumConsumers * 4 * kClusterM);
     }
     fence_barrier_init();
   }
-  __syncthreads();
+  // The peers' barriers must be initialised before the first multicast or remote arrival.
+  if constexpr (kMulticast) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
 
-  const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M, BLOCK_N, p.group_m);
+  // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
+  // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
+  // row count) still loads and multicasts its B share; TMA zero-fills its A, and the epilogue
+  // skips it. Clusters run data-parallel only (the planner launches no Stream-K phase).
+  const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M * kClusterM, BLOCK_N, p.group_m);
   const int num_k_iters = static_cast<int>((p.k + BLOCK_K - 1) / BLOCK_K);
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    return WorkSchedule(sched.num_tiles, p.sk_tiles, num_k_iters, p.sk_ctas,
-                        static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+    if constexpr (kMulticast) {
+      return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(cluster_id_x()),
+                          static_cast<int>(cluster_count_x()));
+    } else {
+      return WorkSchedule(sched.num_tiles, p.sk_tiles, num_k_iters, p.sk_ctas,
+                          static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+    }
   };
+  const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
+  const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
   // Warp-uniform in the compiler's eyes, so the role branch is not treated as divergent.
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarpgroup, 0);
 
@@ -240,16 +287,24 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll 1
       while (work.next(unit)) {
         const TileCoord tile = sched.coord(unit.tile);
-        const int m0 = tile.m_tile * BLOCK_M;
+        const int m0 = tile_row(tile) * BLOCK_M;
         const int n0 = tile.n_tile * BLOCK_N;
         const int batch = static_cast<int>(tile.batch);
 #pragma unroll 1
         for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
           pipe.producer_acquire(state);
+          // The whole B tile lands here either way: this CTA's share and the peers'.
           pipe.producer_expect(state, kStageBytesA + kStageBytesB);
           const unsigned full = pipe.full(state.stage);
           TileA::load(smem_addr(&smem.a[state.stage][0]), tmap_a, full, m0, k_iter * BLOCK_K, batch);
-          TileB::load(smem_addr(&smem.b[state.stage][0]), tmap_b, full, n0, k_iter * BLOCK_K, batch);
+          if constexpr (kMulticast) {
+            TileB::template load_share<kClusterM>(smem_addr(&smem.b[state.stage][0]), tmap_b,
+                                                  full, n0, k_iter * BLOCK_K, batch, cluster_rank(),
+                                                  static_cast<unsigned short>((1u << kClusterM) - 1));
+          } else {
+            TileB::load(smem_addr(&smem.b[state.stage][0]), tmap_b, full, n0, k_iter * BLOCK_K,
+                        batch);
+          }
           state.advance();
         }
       }
@@ -286,6 +341,17 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     for (int r = 0; r < kAccRegs; ++r) {
       acc[r] = 0.f;
     }
+    // Releases a stage: this warp's arrival on its own empty barrier and, with multicast, on
+    // the peer CTA's (whose .shared::cluster address is computed once: registers are tight).
+    // The rank and the mapped address are recomputed each time (a special-register read and a
+    // mapa): kept live across the mainloop they made ptxas spill at BLOCK_N = 256.
+    static_assert(kClusterM <= 2, "one peer");
+    const auto release = [&](int stage) {
+      pipe.consumer_release(stage);
+      if constexpr (kMulticast) {
+        mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), cluster_ctarank() ^ 1u));
+      }
+    };
     PipelineState<kNumStages> state;
     WorkSchedule work = make_schedule();
     WorkUnit unit;
@@ -319,7 +385,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           // at most one batch is pending, the batch that read `previous_stage` has completed.
           wgmma_wait_group<1>();
           if (k_iter > unit.k_begin && lane == 0) {
-            pipe.consumer_release(previous_stage);
+            release(previous_stage);
           }
           previous_stage = state.stage;
           state.advance();
@@ -330,12 +396,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           wgmma_fence_operand(acc[r]);
         }
         if (lane == 0) {
-          pipe.consumer_release(previous_stage);
+          release(previous_stage);
         }
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;
-      const long long row_base = static_cast<long long>(tile.m_tile) * BLOCK_M + consumer * 64;
+      const long long row_base = static_cast<long long>(tile_row(tile)) * BLOCK_M + consumer * 64;
       const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
       // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
@@ -399,6 +465,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         tma_store_wait<0>();
       }
     }
+  }
+  // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast
+  // into its shared memory.
+  if constexpr (kMulticast) {
+    cluster_sync();
   }
 }
 

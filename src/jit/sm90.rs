@@ -77,9 +77,10 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, 1, 1, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
+                ", {}, {}, {}, 1, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
                 v.stages,
                 v.smem_bytes(),
+                v.cluster_m,
                 v.major_a.trans(),
                 v.major_b.trans()
             )));
@@ -103,6 +104,10 @@ mod tests {
             ("SM90_FLAG_BIAS_F32", FLAG_BIAS_F32),
             ("SM90_FLAG_TMA_STORE", FLAG_TMA_STORE),
             ("SM90_FLAG_D_ROW_MAJOR", FLAG_D_ROW_MAJOR),
+            (
+                "SM90_FLAG_BIAS_COL",
+                crate::runtime::tensor_map::FLAG_BIAS_COL,
+            ),
             ("SM90_ACT_NONE", Activation::None as i32),
             ("SM90_ACT_RELU", Activation::Relu as i32),
             ("SM90_ACT_GELU", Activation::Gelu as i32),

@@ -50,6 +50,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../kernels/ptx/mbarrier.cuh"),
     ),
     ("ptx/tma.cuh", include_str!("../../kernels/ptx/tma.cuh")),
+    (
+        "ptx/cluster.cuh",
+        include_str!("../../kernels/ptx/cluster.cuh"),
+    ),
     ("ptx/wgmma.cuh", include_str!("../../kernels/ptx/wgmma.cuh")),
     ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
     ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),

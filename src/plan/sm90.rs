@@ -63,6 +63,11 @@ const MAX_DIM: u64 = i32::MAX as u64 - 256;
 /// 352 tiles = 2.67 waves instead of 288 = 2.18).
 pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64)];
 
+/// The tile widths built in clusters of 2 with B multicast as well (`Sm90Variant::with_cluster`):
+/// the wide tiles of large problems, whose B loads are most of the L2 traffic (a 128x256
+/// stage: 16 KiB of A, 32 KiB of B).
+pub const CLUSTER_TILES_N: [u32; 3] = [256, 192, 128];
+
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
 /// `kCanBiasCol`; wider ones would spill).
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
@@ -183,6 +188,22 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
+    /// The same kernel in clusters of `cluster_m` CTAs along m that share each B tile through
+    /// TMA multicast (kernels/sm90/gemm.cuh), or `None` where it is not built: clusters of 2,
+    /// tiles at least 128 wide (each CTA's share of B keeps the 1024-byte swizzle period).
+    pub fn with_cluster(self, cluster_m: u32) -> Option<Sm90Variant> {
+        if cluster_m == 1 {
+            return Some(Sm90Variant { cluster_m, ..self });
+        }
+        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n))
+            .then_some(Sm90Variant { cluster_m, ..self })
+    }
+
+    /// CTAs per cluster.
+    pub fn cluster_size(&self) -> u32 {
+        self.cluster_m * self.cluster_n
+    }
+
     /// The operand layouts in cuBLAS column-major terms: "tn" (both K-major), "nn", "tt", "nt".
     pub fn layout_tag(&self) -> &'static str {
         match (self.major_a, self.major_b) {
@@ -271,14 +292,10 @@ impl Sm90Variant {
             for &cd in cds {
                 for layout in LAYOUTS {
                     for (bm, bn) in TILES.into_iter().chain(NARROW_TILES) {
-                        v.extend(Sm90Variant::with_layout(
-                            ab,
-                            cd,
-                            layout,
-                            bm,
-                            bn,
-                            HOPPER_SMEM_BUDGET,
-                        ));
+                        let base =
+                            Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
+                        v.extend(base);
+                        v.extend(base.and_then(|b| b.with_cluster(2)));
                     }
                 }
             }
@@ -362,14 +379,21 @@ impl Sm90Variant {
         ptrs.a % TMA_STRIDE_ALIGN == 0 && ptrs.b % TMA_STRIDE_ALIGN == 0
     }
 
-    /// Output tiles over all batches.
+    /// Output tiles over all batches; for a cluster variant, whole clusters' worth (the tile
+    /// rows rounded up to a multiple of the cluster, as the kernel's scheduler pairs them).
     pub fn num_tiles(&self, p: &GemmProblem) -> u64 {
-        p.m.div_ceil(self.block_m as u64) * p.n.div_ceil(self.block_n as u64) * p.batch
+        let cm = self.cluster_m.max(1) as u64;
+        p.m.div_ceil(self.block_m as u64).div_ceil(cm)
+            * cm
+            * p.n.div_ceil(self.block_n as u64)
+            * p.batch
     }
 
-    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles.
+    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles; whole clusters.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
-        self.num_tiles(p).clamp(1, dev.sm_count.max(1) as u64) as u32
+        let cs = self.cluster_size().max(1) as u64;
+        let sms = (dev.sm_count.max(1) as u64 / cs * cs).max(cs);
+        self.num_tiles(p).clamp(1, sms) as u32
     }
 }
 
@@ -486,12 +510,40 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
     (first_m + local % rows, local / rows, batch)
 }
 
-/// Every sm90 variant that takes `p` on `dev`, widest tile first.
+/// `DEEPGEMM_CLUSTER` = `1` (no clusters) or `2` (the cluster-of-2 variant wherever a tile has
+/// one, for tests that must run the multicast path); unset: the cost model decides. Read once.
+pub fn cluster_forced() -> Option<u32> {
+    static F: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
+        match std::env::var("DEEPGEMM_CLUSTER").as_deref().map(str::trim) {
+            Ok("1") => Some(1),
+            Ok("2") => Some(2),
+            _ => None,
+        }
+    });
+    *F
+}
+
+/// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
+    fitting_with(p, dev, cluster_forced())
+}
+
+pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> Vec<Sm90Variant> {
     let mut v: Vec<Sm90Variant> = Sm90Variant::all()
         .into_iter()
         .filter(|v| v.fits(p) && v.fits_device(dev))
         .collect();
+    match cluster {
+        Some(1) => v.retain(|x| x.cluster_m == 1),
+        Some(c) => {
+            let clustered: Vec<Sm90Variant> =
+                v.iter().filter(|x| x.cluster_m == c).copied().collect();
+            v.retain(|x| {
+                x.cluster_m == c || !clustered.contains(&Sm90Variant { cluster_m: c, ..*x })
+            });
+        }
+        None => {}
+    }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
     v
 }
@@ -545,9 +597,9 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4) + 6,
+            4 * (16 + 4 + 12) + 6 + 3,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
-             tiles), and tf32 TN x 6 tiles"
+             tiles + 4 layouts x 3 cluster tiles), and tf32 TN x (6 tiles + 3 cluster tiles)"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -584,8 +636,11 @@ mod tests {
             tf32,
             [
                 "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
+                "dg_sm90_f32_f32_tn_m128n256k32_s4_c2x1",
                 "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
+                "dg_sm90_f32_f32_tn_m128n192k32_s5_c2x1",
                 "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
+                "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
                 "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
@@ -736,7 +791,11 @@ mod tests {
             } else {
                 0
             };
-            assert_eq!(fitting.len(), TILES.len() + narrow, "{tag}: one per tile");
+            assert_eq!(
+                fitting.len(),
+                TILES.len() + narrow + CLUSTER_TILES_N.len(),
+                "{tag}: one per tile and cluster size"
+            );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
         // MN-major operands need aligned leading dimensions too: m = 301 for A stored m x k.
@@ -796,7 +855,10 @@ mod tests {
             .into_iter()
             .filter(|v| v.ab == ScalarType::F32)
             .collect();
-        assert_eq!(tf32.len(), TILES.len() + NARROW_TILES.len());
+        assert_eq!(
+            tf32.len(),
+            TILES.len() + NARROW_TILES.len() + CLUSTER_TILES_N.len()
+        );
         for v in &tf32 {
             assert_eq!(
                 (v.cd, v.layout_tag(), v.block_k),
@@ -1006,6 +1068,65 @@ mod tests {
         assert_eq!(v.num_tiles(&tn(8192, 8192, 64)), 64 * 32);
         assert_eq!(v.grid(&tn(256, 512, 64), &dev), 4);
         assert_eq!(v.grid(&tn(1, 1, 64), &dev), 1);
+    }
+
+    #[test]
+    fn clusters_pair_tile_rows_and_run_data_parallel() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        let dev = DeviceSpec::H200;
+        let base = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let c2 = base.with_cluster(2).unwrap();
+        assert_eq!(c2.name(), "dg_sm90_bf16_bf16_tn_m128n256k64_s4_c2x1");
+        assert_eq!(c2.smem_bytes(), base.smem_bytes(), "the same shared memory");
+        assert!(base.with_cluster(3).is_none());
+        let narrow = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            16,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(narrow.with_cluster(2).is_none());
+        // 3 tile rows become 2 pairs (4 rows' worth); grids are whole clusters.
+        let p = tn(300, 512, 64);
+        assert_eq!(c2.num_tiles(&p), 4 * 2);
+        assert_eq!(c2.grid(&p, &dev), 8);
+        let big = tn(8192, 8192, 64);
+        assert_eq!(c2.grid(&big, &dev), 132);
+        let odd = DeviceSpec {
+            sm_count: 131,
+            ..dev
+        };
+        assert_eq!(c2.grid(&big, &odd), 130);
+        // Data-parallel only; nothing under a forced Stream-K or split-K.
+        let d = decompositions_with(&c2, &big, &dev, Forced::Auto);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].0.is_data_parallel());
+        assert!(decompositions_with(&c2, &big, &dev, Forced::StreamK).is_empty());
+        assert!(decompositions_with(&c2, &big, &dev, Forced::SplitK).is_empty());
+        // DEEPGEMM_CLUSTER: 2 swaps in the clustered variant where a tile has one, 1 drops them.
+        let all = fitting_with(&big, &dev, None);
+        let two = fitting_with(&big, &dev, Some(2));
+        let one = fitting_with(&big, &dev, Some(1));
+        assert!(all.iter().any(|v| v.cluster_m == 2) && all.iter().any(|v| v.cluster_m == 1));
+        assert!(one.iter().all(|v| v.cluster_m == 1));
+        for v in &two {
+            assert_eq!(
+                v.cluster_m == 2,
+                CLUSTER_TILES_N.contains(&v.block_n),
+                "{}",
+                v.name()
+            );
+        }
+        assert_eq!(one.len(), two.len());
     }
 
     #[test]

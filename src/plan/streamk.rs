@@ -294,6 +294,19 @@ pub fn decompositions_with(
     dev: &DeviceSpec,
     force: Forced,
 ) -> Vec<(Decomposition, f64)> {
+    if v.cluster_m > 1 {
+        // Clusters run data-parallel only (kernels/sm90/gemm.cuh); none under a forced
+        // Stream-K or split-K, whose tests must exercise those schedules.
+        if matches!(force, Forced::StreamK | Forced::SplitK) {
+            return Vec::new();
+        }
+        let d = Decomposition {
+            sk_tiles: 0,
+            sk_ctas: 0,
+            grid: v.grid(p, dev),
+        };
+        return vec![(d, estimate_s(v, p, &d, dev))];
+    }
     let sms = dev.sm_count.max(1) as u64;
     let tiles = v.num_tiles(p).max(1);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);

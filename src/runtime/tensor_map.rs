@@ -89,7 +89,14 @@ pub fn encode_args(
     let (lda, ldb) = v.leading_dims(p).map_err(|why| unsupported!("{why}"))?;
     let (rows, ld, batch_stride, box_rows, major) = match which {
         Operand::A => (p.m, lda as u64, p.a.batch, v.block_m, v.major_a),
-        Operand::B => (p.n, ldb as u64, p.b.batch, v.block_n, v.major_b),
+        // A cluster's CTAs each load a 1/cluster_m share of B's rows and multicast it.
+        Operand::B => (
+            p.n,
+            ldb as u64,
+            p.b.batch,
+            v.block_n / v.cluster_m,
+            v.major_b,
+        ),
     };
     // (inner extent, outer extent, box): K-major boxes are whole tiles, MN-major boxes one
     // 128-byte-wide chunk of rows by BLOCK_K.
@@ -461,6 +468,10 @@ pub unsafe fn launch(
     args: &mut Sm90Args,
 ) -> Result<()> {
     let mut kernel_args = args.launch_args();
+    if v.cluster_m > 1 {
+        // SAFETY: as below; the caller's contract covers `function` and `stream`.
+        return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args) };
+    }
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap, CUtensorMap) by
     // value and `kernel_args` points at those four objects, alive for this call; the rest is
     // the caller's contract.
@@ -481,6 +492,103 @@ pub unsafe fn launch(
     };
     if r == CUresult::CUDA_SUCCESS {
         // The name is only for the error: formatting it cost ~0.3 us of CPU on every call.
+        return Ok(());
+    }
+    check(r, &format!("launching {}", v.name()))
+}
+
+/// Clusters of `v.cluster_m` CTAs the device can hold at once for `function`, per function
+/// (queried once: ~1 us of driver time). 0 when the query fails.
+fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) -> u32 {
+    use std::collections::HashMap;
+    static CACHE: once_cell::sync::Lazy<parking_lot::Mutex<HashMap<usize, u32>>> =
+        once_cell::sync::Lazy::new(|| parking_lot::Mutex::new(HashMap::new()));
+    let key = function as usize;
+    if let Some(&n) = CACHE.lock().get(&key) {
+        return n;
+    }
+    let mut attr = cluster_attribute(v);
+    let config = sys::CUlaunchConfig {
+        gridDimX: v.cluster_m,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: THREADS,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: v.smem_bytes() as u32,
+        hStream: stream,
+        attrs: &mut attr,
+        numAttrs: 1,
+    };
+    let mut n = 0i32;
+    // SAFETY: `config` and its one attribute live for the call; `function` is loaded in the
+    // current context (the caller's contract).
+    let r = unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, function, &config) };
+    let n = if r == CUresult::CUDA_SUCCESS {
+        n.max(0) as u32
+    } else {
+        0
+    };
+    CACHE.lock().insert(key, n);
+    n
+}
+
+fn cluster_attribute(v: &Sm90Variant) -> sys::CUlaunchAttribute {
+    // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
+    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = v.cluster_m;
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    attr
+}
+
+/// `launch` for a cluster variant: cuLaunchKernelEx with the cluster dimension, the grid a
+/// multiple of the cluster and no more clusters than the device holds at once (the kernel's
+/// data-parallel schedule takes any number of clusters; a persistent grid must be resident).
+///
+/// # Safety
+/// As `launch`.
+unsafe fn launch_cluster(
+    function: CUfunction,
+    v: &Sm90Variant,
+    grid: u32,
+    stream: CUstream,
+    kernel_args: &mut [*mut c_void; 4],
+) -> Result<()> {
+    let cm = v.cluster_m;
+    let resident = max_active_clusters(function, v, stream);
+    if resident == 0 {
+        return Err(unsupported!(
+            "{}: the device cannot hold a cluster of {cm} of these CTAs",
+            v.name()
+        ));
+    }
+    let clusters = grid.div_ceil(cm).clamp(1, resident);
+    let mut attr = cluster_attribute(v);
+    let config = sys::CUlaunchConfig {
+        gridDimX: clusters * cm,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: THREADS,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: v.smem_bytes() as u32,
+        hStream: stream,
+        attrs: &mut attr,
+        numAttrs: 1,
+    };
+    // SAFETY: `config` and `attr` live for the call; `kernel_args` points at the four kernel
+    // arguments (see `launch`); the rest is the caller's contract.
+    let r = unsafe {
+        sys::cuLaunchKernelEx(
+            &config,
+            function,
+            kernel_args.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    if r == CUresult::CUDA_SUCCESS {
         return Ok(());
     }
     check(r, &format!("launching {}", v.name()))
@@ -507,6 +615,18 @@ mod tests {
         let c = MatrixSpec::col(ty, m, n, m as i64);
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         (op, p)
+    }
+
+    #[test]
+    fn cluster_variants_load_a_share_of_b() {
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256)
+            .with_cluster(2)
+            .unwrap();
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
+        let a = encode_args(&v, &p, Operand::A, 0x7000_0000).unwrap();
+        let b = encode_args(&v, &p, Operand::B, 0x8000_0000).unwrap();
+        assert_eq!(a.box_dim, [64, 128, 1], "each CTA loads its whole A tile");
+        assert_eq!(b.box_dim, [64, 128, 1], "half of the 256 B rows, multicast");
     }
 
     #[test]
