@@ -17,11 +17,12 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
-// One arrival on a barrier in any CTA of the cluster (`bar` from map_shared_rank), releasing
-// this thread's prior accesses at cluster scope.
+// One arrival on a barrier in any CTA of the cluster (`bar` from map_shared_rank), with the
+// default (.release.cta) semantics, as CUTLASS's ClusterBarrier: what it orders are wgmma reads
+// of this CTA's own shared memory, complete once wgmma.wait_group returned. (.release.cluster
+// adds a cluster-scope fence to every arrival, once per k-step and warp.)
 __device__ __forceinline__ void mbarrier_arrive_cluster(unsigned bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(bar)
-               : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
 // True once the phase with parity `parity` has completed. try_wait may suspend the thread for

@@ -565,6 +565,15 @@ unsafe fn launch_cluster(
         ));
     }
     let clusters = grid.div_ceil(cm).clamp(1, resident);
+    if crate::log::enabled(crate::log::Level::Hints) {
+        crate::log::hint(
+            "deepgemmLtMatmul",
+            format!(
+                "{}: {clusters} clusters of {cm} ({resident} resident at most; {grid} CTAs planned)",
+                v.name()
+            ),
+        );
+    }
     let mut attr = cluster_attribute(v);
     let config = sys::CUlaunchConfig {
         gridDimX: clusters * cm,
