@@ -179,10 +179,12 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 /// at 78 GB/s).
 const SM_LOAD_BYTES_PER_S: f64 = 100e9;
 
-/// Bytes per second all SMs together pull from L2 (hits or not): every tile loads its A and B
-/// panels whole, so a problem's load traffic is tiles x k-iterations x stage bytes. Fitted on the
-/// H200: 4096^3 on 128x256 tiles loads 1.6 GB in 175 us (9.2 TB/s; the math alone would take
-/// 157 us); 4096x128x14336 on 128x32 tiles 587 MB in 68 us (8.6 TB/s).
+/// Bytes per second all SMs together pull through TMA (L2 hits or not) when the loads, not the
+/// math, bound the mainloop: every tile loads its A and B panels whole, so a problem's load
+/// traffic is tiles x k-iterations x stage bytes. Fitted on the H200 to the narrow tiles
+/// (4096x128x14336 on 128x32 tiles: 587 MB in 68 us, 8.6 TB/s). The wide tiles are not bound by
+/// it: B multicast in clusters of 2 cut 4096^3's loads from 1.6 GB to 1.1 GB and changed
+/// nothing (BENCHMARKS.md).
 const L2_LOAD_BYTES_PER_S: f64 = 9.5e12;
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
@@ -262,9 +264,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         busiest += sk;
     }
     if v.block_n < 128 {
-        // Charged to the tiles whose loads outweigh their math only: for 128-256 wide tiles
-        // the fitted mainloop rates already hold it (and the floor alone misranks 128x192
-        // against 128x256 at 4097^3, where 128x192 measured 4% faster).
+        // Charged to the tiles whose loads outweigh their math only (for 128-256 wide tiles it
+        // would misrank 128x192 against 128x256 at 4097^3, where 128x192 measured 4% faster).
         let loads = (tiles * k_iters) as f64 * v.stage_bytes() as f64;
         busiest = busiest.max(loads / (L2_LOAD_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0));
     }
