@@ -160,6 +160,11 @@ const EPILOGUE_S: f64 = 0.6e-6;
 const PARTIAL_WRITE_S: f64 = 16e-6;
 const PARTIAL_READ_S: f64 = 16e-6;
 const STAGED_EPILOGUE_S: f64 = 8e-6;
+/// What splitting tiles costs a launch besides the fixup work: the flags' memset (one more
+/// operation on the stream before the GEMM) and the owners' waits. Fitted on the H200 run of
+/// 2026-11-29 (session 3), decode shapes on the narrow tiles: 1x7168x2048 split 56 ways over
+/// 112 CTAs ran 19.0 us against 16.0 data-parallel, where the model had them equal.
+const SPLIT_LAUNCH_S: f64 = 3e-6;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
@@ -259,7 +264,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
             sk += area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
-                + STAGED_EPILOGUE_S * area;
+                + STAGED_EPILOGUE_S * area
+                + SPLIT_LAUNCH_S;
         }
         busiest += sk;
     }
