@@ -168,21 +168,8 @@ pub fn run(
             for mut launch in packs {
                 launch.enqueue(stream)?;
             }
-            if plan.workspace > pack_bytes {
-                // The flags start at zero; the partials need no clearing.
-                // SAFETY: the workspace holds `plan.workspace` bytes (checked above; the
-                // caller's contract for the pointer), of which the flags are a 4-byte aligned
-                // part after the packed copies.
-                let r = unsafe {
-                    sys::cuMemsetD32Async(
-                        sk_workspace,
-                        0,
-                        (d.flag_bytes() / 4) as usize,
-                        stream as CUstream,
-                    )
-                };
-                driver::check(r, "clearing the Stream-K flags")?;
-            }
+            // The Stream-K flags need no clearing: the launch tags them with a fresh epoch
+            // (`Sm90Params::set_decomposition`) and the kernel clears the ones it used.
             // SAFETY: the registry loaded variant `v` and opted it into its dynamic shared
             // memory on this device; the context of `stream` is current; `args` lives until
             // the call returns (cuLaunchKernel copies the parameters). Packed operands live

@@ -11,6 +11,17 @@
 __device__ __forceinline__ void st_release_gpu(unsigned* flag, unsigned value) {
   asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
+__device__ __forceinline__ void st_release_gpu(unsigned long long* flag, unsigned long long value) {
+  asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(flag), "l"(value) : "memory");
+}
+__device__ __forceinline__ unsigned long long ld_acquire_gpu(const unsigned long long* flag) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(flag) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed_gpu(unsigned long long* flag, unsigned long long value) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(flag), "l"(value) : "memory");
+}
 
 __device__ __forceinline__ unsigned ld_acquire_gpu(const unsigned* flag) {
   unsigned v;

@@ -175,10 +175,13 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
   if (tid == 0) {
 #pragma unroll 1
     for (int c = first; c < last; ++c) {
-      const unsigned* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
-      while (ld_acquire_gpu(flag) == 0u) {
+      unsigned long long* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
+      while (ld_acquire_gpu(flag) != p.epoch) {
         nanosleep(64);
       }
+      // Cleared for the next launch on this workspace (stream order puts it after this one):
+      // nobody else reads this flag in this launch.
+      st_relaxed_gpu(flag, 0ull);
     }
   }
   named_barrier_sync(barrier_id, 128);
@@ -422,7 +425,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
           named_barrier_sync(barrier_id, 128);
           if (tid == 0) {
-            st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), 1u);
+            st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), p.epoch);
           }
         } else {
           // This CTA started the tile; the CTAs after it computed the rest.

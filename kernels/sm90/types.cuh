@@ -113,7 +113,7 @@ struct Sm90Params {
   const void* bias;        // per row of D (length m); D's type, or fp32 with SM90_FLAG_BIAS_F32
   const float* alpha_ptr;  // non-null in pointer mode DEVICE: alpha is read here
   const float* beta_ptr;
-  // Stream-K fixup (sk_tiles > 0): the flags, zeroed before the launch, then the partial tiles
+  // Stream-K fixup (sk_tiles > 0): the flags (see `epoch`), then the partial tiles
   // (see StreamKWorkspace). Null when sk_tiles == 0.
   void* workspace;
   long long m, n, k, batch;
@@ -121,26 +121,31 @@ struct Sm90Params {
   long long d_ms, d_ns, d_bs;
   long long bias_bs;
   long long sk_tiles;  // tiles of the Stream-K phase (WorkSchedule); 0: data-parallel only
+  // This launch's tag for the Stream-K flags (never 0, unique per launch in the process): a
+  // contributor raises its flag to it, the owner waits for it and clears the flag to 0 again.
+  // So the workspace needs no clearing before a launch (no memset on the stream), and a stale
+  // flag, from an earlier launch or a graph replay, never equals it.
+  unsigned long long epoch;
   float alpha, beta;
   int activation;  // SM90_ACT_*
   int flags;       // SM90_FLAG_*
   int group_m;     // tile rows per L2 group of the scheduler (>= 1)
   int sk_ctas;     // CTAs sharing the Stream-K phase (<= gridDim.x; >= 1)
 };
-static_assert(sizeof(Sm90Params) == 6 * 8 + 12 * 8 + 6 * 4,
+static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4,
               "Sm90Params layout must match src/runtime/tensor_map.rs");
 
-// The Stream-K workspace: one flag per (CTA, consumer warpgroup), then each such pair's partial
+// The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial
 // 64 x BLOCK_N fp32 tile (in the staged epilogue's item order, sm90/epilogue.cuh
 // `epilogue_store_partial`).
 // src/plan/sm90.rs `streamk_workspace_bytes` mirrors the sizes.
 struct StreamKWorkspace {
   static constexpr unsigned kConsumers = 2;
   __device__ __forceinline__ static unsigned long long flag_bytes(int sk_ctas) {
-    return (static_cast<unsigned long long>(sk_ctas) * kConsumers * 4 + 255) / 256 * 256;
+    return (static_cast<unsigned long long>(sk_ctas) * kConsumers * 8 + 255) / 256 * 256;
   }
-  __device__ __forceinline__ static unsigned* flag(void* ws, int cta, int consumer) {
-    return static_cast<unsigned*>(ws) + cta * kConsumers + consumer;
+  __device__ __forceinline__ static unsigned long long* flag(void* ws, int cta, int consumer) {
+    return static_cast<unsigned long long*>(ws) + cta * kConsumers + consumer;
   }
   // Slot of (cta, consumer): `slot_floats` (64 x BLOCK_N) floats each.
   __device__ __forceinline__ static float* partial(void* ws, int sk_ctas, int cta, int consumer,

@@ -95,9 +95,9 @@ impl Decomposition {
         self.flag_bytes() + self.sk_ctas as u64 * v.block_m as u64 * v.block_n as u64 * 4
     }
 
-    /// Bytes of flags to zero before the launch (the start of the workspace).
+    /// Bytes of the flags at the start of the workspace: 8 per (CTA, consumer warpgroup).
     pub fn flag_bytes(&self) -> u64 {
-        (self.sk_ctas as u64 * 2 * 4).next_multiple_of(256)
+        (self.sk_ctas as u64 * 2 * 8).next_multiple_of(256)
     }
 }
 
@@ -498,8 +498,8 @@ mod tests {
             grid: 132,
         };
         assert!(d.splits_tiles(112));
-        assert_eq!(d.flag_bytes(), 1280);
-        assert_eq!(d.workspace_bytes(&v, 112), 1280 + 132 * 128 * 256 * 4);
+        assert_eq!(d.flag_bytes(), 2304, "8 bytes per (CTA, consumer), to 256");
+        assert_eq!(d.workspace_bytes(&v, 112), 2304 + 132 * 128 * 256 * 4);
         // 264 tiles over 132 CTAs: two whole tiles each, nothing split, no workspace.
         let even = Decomposition {
             sk_tiles: 264,

@@ -273,6 +273,8 @@ pub struct Sm90Params {
     pub bias_bs: i64,
     /// Tiles of the Stream-K phase (`plan::sm90::Decomposition`); 0: data-parallel only.
     pub sk_tiles: i64,
+    /// The launch's tag for the Stream-K flags (`next_epoch`; kernels/sm90/types.cuh).
+    pub epoch: u64,
     pub alpha: f32,
     pub beta: f32,
     /// `Activation as i32`.
@@ -286,7 +288,7 @@ pub struct Sm90Params {
     pub sk_ctas: i32,
 }
 
-pub const SM90_PARAMS_SIZE: usize = 6 * 8 + 12 * 8 + 6 * 4;
+pub const SM90_PARAMS_SIZE: usize = 6 * 8 + 13 * 8 + 6 * 4;
 const _: () = assert!(std::mem::size_of::<Sm90Params>() == SM90_PARAMS_SIZE);
 
 impl Sm90Params {
@@ -334,6 +336,7 @@ impl Sm90Params {
             d_bs: p.d.batch,
             bias_bs: p.bias_batch_stride,
             sk_tiles: 0,
+            epoch: 0,
             alpha,
             beta,
             activation: p.epilogue.activation as i32,
@@ -344,11 +347,38 @@ impl Sm90Params {
     }
 
     /// Switches the launch to decomposition `d`, with its Stream-K workspace (if it needs one)
-    /// at device address `workspace`, whose flags the caller zeroes before the launch.
+    /// at device address `workspace`, and a fresh flag tag (`next_epoch`): the flags need no
+    /// clearing before the launch.
     pub fn set_decomposition(&mut self, d: &crate::plan::streamk::Decomposition, workspace: u64) {
         self.sk_tiles = d.sk_tiles as i64;
         self.sk_ctas = d.sk_ctas as i32;
         self.workspace = if d.sk_tiles > 0 { workspace } else { 0 };
+        self.epoch = if d.sk_tiles > 0 { next_epoch() } else { 0 };
+    }
+}
+
+/// A tag for one launch's Stream-K flags: never 0 (a cleared flag), never repeated in the process
+/// (a 64-bit counter), and starting from a per-process random point, so a flag left in a
+/// workspace by another process or library equals it with probability 2^-64. A flag left by an
+/// earlier launch, or by the same launch replayed from a CUDA graph, was cleared by its owner.
+pub fn next_epoch() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: once_cell::sync::Lazy<AtomicU64> = once_cell::sync::Lazy::new(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let seed = t ^ (std::process::id() as u64).rotate_left(32) ^ (&NEXT as *const _ as u64);
+        // splitmix64: spread the seed's few varying bits over the word.
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        AtomicU64::new(z ^ (z >> 31))
+    });
+    loop {
+        let e = NEXT.fetch_add(1, Ordering::Relaxed);
+        if e != 0 {
+            return e;
+        }
     }
 }
 
@@ -624,6 +654,44 @@ mod tests {
         let c = MatrixSpec::col(ty, m, n, m as i64);
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         (op, p)
+    }
+
+    #[test]
+    fn stream_k_epochs_are_nonzero_and_fresh() {
+        let a: Vec<u64> = (0..1000).map(|_| next_epoch()).collect();
+        assert!(a.iter().all(|&e| e != 0));
+        let mut s = a.clone();
+        s.sort_unstable();
+        s.dedup();
+        assert_eq!(s.len(), a.len());
+        // Only launches that split tiles carry one.
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
+        let ptrs = crate::problem::GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0,
+            d: 0x3000,
+            bias: 0,
+        };
+        let mut params = Sm90Params::new(&p, &ptrs, 16);
+        let dp = crate::plan::streamk::Decomposition::data_parallel(
+            v.num_tiles(&p),
+            &crate::plan::DeviceSpec::H200,
+        );
+        params.set_decomposition(&dp, 0x9000);
+        assert_eq!((params.epoch, params.workspace), (0, 0));
+        let sk = crate::plan::streamk::Decomposition {
+            sk_tiles: 10,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        params.set_decomposition(&sk, 0x9000);
+        let first = params.epoch;
+        params.set_decomposition(&sk, 0x9000);
+        assert!(first != 0 && params.epoch != 0 && params.epoch != first);
     }
 
     #[test]
