@@ -160,10 +160,13 @@ const EPILOGUE_S: f64 = 0.6e-6;
 const PARTIAL_WRITE_S: f64 = 16e-6;
 const PARTIAL_READ_S: f64 = 16e-6;
 const STAGED_EPILOGUE_S: f64 = 8e-6;
-/// What splitting tiles costs a launch besides the fixup work: the flags' memset (one more
-/// operation on the stream before the GEMM) and the owners' waits. Fitted on the H200 run of
-/// 2026-11-29 (session 3), decode shapes on the narrow tiles: 1x7168x2048 split 56 ways over
-/// 112 CTAs ran 19.0 us against 16.0 data-parallel, where the model had them equal.
+/// What splitting tiles costs a launch besides the fixup work (the owners' waits, the
+/// contributors' partial traffic competing with the mainloop). Fitted on the H200, session 3 of
+/// 2026-11-29, decode shapes on the narrow tiles: 1x7168x2048 split 56 ways over 112 CTAs ran
+/// 19.0 us against 16.0 data-parallel, where the model had them equal. That run still cleared
+/// the flags with a memset; without it (epoch flags) the rank-1 timings agree in both
+/// directions within 5 us (16x28672x8192: split 3% faster than the chosen data-parallel plan;
+/// 64x8192x8192: data-parallel 10% faster than the chosen split), so it stays.
 const SPLIT_LAUNCH_S: f64 = 3e-6;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
