@@ -307,6 +307,10 @@ fn log_choice(
         (Kernel::Sm90(_), Some(spec)) => {
             format!("main-tile kernel, {}", pack::describe(p, ptrs, spec))
         }
+        (Kernel::Sm90(_), None) if plan.swap => {
+            "main-tile kernel on the transposed problem (small m becomes the narrow tiles' n)"
+                .to_string()
+        }
         (Kernel::Sm90(_), None) => "main-tile kernel".to_string(),
         (Kernel::Portable(_), _) if plan::portable_only() => "DEEPGEMM_KERNELS=portable".into(),
         (Kernel::Portable(_), _) => {
