@@ -37,6 +37,10 @@ echo "gpu_pack rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/pack.txt")"; gre
 step "gpu_autotune (DEEPGEMM_AUTOTUNE=1: tune once, second process reads the table)"
 timeout 150 .gpu/tests/gpu_autotune --ignored --exact tunes_once_then_reads_the_table --test-threads=1 --nocapture >"$OUT/autotune.txt" 2>&1
 echo "gpu_autotune rc=$? ${SECONDS}s: $(grep -E '^autotune:|test result' "$OUT/autotune.txt" | tr '\n' ' ')"
+step "gpu_matmul, DEEPGEMM_CLUSTER=2 (the multicast variants wherever a tile has one)"
+DEEPGEMM_CLUSTER=2 timeout 120 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
+    large epilogues alpha_beta repeated >"$OUT/matmul-c2.txt" 2>&1
+echo "gpu_matmul[c2] rc=$? ${SECONDS}s: $(groups "$OUT/matmul-c2.txt")"
 step gpu_blas
 timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture >>"$OUT/matmul.txt" 2>&1
 echo "gpu_blas rc=$?"
@@ -62,6 +66,7 @@ echo "set A rc=$? ${SECONDS}s"
 step "bench: issue 4 sets (cliffs with 160 MiB workspace, small M, waves; again with a decomposition forced)"
 $B --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --json "$OUT/cliffs.json" >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/small-m.txt --json "$OUT/small-m.json" >>"$OUT/bench.txt" 2>&1
+$B --shapes .gpu/shapes/small-n.txt --json "$OUT/small-n.json" >>"$OUT/bench.txt" 2>&1
 $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
 echo "== waves, DEEPGEMM_DECOMPOSITION=dp" >>"$OUT/bench.txt"
 DEEPGEMM_DECOMPOSITION=dp $B --shapes .gpu/shapes/waves.txt >>"$OUT/bench.txt" 2>&1
