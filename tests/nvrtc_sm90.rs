@@ -1005,8 +1005,10 @@ mod gpu {
 
     /// Whether the case runs the TMA-store epilogue: the host's rule with the device buffers'
     /// alignment (cuMemAlloc gives 256 bytes) and beta as the kernel sees it.
-    fn takes_tma_store(c: &Case, p: &GemmProblem) -> bool {
-        tma_store(p, 0x100, Scalar::Host(c.beta)).is_ok()
+    /// Whether the case runs the TMA-store epilogue: D suits it and the variant has it (the
+    /// narrow n16/n32 tiles have only the general one).
+    fn takes_tma_store(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
+        v.has_tma_store() && tma_store(p, 0x100, Scalar::Host(c.beta)).is_ok()
     }
 
     /// The case as a validated problem, and the variant that runs it.
@@ -1058,7 +1060,7 @@ mod gpu {
         for c in cases() {
             let (p, v) = problem(&c);
             seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
-            if takes_tma_store(&c, &p) {
+            if takes_tma_store(&c, &p, &v) {
                 tma.insert((c.cd, c.row_major, c.epilogue));
             } else if c.beta == 0.0 && c.cd != ScalarType::F32 {
                 general_16bit_beta0 += 1;
@@ -1203,11 +1205,12 @@ mod gpu {
         assert!(Sm90Variant::pointers_fit(&ptrs));
 
         let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
-        // The host's half of the epilogue choice (the kernel adds beta == 0).
+        // The host's half of the epilogue choice (the kernel adds beta == 0; `Sm90Args` drops
+        // the flag for variants without the TMA-store epilogue).
         let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
         assert_eq!(
-            flags & FLAG_TMA_STORE != 0 && c.beta == 0.0,
-            takes_tma_store(c, &p),
+            v.has_tma_store() && flags & FLAG_TMA_STORE != 0 && c.beta == 0.0,
+            takes_tma_store(c, &p, &v),
             "{c:?}"
         );
         let launch_once = |kernel: &Loaded| {
@@ -1361,7 +1364,7 @@ mod gpu {
         } else {
             0.0
         };
-        let path = if takes_tma_store(c, &p) {
+        let path = if takes_tma_store(c, &p, &v) {
             "tma-store"
         } else {
             "general"
