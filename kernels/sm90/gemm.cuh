@@ -345,10 +345,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       acc[r] = 0.f;
     }
     // Releases a stage: this warp's arrival on its own empty barrier and, with multicast, on
-    // the peer CTA's (whose .shared::cluster address is computed once: registers are tight).
-    // The rank and the mapped address are recomputed each time (a special-register read and a
-    // mapa): kept live across the mainloop they made ptxas spill at BLOCK_N = 256.
-    static_assert(kClusterM <= 2, "one peer");
+    // the one peer CTA's. The rank and the peer's address are recomputed each time (a
+    // special-register read and a mapa): kept live across the mainloop they made ptxas spill
+    // at BLOCK_N = 256.
     const auto release = [&](int stage) {
       pipe.consumer_release(stage);
       if constexpr (kMulticast) {

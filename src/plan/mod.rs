@@ -721,12 +721,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn sm90_plans_need_aligned_a_and_b_pointers() {
+    /// 16-byte aligned A, B and D, host alpha = 1 and beta = 0, no C or bias.
+    fn aligned_ptrs() -> crate::problem::GemmPointers {
         use crate::problem::{GemmPointers, Scalar};
-        let p = problem(256, 256, 256, 1, R_16BF, R_16BF, COMPUTE_32F);
-        let h = choose(&p, &DeviceSpec::H200).unwrap();
-        let mut ptrs = GemmPointers {
+        GemmPointers {
             alpha: Scalar::Host(1.0),
             beta: Scalar::Host(0.0),
             a: 0x1000,
@@ -734,7 +732,14 @@ mod tests {
             c: 0,
             d: 0x3000,
             bias: 0,
-        };
+        }
+    }
+
+    #[test]
+    fn sm90_plans_need_aligned_a_and_b_pointers() {
+        let p = problem(256, 256, 256, 1, R_16BF, R_16BF, COMPUTE_32F);
+        let h = choose(&p, &DeviceSpec::H200).unwrap();
+        let mut ptrs = aligned_ptrs();
         assert!(h.accepts(&ptrs));
         ptrs.a += 2; // element-aligned, not 16-byte aligned
         assert!(!h.accepts(&ptrs));
@@ -821,7 +826,6 @@ mod tests {
 
     #[test]
     fn small_m_goes_swapped_to_narrow_tiles() {
-        use crate::problem::{GemmPointers, Scalar};
         let dev = DeviceSpec::H200;
         let narrow = |plan: &Plan| match plan.kernel {
             Kernel::Sm90(v) => v.block_n <= 32,
@@ -853,15 +857,7 @@ mod tests {
         // A swapped plan checks the pointers it will use: the caller's B is its A.
         let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
         let plan = candidates(&p, &dev).unwrap()[0];
-        let mut ptrs = GemmPointers {
-            alpha: Scalar::Host(1.0),
-            beta: Scalar::Host(0.0),
-            a: 0x1000,
-            b: 0x2000,
-            c: 0,
-            d: 0x3000,
-            bias: 0,
-        };
+        let mut ptrs = aligned_ptrs();
         assert!(plan.accepts(&ptrs));
         ptrs.a += 2;
         assert!(!plan.accepts(&ptrs));

@@ -535,13 +535,9 @@ pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> 
         .collect();
     match cluster {
         Some(1) => v.retain(|x| x.cluster_m == 1),
-        Some(c) => {
-            let clustered: Vec<Sm90Variant> =
-                v.iter().filter(|x| x.cluster_m == c).copied().collect();
-            v.retain(|x| {
-                x.cluster_m == c || !clustered.contains(&Sm90Variant { cluster_m: c, ..*x })
-            });
-        }
+        // A clustered variant fits wherever its unclustered twin does (`check` ignores the
+        // cluster), so the twin goes exactly where the tile is built clustered.
+        Some(c) => v.retain(|x| x.cluster_m == c || x.with_cluster(c).is_none()),
         None => {}
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));

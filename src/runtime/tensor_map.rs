@@ -295,25 +295,29 @@ impl Sm90Params {
     /// The parameter block of one launch. The TMA-store flags follow `plan::sm90::tma_store`;
     /// `Sm90Args::new` encodes D's tensor map exactly when FLAG_TMA_STORE is set.
     pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
-        Self::new_with(p, ptrs, group_m, false)
+        Self::new_with(p, ptrs, group_m, false, true)
     }
 
     /// As `new`; `padded_d`: D is deepgemm's aligned copy in the workspace
-    /// (`plan_sm90::tma_store_with`).
+    /// (`plan_sm90::tma_store_with`); `has_tma_store`: the variant has the TMA-store epilogue
+    /// (`Sm90Variant::has_tma_store`; the narrow tiles have only the general one).
     pub fn new_with(
         p: &GemmProblem,
         ptrs: &GemmPointers,
         group_m: u32,
         padded_d: bool,
+        has_tma_store: bool,
     ) -> Sm90Params {
         let mut flags = bias_flags(p);
         if p.epilogue.bias && p.bias_along_n {
             flags |= FLAG_BIAS_COL;
         }
-        match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
-            Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
-            Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
-            Err(_) => {}
+        if has_tma_store {
+            match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
+                Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
+                Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
+                Err(_) => {}
+            }
         }
         let (alpha, alpha_ptr) = ptrs.alpha.split();
         let (beta, beta_ptr) = ptrs.beta.split();
@@ -413,11 +417,7 @@ impl Sm90Args {
         group_m: u32,
         padded_d: bool,
     ) -> Result<Sm90Args> {
-        let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d);
-        if !v.has_tma_store() {
-            // The narrow tiles have only the general epilogue.
-            params.flags &= !(FLAG_TMA_STORE | FLAG_D_ROW_MAJOR);
-        }
+        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d, v.has_tma_store());
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
             let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
                 StoreLayout::RowMajor
@@ -538,18 +538,7 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
         return n;
     }
     let mut attr = cluster_attribute(v);
-    let config = sys::CUlaunchConfig {
-        gridDimX: v.cluster_m,
-        gridDimY: 1,
-        gridDimZ: 1,
-        blockDimX: THREADS,
-        blockDimY: 1,
-        blockDimZ: 1,
-        sharedMemBytes: v.smem_bytes() as u32,
-        hStream: stream,
-        attrs: &mut attr,
-        numAttrs: 1,
-    };
+    let config = cluster_config(v, v.cluster_m, stream, &mut attr);
     let mut n = 0i32;
     // SAFETY: `config` and its one attribute live for the call; `function` is loaded in the
     // current context (the caller's contract).
@@ -561,6 +550,28 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
     };
     CACHE.lock().insert(key, n);
     n
+}
+
+/// The launch configuration of `grid` CTAs of cluster variant `v`, with `attr` (from
+/// `cluster_attribute`) as its one attribute; `attr` must outlive every use of the result.
+fn cluster_config(
+    v: &Sm90Variant,
+    grid: u32,
+    stream: CUstream,
+    attr: &mut sys::CUlaunchAttribute,
+) -> sys::CUlaunchConfig {
+    sys::CUlaunchConfig {
+        gridDimX: grid,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: THREADS,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: v.smem_bytes() as u32,
+        hStream: stream,
+        attrs: attr,
+        numAttrs: 1,
+    }
 }
 
 fn cluster_attribute(v: &Sm90Variant) -> sys::CUlaunchAttribute {
@@ -605,18 +616,7 @@ unsafe fn launch_cluster(
         );
     }
     let mut attr = cluster_attribute(v);
-    let config = sys::CUlaunchConfig {
-        gridDimX: clusters * cm,
-        gridDimY: 1,
-        gridDimZ: 1,
-        blockDimX: THREADS,
-        blockDimY: 1,
-        blockDimZ: 1,
-        sharedMemBytes: v.smem_bytes() as u32,
-        hStream: stream,
-        attrs: &mut attr,
-        numAttrs: 1,
-    };
+    let config = cluster_config(v, clusters * cm, stream, &mut attr);
     // SAFETY: `config` and `attr` live for the call; `kernel_args` points at the four kernel
     // arguments (see `launch`); the rest is the caller's contract.
     let r = unsafe {
