@@ -158,19 +158,19 @@ struct OperandTile {
 };
 
 // Stream-K fixup, owner side: waits until every CTA that computed a share of the tile of `unit`
-// (the CTAs after this one whose ranges start inside it) has raised its flag for this
-// warpgroup, and returns where their partials are. One thread spins; the barrier passes the
-// acquired view on to the others.
+// (the CTAs before this one whose ranges reach into it) has raised its flag for this
+// warpgroup, and returns where their partials are, in CTA order. One thread spins; the
+// barrier passes the acquired view on to the others.
 __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
                                                        const WorkUnit& unit, int consumer,
                                                        int barrier_id, int tid,
                                                        long long slot_floats) {
-  const int tile_end = (unit.tile + 1) * k_iters;
-  const int first = static_cast<int>(blockIdx.x) + 1;
-  int last = first;
-  while (last < p.sk_ctas &&
-         WorkSchedule::range_begin(p.sk_tiles, k_iters, p.sk_ctas, last) < tile_end) {
-    ++last;
+  const int tile_start = unit.tile * k_iters;
+  const int last = static_cast<int>(blockIdx.x);
+  int first = last;
+  while (first > 0 &&
+         WorkSchedule::range_begin(p.sk_tiles, k_iters, p.sk_ctas, first) > tile_start) {
+    --first;
   }
   if (tid == 0) {
 #pragma unroll 1
@@ -417,8 +417,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           }
         }
         const int cta = static_cast<int>(blockIdx.x);
-        if (unit.k_begin > 0) {
-          // Another CTA finishes this tile: hand the partial over and raise the flag.
+        if (unit.k_end < num_k_iters) {
+          // A later CTA finishes this tile: hand the partial over and raise the flag.
           epilogue_store_partial(
               acc, staged, barrier_id, tid,
               StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
@@ -427,7 +427,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), p.epoch);
           }
         } else {
-          // This CTA started the tile; the CTAs after it computed the rest.
+          // This CTA ends the tile; the CTAs before it computed the rest.
           const Fixup fixup = streamk_wait_partials(p, num_k_iters, unit, consumer, barrier_id,
                                                     tid, kSlotFloats);
           epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,

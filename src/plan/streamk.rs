@@ -5,8 +5,9 @@
 //!
 //! Pure Rust over plain data. `work_units` mirrors the kernel's schedule so that the tests
 //! here prove what the kernel relies on: every MAC-loop iteration of every tile is computed
-//! exactly once, only a CTA's first unit can start inside a tile, and each tile's owner finds
-//! exactly the CTAs that computed the rest of it.
+//! exactly once, every CTA walks its Stream-K range from k = 0 (its first tile's tail comes
+//! last), each CTA writes at most one partial, and each tile's owner (the unit reaching the
+//! tile's end) finds exactly the CTAs that computed the rest of it.
 
 use crate::plan::DeviceSpec;
 use crate::plan::sm90::Sm90Variant;
@@ -109,21 +110,32 @@ pub struct Unit {
     pub k_end: u64,
 }
 
-/// The units CTA `cta` processes, in order: the kernel's `WorkSchedule::next`.
+/// The units CTA `cta` processes, in order: the kernel's `WorkSchedule::next`. A Stream-K range
+/// that starts inside a tile begins with that tile's tail (its k-iterations up to the end);
+/// that unit is processed last of the range, so that every CTA starts its range at k = 0 and
+/// all CTAs walk k in step (the Stream-K phase then reads one or two k-slices of A and B at a
+/// time, as data-parallel waves do, instead of all of them at once).
 pub fn work_units(d: &Decomposition, num_tiles: u64, k_iters: u64, cta: u32) -> Vec<Unit> {
     let mut out = Vec::new();
     if cta < d.sk_ctas {
         let (mut pos, end) = (d.range_begin(cta, k_iters), d.range_begin(cta + 1, k_iters));
+        let mut tail = None;
         while pos < end {
             let tile = pos / k_iters;
             let stop = ((tile + 1) * k_iters).min(end);
-            out.push(Unit {
+            let u = Unit {
                 tile,
                 k_begin: pos - tile * k_iters,
                 k_end: stop - tile * k_iters,
-            });
+            };
+            if u.k_begin > 0 && u.k_end == k_iters {
+                tail = Some(u);
+            } else {
+                out.push(u);
+            }
             pos = stop;
         }
+        out.extend(tail);
     }
     let mut t = d.sk_tiles + cta as u64;
     while t < num_tiles {
@@ -137,13 +149,22 @@ pub fn work_units(d: &Decomposition, num_tiles: u64, k_iters: u64, cta: u32) -> 
     out
 }
 
-/// The CTAs whose partials the owner `cta` of `unit` adds, in order (the kernel's loop in
-/// `streamk_add_partials`).
+/// Whether `unit` finishes its tile: its k-range reaches the tile's end. The owner of a split
+/// tile (one that does not also start it) adds the other CTAs' partials and runs the epilogue;
+/// a unit that ends earlier writes a partial.
+pub fn owns_tile(unit: &Unit, k_iters: u64) -> bool {
+    unit.k_end == k_iters
+}
+
+/// The CTAs whose partials the owner `cta` of `unit` adds, in ascending order (the kernel's
+/// `streamk_wait_partials`): those before it whose ranges reach into the tile.
 pub fn contributors(d: &Decomposition, k_iters: u64, cta: u32, unit: &Unit) -> Vec<u32> {
-    let tile_end = (unit.tile + 1) * k_iters;
-    (cta + 1..d.sk_ctas)
-        .take_while(|&c| d.range_begin(c, k_iters) < tile_end)
-        .collect()
+    let tile_start = unit.tile * k_iters;
+    let mut first = cta;
+    while first > 0 && d.range_begin(first, k_iters) > tile_start {
+        first -= 1;
+    }
+    (first..cta).collect()
 }
 
 /// The cost model's constants for an H100/H200-class device (per SM), from the H200
@@ -387,38 +408,50 @@ mod tests {
         Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap()
     }
 
-    /// Every iteration of every tile exactly once; only first units start mid-tile; each
-    /// split tile's owner (the unit with k_begin 0) lists exactly the CTAs holding the rest,
-    /// whose first unit is that tile.
+    /// Every iteration of every tile exactly once; at most one unit per CTA starts mid-tile
+    /// (its range's first tile's tail, processed last of the Stream-K range) and at most one
+    /// ends mid-tile (a partial: one workspace slot per CTA); each split tile's owner (the unit
+    /// reaching the tile's end) lists exactly the CTAs holding the rest, each of which holds
+    /// that tile in a unit ending mid-tile; every Stream-K range is walked from k = 0.
     fn check_schedule(d: &Decomposition, tiles: u64, k_iters: u64) {
         let mut seen = vec![0u32; (tiles * k_iters) as usize];
         let all: Vec<Vec<Unit>> = (0..d.grid)
             .map(|c| work_units(d, tiles, k_iters, c))
             .collect();
         for (c, units) in all.iter().enumerate() {
-            for (i, u) in units.iter().enumerate() {
+            let starts_mid = units.iter().filter(|u| u.k_begin > 0).count();
+            let partials = units.iter().filter(|u| !owns_tile(u, k_iters)).count();
+            assert!(starts_mid <= 1 && partials <= 1, "{d:?} cta {c}: {units:?}");
+            let sk_units = units.iter().filter(|u| u.tile < d.sk_tiles).count();
+            if sk_units > 1 {
+                assert_eq!(units[0].k_begin, 0, "{d:?} cta {c}: ranges start at k = 0");
+            }
+            for u in units {
                 assert!(
                     u.k_begin < u.k_end && u.k_end <= k_iters,
                     "{d:?} cta {c}: {u:?}"
                 );
-                if i > 0 {
-                    assert_eq!(
-                        u.k_begin, 0,
-                        "{d:?} cta {c}: only the first unit starts mid-tile"
-                    );
-                }
                 for k in u.k_begin..u.k_end {
                     seen[(u.tile * k_iters + k) as usize] += 1;
                 }
-                if u.k_begin == 0 && u.k_end < k_iters {
-                    let mut covered = u.k_end;
-                    for o in contributors(d, k_iters, c as u32, u) {
-                        let first = all[o as usize][0];
-                        assert_eq!(first.tile, u.tile, "{d:?}: contributor {o} of cta {c}");
-                        assert_eq!(first.k_begin, covered, "{d:?}: contiguous");
-                        covered = first.k_end;
+                if owns_tile(u, k_iters) && u.k_begin > 0 {
+                    let mut covered = u.k_begin;
+                    for o in contributors(d, k_iters, c as u32, u).into_iter().rev() {
+                        let part = all[o as usize]
+                            .iter()
+                            .find(|x| x.tile == u.tile)
+                            .unwrap_or_else(|| panic!("{d:?}: contributor {o} of cta {c}"));
+                        assert!(!owns_tile(part, k_iters), "{d:?}: {o} writes a partial");
+                        assert_eq!(part.k_end, covered, "{d:?}: contiguous");
+                        covered = part.k_begin;
                     }
-                    assert_eq!(covered, k_iters, "{d:?}: owner {c} misses iterations");
+                    assert_eq!(covered, 0, "{d:?}: owner {c} misses iterations");
+                } else if owns_tile(u, k_iters) && u.tile < d.sk_tiles {
+                    // A whole tile in the Stream-K phase: nobody else computed any of it.
+                    assert!(
+                        contributors(d, k_iters, c as u32, u).is_empty(),
+                        "{d:?} cta {c}"
+                    );
                 }
             }
         }

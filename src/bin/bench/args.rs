@@ -25,6 +25,8 @@ usage: deepgemm-bench [options]
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
   --algo-index N       time deepgemm's heuristic candidate of rank N (default 0, its best)
+  --sweep              also time every other deepgemm heuristic candidate (each checked
+                       against the first): the cost model's estimate next to the measurement
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
@@ -95,6 +97,8 @@ pub struct Options {
     /// Time deepgemm's heuristic candidate of this rank instead of its first (`--algo-index`):
     /// how the cost model's ranking compares with the measured one.
     pub algo_index: usize,
+    /// Time every heuristic candidate after the chosen one (`--sweep`).
+    pub sweep: bool,
 }
 
 /// The shapes run when none is given.
@@ -128,6 +132,7 @@ impl Default for Options {
             host_overhead: false,
             calls: 20_000,
             algo_index: 0,
+            sweep: false,
         }
     }
 }
@@ -292,6 +297,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--device" => o.device = parse_count(flag, value()?, 0)? as usize,
             "--seed" => o.seed = Some(parse_count(flag, value()?, 0)?),
             "--algo-index" => o.algo_index = parse_count(flag, value()?, 0)? as usize,
+            "--sweep" => o.sweep = true,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
     }

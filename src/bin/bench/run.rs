@@ -101,6 +101,21 @@ pub struct ShapeResult {
     pub dg_vs_lt: Option<Comparison>,
     pub passed: bool,
     pub why_failed: Vec<String>,
+    /// `--sweep`: every heuristic candidate of deepgemm's, in rank order.
+    pub sweep: Vec<SweepEntry>,
+}
+
+/// One deepgemm candidate timed by `--sweep`.
+#[derive(Debug, Default)]
+pub struct SweepEntry {
+    pub rank: usize,
+    pub name: String,
+    /// The cost model's estimate (0 when the plan is not modelled).
+    pub estimate_us: f64,
+    pub timing: Option<Timing>,
+    /// Its output against the chosen candidate's.
+    pub check: Option<Comparison>,
+    pub error: Option<String>,
 }
 
 impl ShapeResult {
@@ -194,13 +209,8 @@ pub fn problem_of(spec: &GemmSpec) -> deepgemm::error::Result<deepgemm::problem:
 /// deepgemm's kernel name for the algo its heuristic returned, decoded with the
 /// library's own `Plan::from_algo` over the same problem.
 fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
-    use deepgemm::plan::{DeviceSpec, Plan};
-    let dev = DeviceSpec {
-        cc_major: gpu.cc.0 as u32,
-        cc_minor: gpu.cc.1 as u32,
-        sm_count: gpu.sm_count as u32,
-        smem_per_block: gpu.smem_optin as u32,
-    };
+    use deepgemm::plan::Plan;
+    let dev = device_spec(gpu);
     match problem_of(spec).and_then(|p| Plan::from_algo(&algo.data, &p, &dev)) {
         Ok(plan) => plan.name(),
         // Not a plan `plan::choose` makes for this problem: show the raw words.
@@ -232,6 +242,7 @@ impl Bench<'_> {
             dg_vs_lt: None,
             passed: false,
             why_failed: Vec::new(),
+            sweep: Vec::new(),
         };
         if let Err(e) = self.measure(&spec, mode, rng, &mut r) {
             r.why_failed.push(e);
@@ -437,7 +448,105 @@ impl Bench<'_> {
         if let (Some(s), Some(d), Some(res)) = (&lt, &d_lt, r.lt.as_mut()) {
             res.stable = Some(s.d.download()? == *d);
         }
+        if self.opts.sweep {
+            self.sweep(spec, &prep, &d_dg, r)?;
+        }
         Ok(())
+    }
+
+    /// `--sweep`: times each of deepgemm's heuristic candidates alone (same warm-up, launches
+    /// and L2 flush as the main measurement) and checks its output against the chosen one's,
+    /// so the cost model's ranking can be compared with the measured one.
+    fn sweep(
+        &self,
+        spec: &GemmSpec,
+        prep: &Prepared,
+        reference: &[u8],
+        r: &mut ShapeResult,
+    ) -> Result<(), String> {
+        use deepgemm::plan::Plan;
+        let dev = device_spec(self.gpu);
+        let problem = problem_of(spec).map_err(|e| e.to_string())?;
+        let tol = spec.tolerance();
+        for rank in 0..32 {
+            let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
+            let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
+                break;
+            };
+            let mut e = SweepEntry {
+                rank,
+                ..Default::default()
+            };
+            match Plan::from_algo(&h.algo.data, &problem, &dev) {
+                Ok(plan) => {
+                    e.name = plan.name();
+                    e.estimate_us = plan.estimate_ns as f64 * 1e-3;
+                }
+                Err(err) => e.name = format!("undecodable algo ({err})"),
+            }
+            let side = Side {
+                lib: &self.dg,
+                descs,
+                algo: h.algo,
+                d: prep.new_output()?,
+            };
+            let run = || -> Result<(Comparison, Timing), String> {
+                side.launch(prep, &self.stream)?;
+                self.stream.synchronize()?;
+                let check = host::compare_outputs(spec, &side.d.download()?, reference);
+                for _ in 0..self.opts.warmup {
+                    side.launch(prep, &self.stream)?;
+                }
+                let mut events = Vec::with_capacity(self.opts.iters);
+                for _ in 0..self.opts.iters {
+                    if let Some(f) = &self.flush {
+                        f.fill_async(4, 0, f.bytes / 4, self.stream.0)?;
+                    }
+                    let (start, end) = (Event::new()?, Event::new()?);
+                    start.record(&self.stream)?;
+                    side.launch(prep, &self.stream)?;
+                    end.record(&self.stream)?;
+                    events.push((start, end));
+                }
+                self.stream.synchronize()?;
+                let mut ms = Vec::with_capacity(events.len());
+                for (a, b) in &events {
+                    ms.push(a.elapsed_ms(b)? as f64);
+                }
+                Timing::from_samples(&ms)
+                    .map(|t| (check, t))
+                    .ok_or_else(|| "no timed launches".to_string())
+            };
+            match run() {
+                Ok((check, t)) => {
+                    if !check.passes(tol) {
+                        r.why_failed.push(format!(
+                            "sweep candidate #{rank} {} vs the chosen one: {check}",
+                            e.name
+                        ));
+                    }
+                    e.check = Some(check);
+                    e.timing = Some(t);
+                }
+                Err(err) => {
+                    r.why_failed
+                        .push(format!("sweep candidate #{rank} {}: {err}", e.name));
+                    e.error = Some(err);
+                }
+            }
+            r.sweep.push(e);
+        }
+        Ok(())
+    }
+}
+
+/// The planner's view of the bench's GPU.
+fn device_spec(gpu: &Gpu) -> deepgemm::plan::DeviceSpec {
+    deepgemm::plan::DeviceSpec {
+        cc_major: gpu.cc.0 as u32,
+        cc_minor: gpu.cc.1 as u32,
+        sm_count: gpu.sm_count as u32,
+        smem_per_block: gpu.smem_optin as u32,
     }
 }
 
@@ -545,6 +654,22 @@ impl ShapeResult {
             }
         }
         s += if self.passed { " -> PASS" } else { " -> FAIL" };
+        let f = self.spec.flops();
+        for e in &self.sweep {
+            s += &format!(
+                "\n    sweep #{:<2} model {:>9.1} us  measured {:>9}  {:>8} TF/s  {}{}",
+                e.rank,
+                e.estimate_us,
+                e.timing
+                    .map_or("-".to_string(), |t| format!("{:.1} us", t.median_ms * 1e3)),
+                e.timing
+                    .map_or("-".to_string(), |t| format!("{:.1}", t.tflops(f))),
+                e.name,
+                e.check
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" (vs #0 rel {:.1e})", c.rel_err)),
+            );
+        }
         for w in &self.why_failed {
             s += &format!("\n    {w}");
         }

@@ -29,6 +29,9 @@ fn parse_defaults() {
     assert_eq!(o.check, CheckMode::Auto);
     assert!(o.cublas && o.flush_l2);
     assert_eq!(o.json, None);
+    assert!(!o.sweep && o.algo_index == 0);
+    let s = opts(&["--sweep", "--algo-index", "2"]).unwrap();
+    assert!(s.sweep && s.algo_index == 2);
 }
 
 #[test]
