@@ -266,11 +266,59 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
 
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
+  constexpr int kPerThread = kItems / 128;
 #pragma unroll 1
   for (int round = 0; round < kRounds; ++round) {
+    // The other CTAs' shares of this tile's k-loop (kFixup), summed in CTA order
+    // (deterministic). Every load of a batch of contributors is issued before any is used, and
+    // before this round's staging barriers: one exposed L2 latency per batch and round instead
+    // of one per contributor and item (with many contributors, as in split-K for small m,
+    // those latencies made the fixup cost more than the split saved).
+    float part[kPerThread][8];
+    if constexpr (kFixup) {
+      constexpr int kBatch = 2;
+#pragma unroll
+      for (int j = 0; j < kPerThread; ++j) {
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          part[j][i] = 0.f;
+        }
+      }
+#pragma unroll 1
+      for (int c0 = 0; c0 < fixup.count; c0 += kBatch) {
+        float x[kBatch][kPerThread][8];
+#pragma unroll
+        for (int q = 0; q < kBatch; ++q) {
+#pragma unroll
+          for (int j = 0; j < kPerThread; ++j) {
+            const long long at = (static_cast<long long>(round * kPerThread + j) * 128 + tid) * 8;
+            if (c0 + q < fixup.count) {
+              const float* src = fixup.slot0 + (c0 + q) * fixup.slot_stride + at;
+              ld_cg_f32x4(src, x[q][j][0], x[q][j][1], x[q][j][2], x[q][j][3]);
+              ld_cg_f32x4(src + 4, x[q][j][4], x[q][j][5], x[q][j][6], x[q][j][7]);
+            } else {
+#pragma unroll
+              for (int i = 0; i < 8; ++i) {
+                x[q][j][i] = 0.f;
+              }
+            }
+          }
+        }
+#pragma unroll
+        for (int q = 0; q < kBatch; ++q) {
+#pragma unroll
+          for (int j = 0; j < kPerThread; ++j) {
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+              part[j][i] += x[q][j][i];
+            }
+          }
+        }
+      }
+    }
     stage_round(acc, buf, barrier_id, tid, round);
 #pragma unroll
-    for (int j = 0; j < kItems / 128; ++j) {
+    for (int j = 0; j < kPerThread; ++j) {
       const StagedItem item = staged_item(tid, j);
       const int local_col = item.col;
       const int group = item.group;
@@ -286,18 +334,9 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const F32x4 hi = reinterpret_cast<const F32x4*>(src)[1];
       float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
       if constexpr (kFixup) {
-        // The other CTAs' shares of this tile's k-loop, in CTA order (deterministic).
-        const long long at = (static_cast<long long>(round * (kItems / 128) + j) * 128 + tid) * 8;
-#pragma unroll 1
-        for (int c = 0; c < fixup.count; ++c) {
-          const float* part = fixup.slot0 + c * fixup.slot_stride + at;
-          float x[8];
-          ld_cg_f32x4(part, x[0], x[1], x[2], x[3]);
-          ld_cg_f32x4(part + 4, x[4], x[5], x[6], x[7]);
 #pragma unroll
-          for (int i = 0; i < 8; ++i) {
-            v[i] += x[i];
-          }
+        for (int i = 0; i < 8; ++i) {
+          v[i] += part[j][i];
         }
       }
 #pragma unroll

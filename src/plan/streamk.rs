@@ -168,19 +168,19 @@ pub fn contributors(d: &Decomposition, k_iters: u64, cta: u32, unit: &Unit) -> V
 }
 
 /// The cost model's constants for an H100/H200-class device (per SM), from the H200
-/// measurements in BENCHMARKS.md: a 128x256x64 k-iteration takes 0.614 us (91% of the 7.5
-/// dense-bf16 TFLOP/s an SM peaks at); narrower tiles keep the tensor cores less busy (128x128
-/// at 2048^3: ~0.44 us an iteration with its pipeline ramp, ~0.7 of peak).
+/// measurements in BENCHMARKS.md. Dense bf16 peaks at 7.5 TFLOP/s an SM; the mainloop reaches
+/// a fraction of it that depends on the tile width (`mainloop_efficiency`).
 const SM_PEAK_FLOPS: f64 = 7.5e12;
 /// What the overlapped TMA-store epilogue of one tile costs the CTA beyond its mainloop.
 const EPILOGUE_S: f64 = 0.6e-6;
 /// A Stream-K tile's fixup, for a 128 x 256 tile (scaled by area): the contributor writes its
-/// partial and the owner reads each one back, both through the staged epilogue's rounds
-/// (fitted to the H200 run of 2026-11-29: ~44 us over the mainloop for one write + one read
-/// + the owner's staged epilogue at 2432x1792x8192).
-const PARTIAL_WRITE_S: f64 = 16e-6;
-const PARTIAL_READ_S: f64 = 16e-6;
-const STAGED_EPILOGUE_S: f64 = 8e-6;
+/// partial and the owner reads each one back, both through the staged epilogue's rounds, and
+/// the owner's staged epilogue. Fitted to the H200 runs of 2026-11-29 (session 4, k-aligned
+/// Stream-K order): 1664^2 x 8192 all Stream-K ran ~32 us over its mainloop on 128 x 256 tiles
+/// and ~17 us on 128 x 128 (one write, one read and one staged epilogue per CTA).
+const PARTIAL_WRITE_S: f64 = 12e-6;
+const PARTIAL_READ_S: f64 = 12e-6;
+const STAGED_EPILOGUE_S: f64 = 6e-6;
 /// What splitting tiles costs a launch besides the fixup work (the owners' waits, the
 /// contributors' partial traffic competing with the mainloop). Fitted on the H200, session 3 of
 /// 2026-11-29, decode shapes on the narrow tiles: 1x7168x2048 split 56 ways over 112 CTAs ran
@@ -194,11 +194,14 @@ const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
 const L2_REUSE_BYTES: f64 = 30e6;
 
+/// The fraction of the SM's peak the mainloop of a 128 x `block_n` tile reaches, from the
+/// data-parallel wave set on the H200 (session 4: one k-iteration took 0.652 us at 128 x 256,
+/// 0.521 at 128 x 192, 0.353 at 128 x 128, the same over 1-5 waves).
 fn mainloop_efficiency(block_n: u32) -> f64 {
     match block_n {
-        256.. => 0.91,
-        192.. => 0.86,
-        128.. => 0.75,
+        256.. => 0.86,
+        192.. => 0.80,
+        128.. => 0.79,
         _ => 0.55,
     }
 }
@@ -229,18 +232,19 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     math.max(v.stage_bytes() as f64 / SM_LOAD_BYTES_PER_S)
 }
 
-/// Seconds per k-iteration in the Stream-K phase of `d`. Data-parallel CTAs walk k in
-/// lockstep, so the tiles in flight share each k-slice of A and B in L2. Stream-K ranges start
-/// at different k offsets (CTA c at c * W mod k_iters): unless that offset is a few iterations
-/// at most, each CTA streams its own slices, and when the operand panels the phase reuses do
-/// not fit in L2 the loads come from HBM. (Measured on the H200: 3200x3200x8192 with 193
-/// Stream-K tiles at offsets of 59 iterations ran 0.38 ms against 0.23 ms data-parallel.)
+/// Seconds per k-iteration in the Stream-K phase of `d`. Every CTA walks its range from k = 0
+/// (kernels/sm90/scheduler.cuh), so while each CTA holds at most about two tiles' worth of
+/// iterations the CTAs read the same one or two k-slices of A and B at a time, as data-parallel
+/// waves do, and the operands stay in L2 (H200, 1664^2 x 8192 on 128 x 256 tiles: 62 MB of
+/// DRAM reads against 55 data-parallel). With more tiles per CTA, the tiles one CTA computes
+/// in turn are far apart in the matrix and their panels are reused only a tile's duration
+/// later: when those panels do not fit in L2, the loads come from HBM (3200^2 x 8192 all
+/// Stream-K on 128 x 128 tiles: 843 MB of DRAM reads against 260, 0.31 ms against 0.23).
 fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_iters: u64) -> f64 {
     let it = iteration_s(v);
     let ctas = d.sk_ctas.max(1) as u64;
     let per_cta = d.sk_tiles * k_iters / ctas;
-    let offset = per_cta % k_iters;
-    if offset.min(k_iters - offset) <= 2 {
+    if per_cta <= 2 * k_iters {
         return it;
     }
     let m_tiles = p.m.div_ceil(v.block_m as u64).max(1);
@@ -563,10 +567,14 @@ mod tests {
         let list = decompositions_with(&v, &tn(2432, 1792, 8192), &dev, Forced::Auto);
         assert_eq!(list[0].0.sk_tiles, 133, "{list:?}");
         assert!(list[0].1 < 0.8 * list[1].1, "{list:?}");
-        // 3200x3200x8192: 325 tiles; the hybrid's 193 Stream-K tiles start 59 iterations apart
-        // and their panels (88 MB) do not fit in L2: data-parallel (H200: 0.23 vs 0.38 ms).
+        // 3200x3200x8192: 325 tiles = 2.46 waves. With every Stream-K range walked from k = 0
+        // the operands stay in L2 and Stream-K edges out data-parallel (H200, session 4: all
+        // 325 tiles Stream-K 0.237 ms against 0.252 data-parallel; before the k-aligned order
+        // 0.370).
         let list = decompositions_with(&v, &tn(3200, 3200, 8192), &dev, Forced::Auto);
-        assert!(list[0].0.is_data_parallel(), "{list:?}");
+        assert!(!list[0].0.is_data_parallel(), "{list:?}");
+        let dp = list.iter().find(|(d, _)| d.is_data_parallel()).unwrap();
+        assert!(dp.1 < 1.1 * list[0].1, "{list:?}");
         // Small M, long K: 16 tiles on 132 SMs, split-K.
         let v128 = variant(128);
         let list = decompositions_with(&v128, &tn(64, 2048, 8192), &dev, Forced::Auto);
