@@ -309,8 +309,20 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
-    busiest.max(floor) + 0.1 * busiest.min(floor)
+    let t = busiest.max(floor) + 0.1 * busiest.min(floor);
+    if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
+        // A narrow tile at most half filled along m (decode shapes in cuBLAS's TN form, not
+        // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
+        // on 128x32 tiles 49.4 us against 32.4; 64x8192x8192 on 128x64 73.8 against 45.8),
+        // while the swapped plans of the same shapes, whose tiles are full, ran near theirs.
+        t * NARROW_HALF_EMPTY_FACTOR
+    } else {
+        t
+    }
 }
+
+/// See `estimate_s`: the measured-over-modelled ratio of narrow tiles at most half filled.
+const NARROW_HALF_EMPTY_FACTOR: f64 = 1.5;
 
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
