@@ -162,6 +162,10 @@ fn run_all(opts: &Options) -> ExitCode {
         results.len() - failed
     );
 
+    if let Some((g, lo, hi, n)) = run::ratio_summary(&results) {
+        println!("ratio over {n} shapes: geometric mean {g:.3}, min {lo:.2}, max {hi:.2}");
+    }
+
     if let Some(path) = &opts.json {
         let doc = obj(vec![
             ("tool", "deepgemm-bench".into()),

@@ -677,6 +677,20 @@ impl ShapeResult {
     }
 }
 
+/// Geometric mean, minimum and maximum of the cuBLASLt/deepgemm ratios, and how many shapes
+/// have one (both libraries timed); `None` when none has.
+pub fn ratio_summary(results: &[ShapeResult]) -> Option<(f64, f64, f64, usize)> {
+    let ratios: Vec<f64> = results.iter().filter_map(|r| r.ratio()).collect();
+    if ratios.is_empty() {
+        return None;
+    }
+    let n = ratios.len();
+    let g = (ratios.iter().map(|x| x.ln()).sum::<f64>() / n as f64).exp();
+    let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = ratios.iter().copied().fold(0.0, f64::max);
+    Some((g, lo, hi, n))
+}
+
 /// The results table (fixed-width columns).
 pub fn table(results: &[ShapeResult]) -> String {
     let mut out = format!(

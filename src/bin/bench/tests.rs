@@ -167,6 +167,37 @@ fn median_and_rate() {
 }
 
 #[test]
+fn ratio_summary_is_a_geometric_mean() {
+    let o = opts(&[]).unwrap();
+    let result = |dg_ms: f64, lt_ms: Option<f64>| run::ShapeResult {
+        spec: run::spec_for(&o, (8, 8, 8)),
+        check_mode: "none",
+        dg: run::LibResult {
+            timing: Timing::from_samples(&[dg_ms]),
+            ..Default::default()
+        },
+        lt: lt_ms.map(|ms| run::LibResult {
+            timing: Timing::from_samples(&[ms]),
+            ..Default::default()
+        }),
+        dg_vs_lt: None,
+        passed: true,
+        why_failed: Vec::new(),
+        sweep: Vec::new(),
+    };
+    assert!(run::ratio_summary(&[result(1.0, None)]).is_none());
+    let (g, lo, hi, n) = run::ratio_summary(&[
+        result(1.0, Some(2.0)),
+        result(2.0, Some(1.0)),
+        result(1.0, None),
+    ])
+    .unwrap();
+    assert!((g - 1.0).abs() < 1e-12 && lo == 0.5 && hi == 2.0 && n == 2);
+    let (g, ..) = run::ratio_summary(&[result(1.0, Some(4.0)), result(1.0, Some(1.0))]).unwrap();
+    assert!((g - 2.0).abs() < 1e-12);
+}
+
+#[test]
 fn check_mode_auto() {
     let o = opts(&[]).unwrap();
     let small = run::spec_for(&o, (1024, 1024, 1024));
