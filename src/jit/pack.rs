@@ -25,15 +25,15 @@ pub fn render(v: &PackVariant) -> String {
     let _ = write!(
         out,
         "#line 1 \"entry\"\n\
-         extern \"C\" __global__ void __launch_bounds__({threads}) {name}(\n    \
+         extern \"C\" __global__ void __launch_bounds__({threads}, {ctas}) {name}(\n    \
              const dg_pack::PackParams p) {{\n  \
-           dg_pack::pack<{bytes}, {threads}, {unroll}, {passes}>(p);\n\
+           dg_pack::pack<{bytes}, {threads}, {unroll}>(p);\n\
          }}\n",
         threads = v.threads,
+        ctas = v.ctas_per_sm,
         name = v.name(),
         bytes = v.elem_bytes,
         unroll = v.unroll,
-        passes = v.passes,
     );
     out
 }
@@ -59,11 +59,13 @@ pub struct PackParams {
     pub dst_bs: i64,
     /// Elements written per destination line: `dst_ld` when packing, `inner` when unpacking.
     pub write: i64,
-    /// Work items (`PackVariant::segment()` elements each) per destination line.
+    /// Work items per destination line (`PackVariant::split`).
     pub segments: i64,
+    /// 16-byte destination chunks per work item, a multiple of 32 (`PackVariant::split`).
+    pub segment: i64,
 }
 
-pub const PACK_PARAMS_SIZE: usize = 11 * 8;
+pub const PACK_PARAMS_SIZE: usize = 12 * 8;
 const _: () = assert!(std::mem::size_of::<PackParams>() == PACK_PARAMS_SIZE);
 
 impl PackParams {
@@ -80,8 +82,10 @@ impl PackParams {
             dst_ld: o.ld,
             dst_bs: o.batch_stride,
             write: o.ld,
-            segments: v.segments(o) as i64,
+            segments: 0,
+            segment: 0,
         }
+        .split(v)
     }
 
     /// The reverse copy: the workspace copy `o` at `src` back into the caller's matrix at
@@ -99,8 +103,27 @@ impl PackParams {
             dst_ld: o.src_ld,
             dst_bs: o.src_batch_stride,
             write: o.inner as i64,
-            segments: o.inner.div_ceil(v.segment()) as i64,
+            segments: 0,
+            segment: 0,
         }
+        .split(v)
+    }
+
+    /// Fills in the work split: the kernel's 16-byte chunks are aligned on destination
+    /// addresses, so a line has as many as its `write` elements touch from its start's offset
+    /// in a 16-byte unit; the items are sized for the longest line.
+    fn split(mut self, v: &PackVariant) -> PackParams {
+        let offset = v.max_line_offset(
+            self.dst,
+            self.dst_ld,
+            self.dst_bs,
+            self.outer as u64,
+            self.batch as u64,
+        );
+        let s = v.split(v.line_chunks(self.write as u64, offset));
+        self.segments = s.segments as i64;
+        self.segment = s.segment as i64;
+        self
     }
 }
 
@@ -119,13 +142,14 @@ mod tests {
             assert!(!src.contains("is not embedded"), "missing embedded file");
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!(
-                "__launch_bounds__({}) {}(\n    const dg_pack::PackParams p)",
+                "__launch_bounds__({}, {}) {}(\n    const dg_pack::PackParams p)",
                 v.threads,
+                v.ctas_per_sm,
                 v.name()
             )));
             assert!(src.contains(&format!(
-                "dg_pack::pack<{}, {}, {}, {}>(p);",
-                v.elem_bytes, v.threads, v.unroll, v.passes
+                "dg_pack::pack<{}, {}, {}>(p);",
+                v.elem_bytes, v.threads, v.unroll
             )));
             assert_eq!(render(&v), src, "deterministic (part of the cache key)");
         }
@@ -153,7 +177,7 @@ mod tests {
             fields,
             [
                 "src", "dst", "inner", "outer", "batch", "src_ld", "src_bs", "dst_ld", "dst_bs",
-                "write", "segments"
+                "write", "segments", "segment"
             ]
         );
         assert!(text.contains(&format!(
@@ -204,7 +228,9 @@ mod tests {
                 dst_ld: 4160,
                 dst_bs: 4160 * 300,
                 write: 4160,
-                segments: 5,
+                // 520 chunks of 16 bytes a line: two items of 288 (and 232).
+                segments: 2,
+                segment: 288,
             }
         );
         // The way back (D's copy into the caller's D): only the data of each line is written,
@@ -214,9 +240,20 @@ mod tests {
             (back.src_ld, back.src_bs, back.dst_ld, back.dst_bs),
             (4160, 4160 * 300, 4099, 4099 * 300 + 5)
         );
-        assert_eq!(
-            (back.write, back.segments),
-            (4097, 4097u64.div_ceil(v.segment()) as i64)
-        );
+        // Lines of D start up to 14 bytes into a 16-byte unit: 513 chunks at most.
+        assert_eq!((back.write, back.segments, back.segment), (4097, 2, 288));
+        // Chunks are aligned on D's addresses: 4096-element lines take 512 chunks when they
+        // start on a 16-byte boundary, 513 when they start 2 bytes past one.
+        let mut o = o;
+        (o.inner, o.src_ld, o.src_batch_stride) = (4096, 4096, 4096 * 300);
+        let aligned = PackParams::unpack(&v, &o, 0x7000_0000, 0x1000);
+        assert_eq!((aligned.segments, aligned.segment), (1, 512));
+        let shifted = PackParams::unpack(&v, &o, 0x7000_0000, 0x1002);
+        assert_eq!((shifted.segments, shifted.segment), (2, 288));
+        // fp32: 4-element chunks.
+        let f = PackVariant::for_elem(4).unwrap();
+        o.elem_bytes = 4;
+        let p32 = PackParams::unpack(&f, &o, 0x7000_0000, 0x1004);
+        assert_eq!((p32.segments, p32.segment), (3, 352), "1025 chunks");
     }
 }

@@ -561,22 +561,39 @@ pub fn describe(p: &GemmProblem, ptrs: &GemmPointers, spec: &PackSpec) -> String
 }
 
 /// The pack kernel: one compiled binary per element size.
+///
+/// The kernel (kernels/pack/pack.cuh) moves 16-byte chunks: each lane stores one 16-byte
+/// aligned chunk of a destination line per step, from 16-byte loads of the source funnel-shifted
+/// by the line's misalignment. A warp work item is `segment` consecutive chunks of one
+/// destination line; the host splits lines into items (`split`) and passes both numbers in
+/// `PackParams` (src/jit/pack.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PackVariant {
     /// Bytes per element: 2 (bf16/fp16) or 4 (fp32/tf32).
     pub elem_bytes: u32,
     /// Threads per CTA.
     pub threads: u32,
-    /// Elements each lane loads before storing (loads in flight per thread).
+    /// CTAs per SM the kernel is compiled for (`__launch_bounds__`' minimum, which caps its
+    /// registers) and the grid is sized for.
+    pub ctas_per_sm: u32,
+    /// 16-byte chunks each lane loads before storing any (loads in flight per thread).
     pub unroll: u32,
-    /// Passes of `32 * unroll` elements per warp work item (a segment of a line).
+    /// Most passes of `32 * unroll` chunks in one warp work item.
     pub passes: u32,
 }
 
-/// Threads per pack CTA: 8 CTAs fill an SM's 2048 threads.
+/// Threads per pack CTA.
 pub const PACK_THREADS: u32 = 256;
-/// Resident threads per SM on sm_75..sm_90 that the grid is sized for.
-const THREADS_PER_SM: u32 = 2048;
+/// Bytes every lane of the pack kernel moves at once: its destination chunks are aligned to it.
+pub const PACK_CHUNK_BYTES: u64 = 16;
+
+/// Items per line and chunks per item of the pack kernel (`PackParams::segments` and
+/// `::segment`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackSplit {
+    pub segments: u64,
+    pub segment: u64,
+}
 
 impl PackVariant {
     /// The variant for `elem_bytes`-byte elements, `None` for sizes the kernel has no word for.
@@ -584,11 +601,14 @@ impl PackVariant {
         matches!(elem_bytes, 2 | 4).then_some(PackVariant {
             elem_bytes,
             threads: PACK_THREADS,
-            // 8 loads in flight per thread: 512 B per warp for 16-bit elements, ~4 MB over an
-            // H200's 132 SMs x 64 warps, what ~1 us of HBM latency at ~4 TB/s needs.
-            unroll: 8,
-            // 4 passes: the two 64-bit divisions that locate a work item are paid once per
-            // 1024 elements.
+            // 4 x 256 threads: 1024 per SM, which leaves each thread 64 registers (ptxas needs
+            // 58-64 for 4 chunks in flight; tests/nvrtc_compile.rs checks for spills).
+            ctas_per_sm: 4,
+            // 4 chunks of 16 bytes in flight per thread: 64 KB per SM, ~8.5 MB over an H200's
+            // 132 SMs, about twice what ~1 us of HBM latency at ~4 TB/s needs.
+            unroll: 4,
+            // Items of up to 4 passes (8 KB): the two 64-bit divisions that locate an item and
+            // the per-line setup are paid once per 512 chunks at most.
             passes: 4,
         })
     }
@@ -598,33 +618,88 @@ impl PackVariant {
         [2, 4].into_iter().filter_map(Self::for_elem).collect()
     }
 
-    /// The entry symbol, cache-key prefix and log label, e.g. `dg_pack_b16_t256_u8_p4`.
+    /// The entry symbol, cache-key prefix and log label, e.g. `dg_pack_b16_t256_c4_u4_p4`:
+    /// element bits, threads per CTA, CTAs per SM, chunks per lane, passes per item.
     pub fn name(&self) -> String {
         format!(
-            "dg_pack_b{}_t{}_u{}_p{}",
+            "dg_pack_b{}_t{}_c{}_u{}_p{}",
             self.elem_bytes * 8,
             self.threads,
+            self.ctas_per_sm,
             self.unroll,
             self.passes
         )
     }
 
-    /// Elements of one warp work item (`kSegment` in the kernel).
-    pub fn segment(&self) -> u64 {
-        32 * self.unroll as u64 * self.passes as u64
+    /// Chunks of one warp pass (32 lanes x `unroll`).
+    pub fn pass(&self) -> u64 {
+        32 * self.unroll as u64
     }
 
-    /// Work items per destination line of `o`.
+    /// Most chunks of one warp work item.
+    pub fn max_segment(&self) -> u64 {
+        self.pass() * self.passes as u64
+    }
+
+    /// Destination chunks of a line of `write` elements that starts `offset` bytes past a
+    /// 16-byte boundary (the kernel's chunks are aligned on destination addresses, so such a
+    /// line touches one more chunk when its end crosses one more boundary).
+    pub fn line_chunks(&self, write: u64, offset: u64) -> u64 {
+        (offset + write * self.elem_bytes as u64).div_ceil(PACK_CHUNK_BYTES)
+    }
+
+    /// The largest `offset` (bytes past a 16-byte boundary) of the lines that start at
+    /// `base + (b * bs + row * ld) * elem_bytes` for `row < outer`, `b < batch`: the
+    /// offsets are `base` modulo the gcd `g` of 16 and the strides' bytes, so at most
+    /// `base % g + 16 - g`.
+    pub fn max_line_offset(&self, base: u64, ld: i64, bs: i64, outer: u64, batch: u64) -> u64 {
+        fn gcd(a: u64, b: u64) -> u64 {
+            if b == 0 { a } else { gcd(b, a % b) }
+        }
+        let e = self.elem_bytes as i64;
+        let mut g = PACK_CHUNK_BYTES;
+        if outer > 1 {
+            g = gcd(g, (ld * e).rem_euclid(16) as u64);
+        }
+        if batch > 1 {
+            g = gcd(g, (bs * e).rem_euclid(16) as u64);
+        }
+        base % g + PACK_CHUNK_BYTES - g
+    }
+
+    /// Splits lines of at most `chunks` destination chunks into the fewest items of at most
+    /// `max_segment()` chunks, of equal size rounded up to a multiple of 32 chunks (a warp's
+    /// 16-byte stores then stay 512-byte groups of the line, and a line's items take about as
+    /// long as each other). The kernel's items of a line are [s * segment, (s + 1) * segment)
+    /// clipped to the line's own chunk count, for s < segments.
+    pub fn split(&self, chunks: u64) -> PackSplit {
+        let groups = chunks.div_ceil(32).max(1);
+        let segments = groups.div_ceil(self.max_segment() / 32);
+        PackSplit {
+            segments,
+            segment: 32 * groups.div_ceil(segments),
+        }
+    }
+
+    /// The split of `o`'s copy: lines of `o.ld` elements from a 16-byte aligned start.
+    pub fn pack_split(&self, o: &PackedOperand) -> PackSplit {
+        self.split(self.line_chunks(o.ld as u64, 0))
+    }
+
+    /// Work items per destination line when copying `o` into the workspace.
     pub fn segments(&self, o: &PackedOperand) -> u64 {
-        (o.ld as u64).div_ceil(self.segment())
+        self.pack_split(o).segments
     }
 
-    /// CTAs for copying `o`: one warp per work item, capped at one full wave of resident
-    /// CTAs (the kernel's grid-stride loop takes the rest).
+    /// CTAs for copying `o` either way: one warp per work item, capped at one wave of
+    /// `ctas_per_sm` CTAs per SM (the kernel's grid-stride loop takes the rest). The copy back
+    /// writes `inner` elements a line into a D that may start anywhere, counted at the worst
+    /// line offset (16 - elem_bytes), so the grid covers it as well.
     pub fn grid(&self, o: &PackedOperand, dev: &DeviceSpec) -> u32 {
-        let items = self.segments(o) * o.outer * o.batch;
+        let back = self.split(self.line_chunks(o.inner, 16 - self.elem_bytes as u64));
+        let items = self.segments(o).max(back.segments) * o.outer * o.batch;
         let warps = (self.threads / 32) as u64;
-        let wave = dev.sm_count.max(1) as u64 * (THREADS_PER_SM / self.threads) as u64;
+        let wave = dev.sm_count.max(1) as u64 * self.ctas_per_sm as u64;
         items.div_ceil(warps).clamp(1, wave) as u32
     }
 
@@ -1193,21 +1268,111 @@ mod tests {
     fn pack_variants_are_named_by_their_configuration_and_size_their_grid() {
         let all = PackVariant::all();
         assert_eq!(all.len(), 2);
-        assert_eq!(all[0].name(), "dg_pack_b16_t256_u8_p4");
-        assert_eq!(all[1].name(), "dg_pack_b32_t256_u8_p4");
+        assert_eq!(all[0].name(), "dg_pack_b16_t256_c4_u4_p4");
+        assert_eq!(all[1].name(), "dg_pack_b32_t256_c4_u4_p4");
         assert!(PackVariant::for_elem(8).is_none());
         let v = all[0];
-        assert_eq!(v.segment(), 1024);
+        assert_eq!((v.pass(), v.max_segment()), (128, 512));
         assert!(v.runs_on(&H200) && v.runs_on(&DeviceSpec::T4));
         let p = tn(4096, 64, 4097, None, None);
         let a = spec(&p, Which::BOTH).unwrap().a.unwrap();
-        // 4160-element lines: 5 items of 1024 each; 4096 lines; 8 warps a CTA; capped at
-        // 132 SMs x 8 CTAs.
-        assert_eq!(v.segments(&a), 5);
-        assert_eq!(v.grid(&a, &H200), 132 * 8);
+        // 4160-element lines: 520 chunks of 16 bytes, 2 items of 288 (the second gets 232);
+        // 4096 lines; 8 warps a CTA; capped at 132 SMs x 4 CTAs.
+        assert_eq!(
+            v.pack_split(&a),
+            PackSplit {
+                segments: 2,
+                segment: 288
+            }
+        );
+        assert_eq!(v.segments(&a), 2);
+        assert_eq!(v.grid(&a, &H200), 132 * 4);
         let small = tn(8, 8, 9, None, None);
         let b = spec(&small, Which::BOTH).unwrap().b.unwrap();
         assert_eq!((b.ld, v.segments(&b)), (64, 1));
         assert_eq!(v.grid(&b, &H200), 1, "8 lines, one warp each");
+        // 4096 lines of 512 chunks (ld 4096): one item each, 512 CTAs; the copy back into a
+        // misaligned D has 513-chunk lines, two items each: the grid covers those (still
+        // capped).
+        let aligned = tn(4096, 64, 4096, Some(4096), None);
+        let o = spec(&aligned, Which::BOTH).unwrap().a.unwrap();
+        assert_eq!((o.ld, v.segments(&o)), (4096, 1));
+        assert_eq!(v.split(v.line_chunks(4096, 14)).segments, 2);
+        assert_eq!(v.grid(&o, &H200), 132 * 4);
+        let few = tn(16, 64, 4096, Some(4096), None);
+        let o = spec(&few, Which::BOTH).unwrap().a.unwrap();
+        assert_eq!(v.grid(&o, &H200), 4, "16 lines x 2 items / 8 warps");
+    }
+
+    /// The host's half of the kernel's work split: chunks per line, the worst line offset,
+    /// and items that cover every chunk of every line once, none of them empty.
+    #[test]
+    fn pack_items_cover_every_chunk_of_every_line_once() {
+        let v = PackVariant::for_elem(2).unwrap();
+        let f = PackVariant::for_elem(4).unwrap();
+        // Lines of `write` elements `offset` bytes past a 16-byte boundary.
+        assert_eq!(v.line_chunks(4160, 0), 520);
+        assert_eq!(v.line_chunks(4097, 0), 513);
+        assert_eq!(v.line_chunks(4096, 0), 512);
+        assert_eq!(v.line_chunks(4096, 2), 513);
+        assert_eq!(v.line_chunks(1, 14), 1);
+        assert_eq!(v.line_chunks(2, 14), 2);
+        assert_eq!(f.line_chunks(4, 0), 1);
+        assert_eq!(f.line_chunks(4, 4), 2);
+        assert_eq!(f.line_chunks(1, 12), 1);
+        // Offsets reachable from base + (b * bs + row * ld) * elem_bytes.
+        assert_eq!(v.max_line_offset(0x1000, 4160, 4160 * 300, 300, 2), 0);
+        assert_eq!(v.max_line_offset(0x1002, 4160, 4160 * 300, 300, 2), 2);
+        assert_eq!(v.max_line_offset(0x1002, 4097, 4160 * 300, 300, 2), 14);
+        assert_eq!(
+            v.max_line_offset(0x1002, 4100, 4160 * 300, 300, 1),
+            10,
+            "2 + 8k"
+        );
+        assert_eq!(
+            v.max_line_offset(0x1002, 4100, 4160, 1, 3),
+            2,
+            "bs * 2 = 0 mod 16"
+        );
+        assert_eq!(v.max_line_offset(0x1006, 4097, 0, 1, 1), 6, "a single line");
+        assert_eq!(
+            v.max_line_offset(0x1000, 0, -3, 1, 2),
+            14,
+            "negative strides"
+        );
+        assert_eq!(f.max_line_offset(0x1004, 4098, 0, 7, 1), 12, "4 + 8k");
+        assert_eq!(f.max_line_offset(0x1000, 4097, 0, 7, 1), 12);
+        // The split: fewest items of at most 512 chunks, equal multiples of 32.
+        for (chunks, segments, segment) in [
+            (0, 1, 32),
+            (1, 1, 32),
+            (32, 1, 32),
+            (33, 1, 64),
+            (512, 1, 512),
+            (513, 2, 288),
+            (520, 2, 288),
+            (1024, 2, 512),
+            (1025, 3, 352),
+        ] {
+            assert_eq!(
+                v.split(chunks),
+                PackSplit { segments, segment },
+                "{chunks} chunks"
+            );
+        }
+        for chunks in 1..20_000u64 {
+            let s = v.split(chunks);
+            assert!(
+                s.segment % 32 == 0 && s.segment <= v.max_segment(),
+                "{chunks}"
+            );
+            // The kernel's items [k * segment, (k + 1) * segment) clipped to the line:
+            // together exactly [0, chunks), the last one not empty.
+            assert!(s.segments * s.segment >= chunks, "{chunks}: not covered");
+            assert!(
+                (s.segments - 1) * s.segment < chunks,
+                "{chunks}: an empty item"
+            );
+        }
     }
 }
