@@ -687,6 +687,7 @@ mod gpu {
             }
         }
         v.extend(tf32_cases());
+        v.extend(tf32_nn_cases());
         v.extend(narrow_cases());
         v.extend(cluster_cases());
         v
@@ -938,6 +939,86 @@ mod gpu {
                 k: 64,
                 block_n: 64,
                 ..tf32
+            },
+        ]);
+        v
+    }
+
+    /// tf32 NN (PyTorch's fp32 matmul in cuBLAS terms): A M-major, read by the register-A
+    /// wgmma form (each thread gathers its fragment from the swizzled tile), B K-major. m is A's
+    /// leading dimension (with `ab_pad`), so it stays a multiple of 4 fp32 (TMA's 16 bytes).
+    /// Ragged m past a 32-row swizzle chunk and the 128-row tile, ragged n, k of 8, 100 and 1000,
+    /// every tile, both consumer warpgroups' rows, alpha/beta, bias and activations, device
+    /// scalars, batches, the persistent loop, and row-major storage (NN row-major is TT
+    /// column-major: B N-major, so it stays portable and is not here).
+    fn tf32_nn_cases() -> Vec<Case> {
+        use ScalarType::F32;
+        let nn = Case {
+            ab: F32,
+            cd: F32,
+            ta: 0,
+            tb: 0,
+            ..BASE
+        };
+        let shapes = [
+            (4, 1, 8),
+            (36, 127, 100),
+            (128, 17, 1000),
+            (132, 300, 8),
+            (300, 129, 100),
+            (256, 256, 1000),
+        ];
+        let mut v = Vec::new();
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            let base = Case {
+                m,
+                n,
+                k,
+                block_n: [64, 128, 192, 256][i % 4],
+                ..nn
+            };
+            v.push(base);
+            v.push(Case {
+                alpha: 0.75,
+                beta: 0.5,
+                epilogue: epilogue::GELU_BIAS,
+                ab_pad: 4,
+                cd_pad: 3,
+                block_n: [256, 192, 128, 64][i % 4],
+                ..base
+            });
+        }
+        v.extend([
+            Case {
+                m: 300,
+                n: 129,
+                k: 100,
+                alpha: 2.0,
+                beta: 0.5,
+                alias: true,
+                cd_pad: 2,
+                epilogue: epilogue::RELU,
+                ..nn
+            },
+            Case {
+                batch: 3,
+                m: 132,
+                n: 129,
+                k: 100,
+                ab_pad: 4,
+                beta: 1.0,
+                device_scalars: true,
+                epilogue: epilogue::RELU_BIAS,
+                block_n: 128,
+                ..nn
+            },
+            // 10 x 16 = 160 tiles of 128x128 on 132 SMs.
+            Case {
+                m: 1280,
+                n: 2048,
+                k: 256,
+                block_n: 128,
+                ..nn
             },
         ]);
         v
@@ -1391,7 +1472,14 @@ mod gpu {
         assert_eq!((dev.cc_major, dev.cc_minor), (9, 0), "needs sm_90");
         let mut kernels = HashMap::new();
         let mut failures = Vec::new();
+        // DEEPGEMM_SM90_VARIANTS=<substring>: only the cases whose variant's name contains it.
+        let filter = std::env::var("DEEPGEMM_SM90_VARIANTS").unwrap_or_default();
+        let mut ran = 0;
         for c in cases() {
+            if !filter.is_empty() && !problem(&c).1.name().contains(&filter) {
+                continue;
+            }
+            ran += 1;
             let (worst, diff, rel, name) = run(&c, &mut kernels, &dev);
             eprintln!(
                 "{name} {}x{}x{} b{} t{}{} row {} epi {} alias {}: max scaled err {worst:.3}, \
@@ -1408,6 +1496,8 @@ mod gpu {
                 ));
             }
         }
+        eprintln!("{ran} cases");
+        assert!(ran > 0, "no case matches DEEPGEMM_SM90_VARIANTS={filter}");
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }

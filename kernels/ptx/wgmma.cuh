@@ -146,3 +146,38 @@ DG_WGMMA_DEFINE_TF32(64, 32, 32, 33, 34)
 DG_WGMMA_DEFINE_TF32(128, 64, 64, 65, 66)
 DG_WGMMA_DEFINE_TF32(192, 96, 96, 97, 98)
 DG_WGMMA_DEFINE_TF32(256, 128, 128, 129, 130)
+
+// tf32 with A from registers: `d, {a0, a1, a2, a3}, b-desc, scale-d, imm-scale-a, imm-scale-b`.
+// B is still read K-major from shared memory; A comes as each thread's fragment of the 64 x 8
+// tile (PTX ISA "wgmma .m64nNk8 register fragment layout for matrix A", .tf32: warp w of the
+// warpgroup holds rows 16w..16w+15; lane l holds a0 = (16w + l/4, l%4), a1 = (16w + l/4 + 8,
+// l%4), a2 = (16w + l/4, l%4 + 4), a3 = (16w + l/4 + 8, l%4 + 4)). This is how an MN-major A
+// reaches the tf32 tensor cores, whose shared-memory form has no transpose. The A registers
+// belong to the tensor cores until the batch completes (wgmma_wait_group).
+template <int N>
+struct WgmmaRsTf32;
+
+#define DG_WGMMA_DEFINE_TF32_RS(N, R, A0, A1, A2, A3, RB, RS)                                    \
+  template <>                                                                                    \
+  struct WgmmaRsTf32<N> {                                                                        \
+    static constexpr int kAccRegs = R;                                                           \
+    static constexpr int kK = 8;                                                                 \
+    __device__ __forceinline__ static void mma(float (&d)[R], const unsigned (&a)[4],            \
+                                               unsigned long long desc_b, int scale_d) {         \
+      asm volatile("{\n"                                                                         \
+                   ".reg .pred p;\n"                                                             \
+                   "setp.ne.b32 p, %" DG_WGMMA_STR(RS) ", 0;\n"                                  \
+                   "wgmma.mma_async.sync.aligned.m64n" DG_WGMMA_STR(N) "k8.f32.tf32.tf32"        \
+                   " " DG_WGMMA_ACC_##R ", {%" DG_WGMMA_STR(A0) ", %" DG_WGMMA_STR(A1)           \
+                   ", %" DG_WGMMA_STR(A2) ", %" DG_WGMMA_STR(A3) "}, %" DG_WGMMA_STR(RB)         \
+                   ", p, 1, 1;\n"                                                                \
+                   "}\n"                                                                         \
+                   : DG_WGMMA_BIND_##R(d)                                                        \
+                   : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));     \
+    }                                                                                            \
+  };
+
+DG_WGMMA_DEFINE_TF32_RS(64, 32, 32, 33, 34, 35, 36, 37)
+DG_WGMMA_DEFINE_TF32_RS(128, 64, 64, 65, 66, 67, 68, 69)
+DG_WGMMA_DEFINE_TF32_RS(192, 96, 96, 97, 98, 99, 100, 101)
+DG_WGMMA_DEFINE_TF32_RS(256, 128, 128, 129, 130, 131, 132, 133)

@@ -9,8 +9,8 @@
 // column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
 // descriptors' two layouts. Inputs are bf16 or fp16 (wgmma k16), or fp32 multiplied as tf32
 // (T = float, COMPUTE_32F_FAST_TF32: wgmma k8, BLOCK_K = 32, fp32 D): the PTX ISA gives the
-// .tf32 form no transpose operands, so tf32 takes K-major A and B only (MN-major tf32 problems
-// stay on the portable kernel). The tensor maps hold A's and B's addresses, extents and strides;
+// .tf32 form no transpose operands, so tf32 takes a K-major B only, and an MN-major A through
+// registers (kRegA; an MN-major tf32 B stays on the portable kernel). The tensor maps hold A's and B's addresses, extents and strides;
 // TMA zero-fills outside them, so m, n and k need not be tile multiples (the epilogue skips
 // the rows and columns past m and n; TMA stores clip them).
 //
@@ -189,6 +189,24 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
                StreamKWorkspace::kConsumers * slot_floats, last - first};
 }
 
+// The tf32 A fragment of k-slice `kk` (8 deep) for warp `warp` of a consumer warpgroup, read
+// from that warpgroup's 64 rows of an MN-major fp32 A tile as TMA wrote it: chunks of 32 rows
+// (128 bytes, one swizzle line per k) 4 KiB apart (BLOCK_K lines each), each line's 16-byte
+// units permuted by the 128-byte swizzle (unit u of line k at u ^ (k % 8)). Element (m, k) of
+// the fragment layout in ptx/wgmma.cuh (`WgmmaRsTf32`).
+template <int BLOCK_K>
+__device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, int warp, int lane,
+                                                        unsigned (&a)[4]) {
+  constexpr unsigned kChunkBytes = BLOCK_K * 128;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int m = 16 * warp + lane / 4 + 8 * (i & 1);
+    const int k = 8 * kk + lane % 4 + 4 * (i >> 1);
+    const unsigned unit = static_cast<unsigned>(((m & 31) >> 2) ^ (k & 7));
+    a[i] = ld_shared_u32(tile + (m >> 5) * kChunkBytes + k * 128 + unit * 16 + (m & 3) * 4);
+  }
+}
+
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
           int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
@@ -200,10 +218,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
   constexpr unsigned kStageBytesA = BLOCK_M * kRowBytes;
   constexpr unsigned kStageBytesB = BLOCK_N * kRowBytes;
-  // tf32 has no MN-major form (see ptx/wgmma.cuh); checked before Mma names a missing form.
-  static_assert(MmaInput<T>::kMnMajor || (kTransA == 0 && kTransB == 0),
-                "tf32 wgmma reads K-major A and B only (the PTX .tf32 form has no imm-trans)");
-  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kInput, kTransA, kTransB>;
+  // tf32 has no MN-major shared-memory form (see ptx/wgmma.cuh); checked before Mma names a
+  // missing form. An MN-major tf32 A goes through registers instead (kRegA): each consumer
+  // thread gathers its fragment from the swizzled MN-major tile TMA wrote.
+  constexpr bool kRegA = !MmaInput<T>::kMnMajor && kTransA == 1;
+  static_assert(MmaInput<T>::kMnMajor || kTransB == 0,
+                "tf32 wgmma reads a K-major B only (the PTX .tf32 form has no imm-trans)");
+  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kInput, kRegA ? 0 : kTransA, kTransB>;
   constexpr int kMmaK = Mma::kK;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
@@ -364,6 +385,43 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
       if (num_k_iters > 0) {
         int previous_stage = 0;
+        if constexpr (kRegA) {
+          // A from registers: the fragments of a k-step are loaded after its stage is full and
+          // must stay untouched until its wgmmas complete, so each k-step waits for its own
+          // batch (no batch overlap across k-steps) and then releases its stage.
+          const int warp = tid / 32;
+#pragma unroll 1
+          for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
+            pipe.consumer_wait(state);
+            const unsigned a_stage = a_base + state.stage * kStageBytesA;
+            unsigned a_frag[BLOCK_K / kMmaK][4];
+#pragma unroll
+            for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
+              load_a_fragment_tf32_mn<BLOCK_K>(a_stage, kk, warp, lane, a_frag[kk]);
+            }
+#pragma unroll
+            for (int r = 0; r < kAccRegs; ++r) {
+              wgmma_fence_operand(acc[r]);
+            }
+            wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
+              WgmmaRsTf32<BLOCK_N>::mma(acc, a_frag[kk],
+                                        TileB::desc(b_base + state.stage * kStageBytesB, kk),
+                                        (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
+            }
+            wgmma_commit_group();
+#pragma unroll
+            for (int r = 0; r < kAccRegs; ++r) {
+              wgmma_fence_operand(acc[r]);
+            }
+            wgmma_wait_group<0>();
+            if (lane == 0) {
+              release(state.stage);
+            }
+            state.advance();
+          }
+        } else {
 #pragma unroll 1
         for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
           pipe.consumer_wait(state);
@@ -399,6 +457,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
         if (lane == 0) {
           release(previous_stage);
+        }
         }
       }
       // The producer is already filling the freed stages with the next tile meanwhile.

@@ -686,7 +686,7 @@ mod tests {
     }
 
     #[test]
-    fn tf32_goes_to_hopper_when_k_major_else_portable_with_a_reason() {
+    fn tf32_goes_to_hopper_when_b_is_k_major_else_portable_with_a_reason() {
         let dev = DeviceSpec::H200;
         let tf32 = |ta: i32, tb: i32| {
             let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
@@ -703,14 +703,20 @@ mod tests {
             k => panic!("not sm90: {k:?}"),
         }
         assert_eq!(portable_variant(c.last().unwrap()).math, Math::MmaTf32);
-        // NN / TT / NT: portable only, and the log says why.
-        for (ta, tb) in [(0, 0), (1, 1), (0, 1)] {
+        // NN (PyTorch's fp32 matmul): the register-A tf32 kernel first.
+        let c = candidates(&tf32(0, 0), &dev).unwrap();
+        match c[0].kernel {
+            Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_nn_"), "{v:?}"),
+            k => panic!("not sm90: {k:?}"),
+        }
+        // TT / NT (an N-major B): portable only, and the log says why.
+        for (ta, tb) in [(1, 1), (0, 1)] {
             let p = tf32(ta, tb);
             let c = candidates(&p, &dev).unwrap();
             assert_eq!(c.len(), 1);
             assert_eq!(portable_variant(&c[0]).math, Math::MmaTf32);
             let why = hopper(&p, &dev).unwrap_err();
-            assert!(why.contains("K-major A and B only"), "{why}");
+            assert!(why.contains("reads B K-major only"), "{why}");
         }
         // Exact fp32 names its math.
         let exact = problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F);

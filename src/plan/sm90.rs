@@ -12,9 +12,11 @@
 //!
 //! Inputs are bf16 or fp16 (wgmma k16, BLOCK_K = 64), or fp32 with COMPUTE_32F_FAST_TF32
 //! (`Math::MmaTf32`: wgmma k8 on tf32, BLOCK_K = 32, fp32 C/D). A stage holds 128 bytes of k per
-//! row either way, so tf32 variants have the stage counts of the 16-bit ones. tf32 variants are
-//! TN only: the PTX ISA's tf32 wgmma has no transpose operands, so it reads K-major operands
-//! only; MN-major tf32 problems go to the portable kernel.
+//! row either way, so tf32 variants have the stage counts of the 16-bit ones. The PTX ISA's tf32
+//! wgmma has no transpose operands, so it reads K-major shared memory only: tf32 variants take
+//! TN, and NN (PyTorch's fp32 `matmul`) with A through registers (each consumer thread gathers
+//! its fragment from the MN-major tile; one wgmma batch in flight per k-step instead of two).
+//! An N-major B (NT, TT) goes to the portable kernel.
 //!
 //! Two epilogues share every binary; the launch picks one (`tma_store`): TMA stores from a
 //! stmatrix-written staging buffer, overlapped with the next tile's mainloop, when D is 16-bit,
@@ -149,8 +151,8 @@ impl Sm90Variant {
         Self::with_layout(ab, cd, (Major::K, Major::K), block_m, block_n, smem_budget)
     }
 
-    /// As `new`, for operand layouts `(major_a, major_b)`. tf32 (F32 in, F32 out) exists for
-    /// K-major A and B only.
+    /// As `new`, for operand layouts `(major_a, major_b)`. tf32 (F32 in, F32 out) exists for a
+    /// K-major B only (TN, and NN with A through registers on the 64-256 wide tiles).
     pub fn with_layout(
         ab: ScalarType,
         cd: ScalarType,
@@ -162,10 +164,15 @@ impl Sm90Variant {
         if !(cd == ab || cd == ScalarType::F32) {
             return None;
         }
-        if ab == ScalarType::F32 && (major_a, major_b) != (Major::K, Major::K) {
+        let narrow = matches!(block_n, 16 | 32);
+        // tf32 reads B K-major only; an M-major A goes through registers (the kernel's
+        // register-A form, on the 64-256 wide tiles).
+        if ab == ScalarType::F32 && major_b != Major::K {
             return None;
         }
-        let narrow = matches!(block_n, 16 | 32);
+        if ab == ScalarType::F32 && major_a == Major::MN && narrow {
+            return None;
+        }
         if block_m != 128 || !(narrow || matches!(block_n, 64 | 128 | 192 | 256)) {
             return None;
         }
@@ -195,7 +202,8 @@ impl Sm90Variant {
         if cluster_m == 1 {
             return Some(Sm90Variant { cluster_m, ..self });
         }
-        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n))
+        let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
+        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n) && !reg_a)
             .then_some(Sm90Variant { cluster_m, ..self })
     }
 
@@ -344,8 +352,8 @@ impl Sm90Variant {
         let (lda, ldb) = self.leading_dims(p).map_err(|why| {
             if math == Math::MmaTf32 {
                 format!(
-                    "{why}; tf32 wgmma takes K-major A and B only (PTX has no transpose for \
-                     .tf32), so MN-major tf32 runs on the portable kernel"
+                    "{why}; tf32 wgmma reads B K-major only (PTX has no transpose for .tf32; an \
+                     M-major A goes through registers), so the portable kernel runs it"
                 )
             } else {
                 why
@@ -593,9 +601,10 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12) + 6 + 3,
+            4 * (16 + 4 + 12) + 6 + 3 + 4,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
-             tiles + 4 layouts x 3 cluster tiles), and tf32 TN x (6 tiles + 3 cluster tiles)"
+             tiles + 4 layouts x 3 cluster tiles), tf32 TN x (6 tiles + 3 cluster tiles) and \
+             tf32 NN x 4 tiles"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -640,6 +649,10 @@ mod tests {
                 "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
+                "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
+                "dg_sm90_f32_f32_nn_m128n192k32_s5_c1x1",
+                "dg_sm90_f32_f32_nn_m128n128k32_s6_c1x1",
+                "dg_sm90_f32_f32_nn_m128n64k32_s8_c1x1",
             ]
         );
     }
@@ -724,20 +737,28 @@ mod tests {
             );
             assert_eq!(t.epilogue_smem_bytes(), EPILOGUE_SMEM_BYTES);
         }
-        // tf32 has no MN-major form and writes fp32 only.
+        // tf32 reads B K-major only (an M-major A goes through registers, not on the narrow
+        // tiles) and writes fp32 only.
         for layout in &LAYOUTS[1..] {
-            assert!(
-                Sm90Variant::with_layout(
+            for bn in [32, 128] {
+                let t = Sm90Variant::with_layout(
                     ScalarType::F32,
                     ScalarType::F32,
                     *layout,
                     128,
-                    128,
-                    HOPPER_SMEM_BUDGET
-                )
-                .is_none(),
-                "{layout:?}"
-            );
+                    bn,
+                    HOPPER_SMEM_BUDGET,
+                );
+                let reg_a = *layout == (Major::MN, Major::K) && bn == 128;
+                assert_eq!(t.is_some(), reg_a, "{layout:?} {bn}");
+                if let Some(t) = t {
+                    assert!(
+                        t.with_cluster(2).is_none(),
+                        "register-A tf32 has no clusters"
+                    );
+                    assert_eq!(t.smem_bytes(), v(bn).smem_bytes());
+                }
+            }
         }
         for cd in [ScalarType::BF16, ScalarType::F16] {
             assert!(Sm90Variant::new(ScalarType::F32, cd, 128, 128, HOPPER_SMEM_BUDGET).is_none());
@@ -846,21 +867,44 @@ mod tests {
     }
 
     #[test]
-    fn tf32_variants_take_tn_fast_tf32_only() {
-        let tf32: Vec<Sm90Variant> = Sm90Variant::all()
+    fn tf32_variants_take_tn_and_nn_fast_tf32_only() {
+        let all_tf32: Vec<Sm90Variant> = Sm90Variant::all()
             .into_iter()
             .filter(|v| v.ab == ScalarType::F32)
+            .collect();
+        let tf32: Vec<Sm90Variant> = all_tf32
+            .iter()
+            .copied()
+            .filter(|v| v.layout_tag() == "tn")
+            .collect();
+        let nn: Vec<Sm90Variant> = all_tf32
+            .iter()
+            .copied()
+            .filter(|v| v.layout_tag() == "nn")
             .collect();
         assert_eq!(
             tf32.len(),
             TILES.len() + NARROW_TILES.len() + CLUSTER_TILES_N.len()
         );
-        for v in &tf32 {
-            assert_eq!(
-                (v.cd, v.layout_tag(), v.block_k),
-                (ScalarType::F32, "tn", 32)
-            );
+        assert_eq!(
+            nn.len(),
+            TILES.len(),
+            "register-A tf32: the 64-256 wide tiles"
+        );
+        assert_eq!(all_tf32.len(), tf32.len() + nn.len());
+        for v in &all_tf32 {
+            assert_eq!((v.cd, v.block_k), (ScalarType::F32, 32));
             assert_eq!(math_for(v.ab), Math::MmaTf32);
+        }
+        // NN fp32 with COMPUTE_32F_FAST_TF32 (PyTorch's fp32 matmul): exactly the NN variants
+        // (m is A's leading dimension here: a multiple of 4 fp32 for TMA).
+        for (m, n, k) in [(4096, 4096, 4096), (300, 129, 100), (4, 17, 8)] {
+            let p = fp32(m, n, k, 0, 0, COMPUTE_32F_FAST_TF32);
+            let fitting: Vec<Sm90Variant> = Sm90Variant::all()
+                .into_iter()
+                .filter(|v| v.fits(&p))
+                .collect();
+            assert_eq!(fitting, nn, "{m}x{n}x{k}");
         }
         // TN fp32 with COMPUTE_32F_FAST_TF32: every tile takes it, ragged m/n/k included
         // (k = 100 is 400 bytes a line, a 16-byte multiple), and nothing else does.
@@ -878,12 +922,12 @@ mod tests {
             .check(&fp32(64, 64, 1001, 1, 0, COMPUTE_32F_FAST_TF32))
             .unwrap_err();
         assert!(e.contains("16 bytes"), "{e}");
-        // NN, TT, NT: no tf32 wgmma reads MN-major operands; the reason says so.
-        for (ta, tb) in [(0, 0), (1, 1), (0, 1)] {
+        // TT, NT: no tf32 wgmma reads an N-major B; the reason says so.
+        for (ta, tb) in [(1, 1), (0, 1)] {
             let p = fp32(256, 256, 256, ta, tb, COMPUTE_32F_FAST_TF32);
             assert!(Sm90Variant::all().iter().all(|v| !v.fits(&p)), "{ta}{tb}");
             let e = tf32[1].check(&p).unwrap_err();
-            assert!(e.contains("K-major A and B only"), "{e}");
+            assert!(e.contains("reads B K-major only"), "{e}");
         }
         // Exact fp32 (COMPUTE_32F: FFMA) and pedantic compute are not tf32.
         for ct in [COMPUTE_32F, COMPUTE_32F_PEDANTIC] {
@@ -909,7 +953,9 @@ mod tests {
         assert_eq!((big.ab, big.block_n), (ScalarType::F32, 256));
         let skinny = choose(&fp32(4096, 16, 4096, 1, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
         assert_eq!(skinny.block_n, 16, "n = 16: the narrow tile");
-        assert!(choose(&fp32(4096, 4096, 4096, 0, 0, COMPUTE_32F_FAST_TF32), &dev).is_none());
+        assert!(choose(&fp32(4096, 4096, 4096, 0, 1, COMPUTE_32F_FAST_TF32), &dev).is_none());
+        let nn_big = choose(&fp32(4096, 4096, 4096, 0, 0, COMPUTE_32F_FAST_TF32), &dev).unwrap();
+        assert_eq!(nn_big.layout_tag(), "nn");
     }
 
     #[test]
