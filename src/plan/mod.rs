@@ -852,6 +852,13 @@ mod tests {
             assert!(narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
             assert!(c.iter().any(|p| p.swap), "{m}x{n}x{k}");
         }
+        // m = 64 against a few thousand n: swapped plans first (their tiles are full; the
+        // unswapped narrow ones would be half empty along m and ran 1.3-1.6x slower than
+        // modelled in the session-4 sweeps, which `streamk::estimate_s` now charges).
+        for (m, n, k) in [(64, 2112, 7168), (64, 4096, 7168), (64, 4096, 4096)] {
+            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            assert!(c[0].swap, "{m}x{n}x{k}: {}", c[0].name());
+        }
         // A small n takes the narrow tiles as it is.
         for (m, n, k) in [(4096, 1, 4096), (1000, 16, 2048)] {
             let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();

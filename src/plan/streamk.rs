@@ -541,6 +541,33 @@ mod tests {
     }
 
     #[test]
+    fn half_empty_narrow_tiles_are_charged() {
+        // A 128-row narrow tile with m <= 64 costs NARROW_HALF_EMPTY_FACTOR times what the
+        // same tile costs one row later, when it is more than half full.
+        let dev = DeviceSpec::H200;
+        for bn in [16, 32, 64] {
+            let v = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap();
+            let est = |m: u64| {
+                let p = tn(m, 4096, 7168);
+                let d = Decomposition::data_parallel(v.num_tiles(&p), &dev);
+                estimate_s(&v, &p, &d, &dev)
+            };
+            let ratio = est(64) / est(65);
+            assert!(
+                (ratio - NARROW_HALF_EMPTY_FACTOR).abs() < 0.05,
+                "{bn}: {ratio}"
+            );
+        }
+        // Tiles 128 wide and up are not charged.
+        let v = variant(128);
+        let p64 = tn(64, 4096, 7168);
+        let p65 = tn(65, 4096, 7168);
+        let d = Decomposition::data_parallel(v.num_tiles(&p64), &dev);
+        let r = estimate_s(&v, &p64, &d, &dev) / estimate_s(&v, &p65, &d, &dev);
+        assert!((r - 1.0).abs() < 0.05, "{r}");
+    }
+
+    #[test]
     fn workspace_only_when_tiles_split() {
         let v = variant(256);
         // 156 tiles of 112 iterations over 132 CTAs: 132.4 iterations each, tiles split.
