@@ -542,8 +542,9 @@ mod tests {
 
     #[test]
     fn half_empty_narrow_tiles_are_charged() {
-        // A 128-row narrow tile with m <= 64 costs NARROW_HALF_EMPTY_FACTOR times what the
-        // same tile costs one row later, when it is more than half full.
+        // A 128-row narrow tile with m <= 64 costs about 1.5x (NARROW_HALF_EMPTY_FACTOR, the
+        // measured overrun) what the same tile costs one row later, when it is more than half
+        // full.
         let dev = DeviceSpec::H200;
         for bn in [16, 32, 64] {
             let v = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap();
@@ -553,10 +554,7 @@ mod tests {
                 estimate_s(&v, &p, &d, &dev)
             };
             let ratio = est(64) / est(65);
-            assert!(
-                (ratio - NARROW_HALF_EMPTY_FACTOR).abs() < 0.05,
-                "{bn}: {ratio}"
-            );
+            assert!(ratio > 1.4 && ratio < 1.6, "{bn}: {ratio}");
         }
         // Tiles 128 wide and up are not charged.
         let v = variant(128);
