@@ -17,7 +17,8 @@
 // Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
 //   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage. For tf32 the
 //   map's type is TFLOAT32, so TMA rounds each fp32 to tf32 on the way into shared memory.
-//   MN-major A: (m, k, batch), box (64, BLOCK_K, 1): BLOCK_M / 64 loads per stage.
+//   MN-major A: (m, k, batch), box (128 bytes of m: 64 16-bit or 32 fp32 values, BLOCK_K, 1):
+//   one load per 128-byte chunk of rows per stage.
 //   B likewise with n and BLOCK_N.
 //   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
 //   (n, m, batch), box (64, 64, 1), one per consumer warpgroup and 64 columns.
@@ -93,8 +94,9 @@ struct SharedStorage {
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
 //   K-major: ROWS lines of 128 bytes (64 16-bit or 32 fp32 k-values each), one TMA box.
-//   MN-major (16-bit only): ROWS / 64 chunks, each BLOCK_K lines of 128 bytes (64 M/N values
-//   each), one TMA box per chunk, chunks kChunkBytes apart (the descriptor's LBO).
+//   MN-major: ROWS / kMnPerLine chunks, each BLOCK_K lines of 128 bytes (64 16-bit or 32 fp32
+//   M/N values each), one TMA box per chunk, chunks kChunkBytes apart (the descriptor's LBO;
+//   an fp32 A is read from it by the register-A path, `load_a_fragment_tf32_mn`).
 // One wgmma consumes a 32-byte k-slice of every line: k16 of 16-bit values, k8 of tf32.
 template <typename T, int ROWS, int BLOCK_K, int kTrans>
 struct OperandTile {
@@ -103,7 +105,7 @@ struct OperandTile {
   static constexpr int kMmaK = 32 / sizeof(T);               // k per wgmma: 16, or 8 for tf32
   static constexpr unsigned kChunkBytes = BLOCK_K * kLineBytes;
   static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
-  static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 64-wide chunks");
+  static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 128-byte chunks");
 
   // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`.
   __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
@@ -120,7 +122,7 @@ struct OperandTile {
 
   // Share `rank` of `kParts` of the tile, multicast to the CTAs in `mask`, which each load the
   // other shares: K-major, rows [rank, rank + 1) * ROWS / kParts as one box (the tensor map's
-  // box has ROWS / kParts rows); MN-major, a range of whole 64-wide chunks (192 = 1 + 2).
+  // box has ROWS / kParts rows); MN-major, a range of whole 128-byte chunks (192 = 1 + 2).
   template <int kParts>
   __device__ __forceinline__ static void load_share(unsigned dst, const TmaDescriptor& tmap,
                                                     unsigned full, int row0, int k0, int batch,
@@ -193,7 +195,8 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
 // from that warpgroup's 64 rows of an MN-major fp32 A tile as TMA wrote it: chunks of 32 rows
 // (128 bytes, one swizzle line per k) 4 KiB apart (BLOCK_K lines each), each line's 16-byte
 // units permuted by the 128-byte swizzle (unit u of line k at u ^ (k % 8)). Element (m, k) of
-// the fragment layout in ptx/wgmma.cuh (`WgmmaRsTf32`).
+// the fragment layout in ptx/wgmma.cuh (`WgmmaRsTf32`). The fixed fragment layout makes lanes
+// (g, t) and (g +- 4, t ^ 1) meet on one bank (2-way conflicts); NN measured as fast as TN.
 template <int BLOCK_K>
 __device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, int warp, int lane,
                                                         unsigned (&a)[4]) {
@@ -389,6 +392,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           // A from registers: the fragments of a k-step are loaded after its stage is full and
           // must stay untouched until its wgmmas complete, so each k-step waits for its own
           // batch (no batch overlap across k-steps) and then releases its stage.
+          static_assert(TileA::kMnPerLine == 32 && TileA::kChunkBytes == BLOCK_K * 128,
+                        "load_a_fragment_tf32_mn reads 32-row chunks of BLOCK_K 128-byte lines");
           const int warp = tid / 32;
 #pragma unroll 1
           for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
@@ -416,6 +421,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               wgmma_fence_operand(acc[r]);
             }
             wgmma_wait_group<0>();
+#pragma unroll
+            for (int r = 0; r < kAccRegs; ++r) {
+              wgmma_fence_operand(acc[r]);
+            }
             if (lane == 0) {
               release(state.stage);
             }

@@ -138,7 +138,7 @@ static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4,
 // The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial
 // 64 x BLOCK_N fp32 tile (in the staged epilogue's item order, sm90/epilogue.cuh
 // `epilogue_store_partial`).
-// src/plan/sm90.rs `streamk_workspace_bytes` mirrors the sizes.
+// src/plan/streamk.rs `Decomposition::workspace_bytes` mirrors the sizes.
 struct StreamKWorkspace {
   static constexpr unsigned kConsumers = 2;
   __device__ __forceinline__ static unsigned long long flag_bytes(int sk_ctas) {

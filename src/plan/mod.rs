@@ -373,7 +373,9 @@ pub const SWAP_MAX_M: u64 = 64;
 /// The Hopper plans of `p` computed transposed (`Plan::swap`), for a small m whose transpose
 /// the narrow tiles take (decode-sized GEMMs in cuBLAS's column-major TN form put the tokens on
 /// m). Empty when m is not small, or the transposed problem has no direct Hopper plan (its
-/// A and B are `p`'s B and A with the same majorness, so the TMA rules fail alike).
+/// A and B are `p`'s B and A with the same majorness, so the TMA rules fail alike; for tf32
+/// the transpose of TT is NN, which the register-A kernel takes, but `candidates` asks only
+/// where a direct plan exists: TT tf32 stays portable, see README's next steps).
 pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
     if p.m > SWAP_MAX_M || p.m >= p.n {
         return Vec::new();

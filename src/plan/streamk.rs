@@ -87,7 +87,7 @@ impl Decomposition {
     }
 
     /// Bytes of workspace the kernel needs (kernels/sm90/types.cuh `StreamKWorkspace`): one
-    /// 4-byte flag per (CTA, consumer warpgroup), padded to 256 bytes, then a block_m x block_n
+    /// 8-byte flag per (CTA, consumer warpgroup), padded to 256 bytes, then a block_m x block_n
     /// fp32 partial tile per CTA. None for schedules that split no tile.
     pub fn workspace_bytes(&self, v: &Sm90Variant, k_iters: u64) -> u64 {
         if !self.splits_tiles(k_iters) {
@@ -207,8 +207,8 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 }
 
 /// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow
-/// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.614 us, loads
-/// at 78 GB/s).
+/// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.652 us, loads
+/// at 74 GB/s).
 const SM_LOAD_BYTES_PER_S: f64 = 100e9;
 
 /// Bytes per second all SMs together pull through TMA (L2 hits or not) when the loads, not the
@@ -311,7 +311,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // a little (and breaks ties between tiles towards less wasted work).
     let t = busiest.max(floor) + 0.1 * busiest.min(floor);
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
-        // A narrow tile at most half filled along m (decode shapes in cuBLAS's TN form, not
+        // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
         // on 128x32 tiles 49.4 us against 32.4; 64x8192x8192 on 128x64 73.8 against 45.8),
         // while the swapped plans of the same shapes, whose tiles are full, ran near theirs.
@@ -321,7 +321,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     }
 }
 
-/// See `estimate_s`: the measured-over-modelled ratio of narrow tiles at most half filled.
+/// See `estimate_s`: the measured-over-modelled ratio of tiles under 128 wide (the narrow 16/32
+/// and the 64-wide ones) at most half filled along m.
 const NARROW_HALF_EMPTY_FACTOR: f64 = 1.5;
 
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
@@ -438,6 +439,19 @@ mod tests {
             let starts_mid = units.iter().filter(|u| u.k_begin > 0).count();
             let partials = units.iter().filter(|u| !owns_tile(u, k_iters)).count();
             assert!(starts_mid <= 1 && partials <= 1, "{d:?} cta {c}: {units:?}");
+            // What the no-deadlock argument rests on: a CTA writes its partial before the unit
+            // that waits for others (the deferred tail), and waits only for CTAs before it.
+            let partial_at = units.iter().position(|u| !owns_tile(u, k_iters));
+            let wait_at = units
+                .iter()
+                .position(|u| owns_tile(u, k_iters) && u.k_begin > 0);
+            if let (Some(p), Some(w)) = (partial_at, wait_at) {
+                assert!(p < w, "{d:?} cta {c}: waits before writing its partial");
+            }
+            if let Some(w) = wait_at {
+                let others = contributors(d, k_iters, c as u32, &units[w]);
+                assert!(others.iter().all(|&o| (o as usize) < c), "{d:?} cta {c}");
+            }
             let sk_units = units.iter().filter(|u| u.tile < d.sk_tiles).count();
             if sk_units > 1 {
                 assert_eq!(units[0].k_begin, 0, "{d:?} cta {c}: ranges start at k = 0");

@@ -5,7 +5,8 @@
 //! `encode` makes the one driver call. A tensor map is rank 3 with the operand's contiguous
 //! dimension innermost: (k, rows, batch) for a K-major operand with a box of one whole tile
 //! (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B), (rows, k, batch) for an MN-major one with
-//! a box of one 64-wide chunk (64 x BLOCK_K; the kernel loads a tile as several chunks). Rows
+//! a box of one 128-byte chunk of rows (64 16-bit or 32 fp32 values x BLOCK_K; the kernel loads
+//! a tile as several chunks). Rows
 //! are m for A and n for B. All use the 128-byte swizzle that the wgmma descriptors in
 //! kernels/sm90/descriptor.cuh expect.
 //!

@@ -25,8 +25,9 @@ usage: deepgemm-bench [options]
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
   --algo-index N       time deepgemm's heuristic candidate of rank N (default 0, its best)
-  --sweep              also time every other deepgemm heuristic candidate (each checked
-                       against the first): the cost model's estimate next to the measurement
+  --sweep              also time each deepgemm heuristic candidate, rank 0 up (each checked
+                       against the timed one, --algo-index's): the cost model's estimate next to
+                       the measurement
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
@@ -97,7 +98,7 @@ pub struct Options {
     /// Time deepgemm's heuristic candidate of this rank instead of its first (`--algo-index`):
     /// how the cost model's ranking compares with the measured one.
     pub algo_index: usize,
-    /// Time every heuristic candidate after the chosen one (`--sweep`).
+    /// Also time every heuristic candidate, rank 0 up (`--sweep`).
     pub sweep: bool,
 }
 

@@ -455,7 +455,8 @@ impl Bench<'_> {
     }
 
     /// `--sweep`: times each of deepgemm's heuristic candidates alone (same warm-up, launches
-    /// and L2 flush as the main measurement) and checks its output against the chosen one's,
+    /// and L2 flush as the main measurement) and checks its output against the timed candidate's
+    /// (rank `--algo-index`),
     /// so the cost model's ranking can be compared with the measured one.
     fn sweep(
         &self,
@@ -521,8 +522,8 @@ impl Bench<'_> {
                 Ok((check, t)) => {
                     if !check.passes(tol) {
                         r.why_failed.push(format!(
-                            "sweep candidate #{rank} {} vs the chosen one: {check}",
-                            e.name
+                            "sweep candidate #{rank} {} vs the timed #{}: {check}",
+                            self.opts.algo_index, e.name
                         ));
                     }
                     e.check = Some(check);
@@ -665,9 +666,10 @@ impl ShapeResult {
                 e.timing
                     .map_or("-".to_string(), |t| format!("{:.1}", t.tflops(f))),
                 e.name,
-                e.check
-                    .as_ref()
-                    .map_or(String::new(), |c| format!(" (vs #0 rel {:.1e})", c.rel_err)),
+                e.check.as_ref().map_or(String::new(), |c| format!(
+                    " (vs the timed one: rel {:.1e})",
+                    c.rel_err
+                )),
             );
         }
         for w in &self.why_failed {
