@@ -387,39 +387,47 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
       if (num_k_iters > 0) {
+        // kRegA (tf32 with an MN-major A): A from registers. The fragments of a k-step are
+        // loaded after its stage is full and must stay untouched until its wgmmas complete, so
+        // each k-step waits for its own batch (no batch overlap across k-steps) and then
+        // releases its own stage.
+        static_assert(!kRegA || (TileA::kMnPerLine == 32 && TileA::kChunkBytes == BLOCK_K * 128),
+                      "load_a_fragment_tf32_mn reads 32-row chunks of BLOCK_K 128-byte lines");
         int previous_stage = 0;
-        if constexpr (kRegA) {
-          // A from registers: the fragments of a k-step are loaded after its stage is full and
-          // must stay untouched until its wgmmas complete, so each k-step waits for its own
-          // batch (no batch overlap across k-steps) and then releases its stage.
-          static_assert(TileA::kMnPerLine == 32 && TileA::kChunkBytes == BLOCK_K * 128,
-                        "load_a_fragment_tf32_mn reads 32-row chunks of BLOCK_K 128-byte lines");
-          const int warp = tid / 32;
 #pragma unroll 1
-          for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
-            pipe.consumer_wait(state);
+        for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
+          pipe.consumer_wait(state);
+          unsigned a_frag[kRegA ? BLOCK_K / kMmaK : 1][4];
+          if constexpr (kRegA) {
             const unsigned a_stage = a_base + state.stage * kStageBytesA;
-            unsigned a_frag[BLOCK_K / kMmaK][4];
 #pragma unroll
             for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
-              load_a_fragment_tf32_mn<BLOCK_K>(a_stage, kk, warp, lane, a_frag[kk]);
+              load_a_fragment_tf32_mn<BLOCK_K>(a_stage, kk, tid / 32, lane, a_frag[kk]);
             }
+          }
 #pragma unroll
-            for (int r = 0; r < kAccRegs; ++r) {
-              wgmma_fence_operand(acc[r]);
-            }
-            wgmma_fence();
+          for (int r = 0; r < kAccRegs; ++r) {
+            wgmma_fence_operand(acc[r]);
+          }
+          wgmma_fence();
 #pragma unroll
-            for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
+          for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
+            if constexpr (kRegA) {
               WgmmaRsTf32<BLOCK_N>::mma(acc, a_frag[kk],
                                         TileB::desc(b_base + state.stage * kStageBytesB, kk),
                                         (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
+            } else {
+              Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
+                       TileB::desc(b_base + state.stage * kStageBytesB, kk),
+                       (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
             }
-            wgmma_commit_group();
+          }
+          wgmma_commit_group();
 #pragma unroll
-            for (int r = 0; r < kAccRegs; ++r) {
-              wgmma_fence_operand(acc[r]);
-            }
+          for (int r = 0; r < kAccRegs; ++r) {
+            wgmma_fence_operand(acc[r]);
+          }
+          if constexpr (kRegA) {
             wgmma_wait_group<0>();
 #pragma unroll
             for (int r = 0; r < kAccRegs; ++r) {
@@ -428,45 +436,27 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             if (lane == 0) {
               release(state.stage);
             }
-            state.advance();
+          } else {
+            // Keep this k-step's wgmmas in flight while releasing the previous step's stage:
+            // once at most one batch is pending, the batch that read `previous_stage` has
+            // completed.
+            wgmma_wait_group<1>();
+            if (k_iter > unit.k_begin && lane == 0) {
+              release(previous_stage);
+            }
+            previous_stage = state.stage;
           }
-        } else {
-#pragma unroll 1
-        for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
-          pipe.consumer_wait(state);
-#pragma unroll
-          for (int r = 0; r < kAccRegs; ++r) {
-            wgmma_fence_operand(acc[r]);
-          }
-          wgmma_fence();
-#pragma unroll
-          for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
-            Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
-                     TileB::desc(b_base + state.stage * kStageBytesB, kk),
-                     (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
-          }
-          wgmma_commit_group();
-#pragma unroll
-          for (int r = 0; r < kAccRegs; ++r) {
-            wgmma_fence_operand(acc[r]);
-          }
-          // Keep this k-step's wgmmas in flight while releasing the previous step's stage: once
-          // at most one batch is pending, the batch that read `previous_stage` has completed.
-          wgmma_wait_group<1>();
-          if (k_iter > unit.k_begin && lane == 0) {
-            release(previous_stage);
-          }
-          previous_stage = state.stage;
           state.advance();
         }
-        wgmma_wait_group<0>();
+        if constexpr (!kRegA) {
+          wgmma_wait_group<0>();
 #pragma unroll
-        for (int r = 0; r < kAccRegs; ++r) {
-          wgmma_fence_operand(acc[r]);
-        }
-        if (lane == 0) {
-          release(previous_stage);
-        }
+          for (int r = 0; r < kAccRegs; ++r) {
+            wgmma_fence_operand(acc[r]);
+          }
+          if (lane == 0) {
+            release(previous_stage);
+          }
         }
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
