@@ -2,9 +2,7 @@
 # Short GPU call: the cluster-of-2 variants' resident-cluster count and speed against the
 # unclustered kernel (DEEPGEMM_CLUSTER=1 / 2), and their gpu_matmul correctness.
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
+. "$(dirname "$0")/gpu-env.sh"
 B=.gpu/deepgemm-bench
 SHAPES="--shape 4096x4096x4096 --shape 8192x8192x8192 --shape 4096x2112x7168 --shape 8192x8192x1024 --shape 4096x28672x8192"
 DEEPGEMM_LOG_LEVEL=3 DEEPGEMM_CLUSTER=2 $B --shape 4096x4096x4096 --iters 2 --warmup 0 --no-cublas 2>&1 | grep -E "clusters of" | head -2

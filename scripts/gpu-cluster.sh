@@ -6,11 +6,7 @@
 # same tile (rank 1), and the small-M / small-N sets.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-cluster.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 B=.gpu/deepgemm-bench
 echo "== nvrtc_sm90 (direct variant cases incl. clusters)"

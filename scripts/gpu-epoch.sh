@@ -4,10 +4,7 @@
 # across launches), the model's choice on the narrow/swapped and large groups, then the small-M
 # set (model and rank 1), small-N and wave sets.
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 T=.gpu/tests/gpu_matmul
 DEEPGEMM_DECOMPOSITION=streamk timeout 100 $T --ignored --test-threads=1 --nocapture large repeated narrow >"$OUT/m-sk.txt" 2>&1

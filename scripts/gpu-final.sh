@@ -3,10 +3,7 @@
 # whole gpu_matmul grid with the model's choices, the issue-4 cliff and wave sets and the host
 # overhead, then gpu_pack (packing and D copies, whose candidates share the ranking).
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 B=.gpu/deepgemm-bench
 timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1

@@ -4,10 +4,7 @@
 # the small-M split/data-parallel question and the Stream-K-versus-L2 question.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-ncu-small.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
+. "$(dirname "$0")/gpu-env.sh"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 METRICS=${METRICS:-gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,sm__throughput.avg.pct_of_peak_sustained_elapsed}
 one() { # decomposition shape index

@@ -3,9 +3,7 @@
 # (where the warps wait), as CSV in $OUT/source.csv, plus the top stalled instructions.
 #     bash scripts/gpu-ncu-source.sh SHAPE [bench args...]   (DEEPGEMM_* env passes through)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=${DEEPGEMM_CACHE_DIR:-/tmp/deepgemm-session-cache}
+. "$(dirname "$0")/gpu-env.sh"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 shape=$1; shift
 "$NCU" --clock-control none -k regex:dg_sm90 -c 1 --section SourceCounters --section WarpStateStats \

@@ -12,12 +12,8 @@ if [ "${1:-}" = --pack ]; then
     du -sh .gpu
     exit 0
 fi
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
+. "$(dirname "$0")/gpu-env.sh"
 step() { echo "== $*"; }
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
 
 SECONDS=0
 step "gpu_matmul (cost model picks the decomposition)"

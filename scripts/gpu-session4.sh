@@ -5,10 +5,7 @@
 # small-M and small-N sets, and the pack kernels' durations at 4097^3 under Nsight Compute.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session4.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 B=.gpu/deepgemm-bench
 if [ -z "${SKIP_TESTS:-}" ]; then

@@ -5,11 +5,7 @@
 # heuristic's candidates of rank 1..3 (to calibrate the cost model against measured order).
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-small-m.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 echo "== gpu_matmul ${GPU_MATMUL_TESTS:-narrow shapes_types large epilogues alpha_beta strided}"
 timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \

@@ -5,10 +5,7 @@
 # model's choice, and Nsight Compute's DRAM bytes for one Stream-K launch.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-streamk.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 T=.gpu/tests/gpu_matmul
 DEEPGEMM_DECOMPOSITION=streamk timeout 120 $T --ignored --test-threads=1 --nocapture large repeated narrow alpha_beta >"$OUT/m-sk.txt" 2>&1

@@ -5,10 +5,7 @@
 # compared), and the pack kernels' durations at 4097^3 under Nsight Compute.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-sweep.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
+. "$(dirname "$0")/gpu-env.sh"
 B=.gpu/deepgemm-bench
 SECONDS=0
 run() { # label, env..., -- bench args

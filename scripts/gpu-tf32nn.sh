@@ -4,10 +4,7 @@
 # tf32 in every transpose, then NN and TN tf32 timed against cuBLASLt.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-tf32nn.sh  (.gpu carried)
 set -uo pipefail
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export DEEPGEMM_CACHE_DIR=/tmp/deepgemm-session-cache
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+. "$(dirname "$0")/gpu-env.sh"
 SECONDS=0
 DEEPGEMM_SM90_VARIANTS=f32_f32_nn timeout 120 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 sm90_kernel_matches_reference_on_gpu >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 nn rc=$? ${SECONDS}s: $(grep -E 'test result|cases$' "$OUT/sm90.txt" | tr '\n' ' ')"
