@@ -305,7 +305,6 @@ impl Bench<'_> {
         })
     }
 
-    #[allow(clippy::needless_range_loop)]
     fn measure(
         &self,
         spec: &GemmSpec,
@@ -397,45 +396,8 @@ impl Bench<'_> {
             }
         }
 
-        // Warm-up, then interleaved timed launches (alternating which library goes
-        // first, so neither always runs right after the other).
         let sides: Vec<&Side> = std::iter::once(&dg).chain(lt.as_ref()).collect();
-        for _ in 0..self.opts.warmup {
-            for s in &sides {
-                s.launch(&prep, &self.stream)?;
-            }
-        }
-        self.stream.synchronize()?;
-        let iters = self.opts.iters;
-        let mut events: Vec<Vec<(Event, Event)>> = Vec::new();
-        for _ in &sides {
-            let mut v = Vec::with_capacity(iters);
-            for _ in 0..iters {
-                v.push((Event::new()?, Event::new()?));
-            }
-            events.push(v);
-        }
-        for it in 0..iters {
-            for q in 0..sides.len() {
-                let s = if it % 2 == 0 { q } else { sides.len() - 1 - q };
-                if let Some(f) = &self.flush {
-                    f.fill_async(4, 0, f.bytes / 4, self.stream.0)?;
-                }
-                let (start, end) = &events[s][it];
-                start.record(&self.stream)?;
-                sides[s].launch(&prep, &self.stream)?;
-                end.record(&self.stream)?;
-            }
-        }
-        self.stream.synchronize()?;
-        let mut timings = Vec::new();
-        for ev in &events {
-            let mut ms = Vec::with_capacity(iters);
-            for (a, b) in ev {
-                ms.push(a.elapsed_ms(b)? as f64);
-            }
-            timings.push(Timing::from_samples(&ms));
-        }
+        let timings = self.time_sides(&sides, &prep)?;
         r.dg.timing = timings[0];
         if sides.len() > 1 {
             if let Some(res) = r.lt.as_mut() {
@@ -452,6 +414,50 @@ impl Bench<'_> {
             self.sweep(spec, &prep, &d_dg, r)?;
         }
         Ok(())
+    }
+
+    /// The warm-up launches, then `--iters` event-timed launches of each side, interleaved
+    /// (alternating which side goes first, so neither always runs right after the other), L2
+    /// flushed before each when asked; each side's timing, in `sides`' order.
+    #[allow(clippy::needless_range_loop)]
+    fn time_sides(&self, sides: &[&Side], prep: &Prepared) -> Result<Vec<Option<Timing>>, String> {
+        for _ in 0..self.opts.warmup {
+            for s in sides {
+                s.launch(prep, &self.stream)?;
+            }
+        }
+        self.stream.synchronize()?;
+        let iters = self.opts.iters;
+        let mut events: Vec<Vec<(Event, Event)>> = Vec::new();
+        for _ in sides {
+            let mut v = Vec::with_capacity(iters);
+            for _ in 0..iters {
+                v.push((Event::new()?, Event::new()?));
+            }
+            events.push(v);
+        }
+        for it in 0..iters {
+            for q in 0..sides.len() {
+                let s = if it % 2 == 0 { q } else { sides.len() - 1 - q };
+                if let Some(f) = &self.flush {
+                    f.fill_async(4, 0, f.bytes / 4, self.stream.0)?;
+                }
+                let (start, end) = &events[s][it];
+                start.record(&self.stream)?;
+                sides[s].launch(prep, &self.stream)?;
+                end.record(&self.stream)?;
+            }
+        }
+        self.stream.synchronize()?;
+        let mut timings = Vec::new();
+        for ev in &events {
+            let mut ms = Vec::with_capacity(iters);
+            for (a, b) in ev {
+                ms.push(a.elapsed_ms(b)? as f64);
+            }
+            timings.push(Timing::from_samples(&ms));
+        }
+        Ok(timings)
     }
 
     /// `--sweep`: times each of deepgemm's heuristic candidates alone (same warm-up, launches
@@ -495,27 +501,8 @@ impl Bench<'_> {
                 side.launch(prep, &self.stream)?;
                 self.stream.synchronize()?;
                 let check = host::compare_outputs(spec, &side.d.download()?, reference);
-                for _ in 0..self.opts.warmup {
-                    side.launch(prep, &self.stream)?;
-                }
-                let mut events = Vec::with_capacity(self.opts.iters);
-                for _ in 0..self.opts.iters {
-                    if let Some(f) = &self.flush {
-                        f.fill_async(4, 0, f.bytes / 4, self.stream.0)?;
-                    }
-                    let (start, end) = (Event::new()?, Event::new()?);
-                    start.record(&self.stream)?;
-                    side.launch(prep, &self.stream)?;
-                    end.record(&self.stream)?;
-                    events.push((start, end));
-                }
-                self.stream.synchronize()?;
-                let mut ms = Vec::with_capacity(events.len());
-                for (a, b) in &events {
-                    ms.push(a.elapsed_ms(b)? as f64);
-                }
-                Timing::from_samples(&ms)
-                    .map(|t| (check, t))
+                let t = self.time_sides(&[&side], prep)?[0];
+                t.map(|t| (check, t))
                     .ok_or_else(|| "no timed launches".to_string())
             };
             match run() {
