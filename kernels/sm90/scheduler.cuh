@@ -92,8 +92,8 @@ struct WorkSchedule {
     sk_end = cta < sk_ctas ? range_begin(sk_tiles, iters, sk_ctas, cta + 1) : 0;
     tail = -1;
     // iters > 0: the host never launches k = 0 (Sm90Variant::check).
-    const int first_tile_end = iters > 0 ? (pos / iters + 1) * iters : 0;
-    if (iters > 0 && pos % iters != 0 && sk_end >= first_tile_end) {
+    const int first_tile_end = (pos / iters + 1) * iters;
+    if (pos % iters != 0 && sk_end >= first_tile_end) {
       tail = pos;
       pos = first_tile_end;
     }
