@@ -308,7 +308,8 @@ fn log_choice(
             format!("main-tile kernel, {}", pack::describe(p, ptrs, spec))
         }
         (Kernel::Sm90(_), None) if plan.swap => {
-            "main-tile kernel on the transposed problem (small m becomes the narrow tiles' n)"
+            "main-tile kernel on the transposed problem (a small m becomes the narrow tiles' n, \
+             the tiles quantise it better, or only its layout has one: tf32 TT is NN transposed)"
                 .to_string()
         }
         (Kernel::Sm90(_), None) => "main-tile kernel".to_string(),

@@ -377,6 +377,53 @@ fn narrow_and_swapped() {
     g.finish();
 }
 
+/// Problems computed transposed because their tiles quantise clearly better that way round
+/// (`plan::swapped_plans` above SWAP_MAX_M: 3000 x 1000 on 128x192 tiles as 1000 x 3000), and
+/// tf32 TT, which only the transposed problem (NN, A through registers) takes on the Hopper
+/// kernel: every transpose, alpha/beta in place, every epilogue (a bias then runs along the
+/// kernel's n), row-major and padded D. `plan::tests::small_m_goes_swapped_to_narrow_tiles` and
+/// `tf32_goes_to_hopper_when_b_is_k_major_else_portable_with_a_reason` check the routing.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn transposed_orientation() {
+    let env = Env::new();
+    let mut g = Group::new("transposed_orientation");
+    let shapes = [(3000, 1000, 256), (2900, 1000, 256), (1000, 255, 129), (1500, 4097, 64)];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(m, n, k)) in shapes.iter().enumerate() {
+            for (j, &tr) in TRANSPOSES.iter().enumerate() {
+                let mut s = spec(ab, cd, tf32, tr, m, n, k);
+                match (i + j) % 4 {
+                    0 => {}
+                    1 => {
+                        s.alpha = 0.75;
+                        s.beta = 0.5;
+                        s.in_place = j % 2 == 1;
+                    }
+                    2 => {
+                        s.epi = Epi::ALL[(i + 2 * j) % Epi::ALL.len()];
+                        if s.epi.has_bias() && j % 2 == 0 {
+                            s.bias_type = Some(DType::F32);
+                        }
+                    }
+                    _ => {
+                        s.order[D] = Order::Row;
+                        s.pad = [0, 0, 1, 3];
+                        s.beta = -1.0;
+                    }
+                }
+                let mode = if j % 2 == 0 {
+                    CallMode::USUAL
+                } else {
+                    CallMode::MINIMAL
+                };
+                g.lt_case(&env, &s, mode);
+            }
+        }
+    }
+    g.finish();
+}
+
 /// The same GEMM ten times gives the same bits every time (no races, no order-dependent
 /// reductions), each run starting from a NaN-poisoned output.
 #[test]

@@ -367,20 +367,39 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
     Ok(plans)
 }
 
-/// Where the transposed problem is worth planning: m at most this, and below n.
+/// Where the transposed problem is always worth planning: m at most this, and below n.
 pub const SWAP_MAX_M: u64 = 64;
 
-/// The Hopper plans of `p` computed transposed (`Plan::swap`), for a small m whose transpose
-/// the narrow tiles take (decode-sized GEMMs in cuBLAS's column-major TN form put the tokens on
-/// m). Empty when m is not small, or the transposed problem has no direct Hopper plan (its
-/// A and B are `p`'s B and A with the same majorness, so the TMA rules fail alike; for tf32
-/// the transpose of TT is NN, which the register-A kernel takes, but `candidates` asks only
-/// where a direct plan exists: TT tf32 stays portable, see README's next steps).
-pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
-    if p.m > SWAP_MAX_M || p.m >= p.n {
-        return Vec::new();
+/// Above SWAP_MAX_M, a transposed plan is listed only when the model puts it this fraction
+/// below the direct plans' best: between two orientations of one problem the model's error
+/// (session 4 sweeps: up to ~10% on one tile) is of the same order as most differences.
+pub const SWAP_MARGIN: f64 = 0.10;
+
+/// The Hopper plans of `p` computed transposed (`Plan::swap`: D^T = op(B)^T op(A)^T, each
+/// operand keeping its majorness), given the best estimate of the direct plans (`None`: the
+/// direct problem has no Hopper plan).
+/// - A small m (decode-sized GEMMs in cuBLAS's column-major TN form put the tokens on m): all
+///   of them, so the narrow tiles take it as n.
+/// - No direct plan: all of them. tf32 TT (an N-major B, which tf32 wgmma cannot read) is NN
+///   transposed, which the register-A kernel takes.
+/// - Otherwise those the model puts SWAP_MARGIN below the direct best: the tiles quantise the
+///   other orientation better (3000x1000x4000: 128 tiles of 128x192 transposed, 96 of 128x256
+///   as it is).
+/// Empty when the transposed problem has no Hopper plan either (the TMA rules fail alike:
+/// the same leading dimensions).
+pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec, direct_best_ns: Option<u64>) -> Vec<Plan> {
+    if p.m == p.n && direct_best_ns.is_some() {
+        return Vec::new(); // its own transpose, up to layouts
     }
     let mut plans = hopper_plans(&p.transposed(), dev).unwrap_or_default();
+    match direct_best_ns {
+        Some(_) if p.m <= SWAP_MAX_M && p.m < p.n => {}
+        Some(best) => {
+            let bar = (best as f64 * (1.0 - SWAP_MARGIN)) as u64;
+            plans.retain(|s| s.estimate_ns < bar);
+        }
+        None => {}
+    }
     for plan in &mut plans {
         plan.swap = true;
     }
@@ -435,12 +454,13 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                     );
                 }
             }
+            let best = h[0].estimate_ns;
             out.extend(h);
             // The transposed problem's plans go in by the model's estimate: before the first
             // plan modelled slower (D-copy plans lead whenever the copy pays, although their
             // estimate, which leaves out the general epilogue they avoid, is above the direct
             // plans'; a swapped narrow plan must still beat them on its own estimate).
-            for s in swapped_plans(p, dev) {
+            for s in swapped_plans(p, dev, Some(best)) {
                 let at = out
                     .iter()
                     .position(|o| o.estimate_ns > s.estimate_ns)
@@ -448,6 +468,9 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                 out.insert(at, s);
             }
             out.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+        } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
+            // No direct plan, but the transposed problem has one (tf32 TT).
+            out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
         } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
             if pays {
@@ -711,15 +734,24 @@ mod tests {
             Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_nn_"), "{v:?}"),
             k => panic!("not sm90: {k:?}"),
         }
-        // TT / NT (an N-major B): portable only, and the log says why.
+        // TT and NT (an N-major B): no direct plan, and the log says why.
         for (ta, tb) in [(1, 1), (0, 1)] {
-            let p = tf32(ta, tb);
-            let c = candidates(&p, &dev).unwrap();
-            assert_eq!(c.len(), 1);
-            assert_eq!(portable_variant(&c[0]).math, Math::MmaTf32);
-            let why = hopper(&p, &dev).unwrap_err();
+            let why = hopper(&tf32(ta, tb), &dev).unwrap_err();
             assert!(why.contains("reads B K-major only"), "{why}");
         }
+        // TT transposed is NN: the register-A kernel on the swapped problem, then portable.
+        let c = candidates(&tf32(1, 1), &dev).unwrap();
+        assert!(c.len() >= 2);
+        match c[0].kernel {
+            Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_nn_"), "{v:?}"),
+            k => panic!("not sm90: {k:?}"),
+        }
+        assert!(c[..c.len() - 1].iter().all(|p| p.swap));
+        assert_eq!(portable_variant(c.last().unwrap()).math, Math::MmaTf32);
+        // NT transposed is NT again (both operands M/N-major): portable only.
+        let c = candidates(&tf32(0, 1), &dev).unwrap();
+        assert_eq!(c.len(), 1);
+        assert_eq!(portable_variant(&c[0]).math, Math::MmaTf32);
         // Exact fp32 names its math.
         let exact = problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F);
         let why = hopper(&exact, &dev).unwrap_err();
@@ -866,9 +898,23 @@ mod tests {
             let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(!c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
         }
-        // Large m: never swapped.
-        let c = candidates(&tn(4096, 4096, 4096, crate::types::epilogue::DEFAULT), &dev).unwrap();
-        assert!(c.iter().all(|p| !p.swap));
+        // Large m: swapped only where the transposed tiles quantise clearly better. A square
+        // is its own transpose; 1000 x 3000 fills 128 tiles of 128x192 as it is, and 3000 x
+        // 1000 only transposed (96 tiles of 128x256 as it is).
+        for (m, n, k) in [(4096, 4096, 4096), (1000, 3000, 4000), (4096, 14336, 4096)] {
+            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            assert!(c.iter().all(|p| !p.swap), "{m}x{n}x{k}");
+        }
+        let direct = candidates(&tn(1000, 3000, 4000, crate::types::epilogue::DEFAULT), &dev).unwrap();
+        let c = candidates(&tn(3000, 1000, 4000, crate::types::epilogue::DEFAULT), &dev).unwrap();
+        assert!(c[0].swap, "{}", c[0].name());
+        assert_eq!((c[0].kernel, c[0].estimate_ns), (direct[0].kernel, direct[0].estimate_ns));
+        // ... and only by the margin: every listed transposed plan is modelled SWAP_MARGIN
+        // below the best direct one.
+        let best_direct = c.iter().find(|p| !p.swap).unwrap().estimate_ns as f64;
+        for s in c.iter().filter(|p| p.swap) {
+            assert!((s.estimate_ns as f64) < best_direct * (1.0 - SWAP_MARGIN), "{}", s.name());
+        }
         // A swapped plan checks the pointers it will use: the caller's B is its A.
         let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
         let plan = candidates(&p, &dev).unwrap()[0];

@@ -16,7 +16,8 @@
 //! wgmma has no transpose operands, so it reads K-major shared memory only: tf32 variants take
 //! TN, and NN (PyTorch's fp32 `matmul`) with A through registers (each consumer thread gathers
 //! its fragment from the MN-major tile; one wgmma batch in flight per k-step instead of two).
-//! An N-major B (NT, TT) goes to the portable kernel.
+//! An N-major B has no variant: TT runs as NN on the transposed problem (`plan::swapped_plans`),
+//! NT (both operands M/N-major either way round) on the portable kernel.
 //!
 //! Two epilogues share every binary; the launch picks one (`tma_store`): TMA stores from a
 //! stmatrix-written staging buffer, overlapped with the next tile's mainloop, when D is 16-bit,
