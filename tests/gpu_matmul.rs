@@ -388,7 +388,12 @@ fn narrow_and_swapped() {
 fn transposed_orientation() {
     let env = Env::new();
     let mut g = Group::new("transposed_orientation");
-    let shapes = [(3000, 1000, 256), (2900, 1000, 256), (1000, 255, 129), (1500, 4097, 64)];
+    let shapes = [
+        (3000, 1000, 256),
+        (2900, 1000, 256),
+        (1000, 255, 129),
+        (1500, 4097, 64),
+    ];
     for &(ab, cd, tf32) in &TYPE_COMBOS {
         for (i, &(m, n, k)) in shapes.iter().enumerate() {
             for (j, &tr) in TRANSPOSES.iter().enumerate() {

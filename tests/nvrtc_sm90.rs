@@ -89,6 +89,13 @@ fn compile(name: &str, src: &str, opts: &[String]) -> Result<Report, String> {
     })
 }
 
+/// Whether DEEPGEMM_SM90_VARIANTS (comma-separated name substrings; unset or empty: all)
+/// selects the variant named `name`.
+fn variant_selected(name: &str) -> bool {
+    let filter = std::env::var("DEEPGEMM_SM90_VARIANTS").unwrap_or_default();
+    filter.is_empty() || filter.split(',').any(|part| name.contains(part.trim()))
+}
+
 #[test]
 fn every_sm90_variant_compiles_without_spills() {
     if !nvrtc_available() {
@@ -104,12 +111,11 @@ fn every_sm90_variant_compiles_without_spills() {
     let mut opts = options();
     opts.push("--ptxas-options=-v".to_string());
     // One NVRTC compile per variant, spread over the cores (programs are independent).
-    // DEEPGEMM_SM90_VARIANTS=<substring>: only the variants whose name contains it (quick
-    // iterations on one kernel; CI compiles them all).
-    let filter = std::env::var("DEEPGEMM_SM90_VARIANTS").unwrap_or_default();
+    // DEEPGEMM_SM90_VARIANTS=<substring>[,<substring>...]: only the variants whose name
+    // contains one of them (quick iterations on one kernel; CI compiles them all).
     let variants: Vec<Sm90Variant> = Sm90Variant::all()
         .into_iter()
-        .filter(|v| v.name().contains(&filter))
+        .filter(|v| variant_selected(&v.name()))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -237,7 +243,7 @@ mod gpu {
 
     use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
     use deepgemm::plan::DeviceSpec;
-    use deepgemm::plan::sm90::{DEFAULT_GROUP_M, Sm90Variant, tma_store};
+    use deepgemm::plan::sm90::{self, DEFAULT_GROUP_M, Sm90Variant, tma_store};
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
     use deepgemm::runtime::tensor_map::{
@@ -690,6 +696,87 @@ mod gpu {
         v.extend(tf32_nn_cases());
         v.extend(narrow_cases());
         v.extend(cluster_cases());
+        v.extend(fill_cases());
+        v
+    }
+
+    /// The widths between the powers of two (`sm90::FILL_TILES`, K-major B: TN and NN): every
+    /// width; a tile ending in a partial 64-column box (16-column TMA stores, some past n),
+    /// ragged n inside the last box, the TMA-store epilogue with bias + activations, the general
+    /// one (fp32 out, beta, C aliasing D) in 16-column rounds (widths that are not whole
+    /// 32-column rounds), fp16, tf32 (NN: A through registers), batches, device scalars, and
+    /// the persistent loop over many tiles.
+    fn fill_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, &(_, block_n)) in sm90::FILL_TILES.iter().enumerate() {
+            let ta = if i % 2 == 0 { 1 } else { 0 };
+            v.push(Case {
+                block_n,
+                ta,
+                m: [300, 136, 257, 64][i % 4],
+                n: 2 * block_n as u64 + [52, 17, 100, 1][i % 4],
+                k: [200, 72, 136, 1000][i % 4],
+                ab_pad: 8,
+                epilogue: [
+                    epilogue::GELU_BIAS,
+                    epilogue::DEFAULT,
+                    epilogue::RELU_BIAS,
+                    epilogue::BIAS,
+                ][i % 4],
+                ab: [BF16, F16][i % 2],
+                cd: [BF16, F16][i % 2],
+                ..BASE
+            });
+            v.push(Case {
+                block_n,
+                ta,
+                m: 200,
+                n: block_n as u64 + 40,
+                k: 264,
+                cd: F32,
+                beta: 0.5,
+                cd_pad: 3,
+                epilogue: epilogue::GELU,
+                ..BASE
+            });
+            v.push(Case {
+                block_n,
+                ta: 1 - ta,
+                ab: F32,
+                cd: F32,
+                m: 136,
+                n: 3 * block_n as u64 - 8,
+                k: 100,
+                alpha: 0.5,
+                beta: 1.0,
+                alias: true,
+                ..BASE
+            });
+        }
+        v.extend([
+            // 12 x 23 = 276 tiles of 128x112 over the SMs.
+            Case {
+                block_n: 112,
+                m: 1536,
+                n: 2560,
+                k: 128,
+                ..BASE
+            },
+            Case {
+                block_n: 176,
+                ab: F16,
+                cd: F16,
+                m: 520,
+                n: 700,
+                k: 72,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                epilogue: epilogue::RELU,
+                ..BASE
+            },
+        ]);
         v
     }
 
@@ -1472,11 +1559,11 @@ mod gpu {
         assert_eq!((dev.cc_major, dev.cc_minor), (9, 0), "needs sm_90");
         let mut kernels = HashMap::new();
         let mut failures = Vec::new();
-        // DEEPGEMM_SM90_VARIANTS=<substring>: only the cases whose variant's name contains it.
+        // DEEPGEMM_SM90_VARIANTS: only the cases whose variant it selects.
         let filter = std::env::var("DEEPGEMM_SM90_VARIANTS").unwrap_or_default();
         let mut ran = 0;
         for c in cases() {
-            if !filter.is_empty() && !problem(&c).1.name().contains(&filter) {
+            if !super::variant_selected(&problem(&c).1.name()) {
                 continue;
             }
             ran += 1;

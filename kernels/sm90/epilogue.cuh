@@ -69,12 +69,12 @@ struct StagedShape {
   static constexpr int kFloats = kCols * kColStride;
 };
 
-// The rounds of a 64 x kBlockN tile: 32 columns each, or one round of all of a narrower tile
-// (16: the n16 tiles of small-n problems). Each round is kItems (column, 8-row group) items,
-// kItems / 128 per thread.
+// The rounds of a 64 x kBlockN tile: 32 columns each, or 16 for widths that are not whole
+// 32-column rounds (176, ...) and the n16 tiles of small-n problems. Each round is kItems
+// (column, 8-row group) items, kItems / 128 per thread.
 template <int kBlockN>
 struct Rounds {
-  static constexpr int kCols = kBlockN < StagedShape::kCols ? kBlockN : StagedShape::kCols;
+  static constexpr int kCols = kBlockN % StagedShape::kCols == 0 ? StagedShape::kCols : 16;
   static constexpr int kCount = kBlockN / kCols;
   static constexpr int kItems = kCols * (StagedShape::kRows / 8);
   static_assert(kBlockN % kCols == 0, "whole rounds");

@@ -73,11 +73,12 @@ struct EpilogueSmem {
   static constexpr unsigned kBytes = kNumConsumers * kStride;
 };
 
-// 16-bit D in whole 64-column boxes can take the TMA-store epilogue (stmatrix stores 16-bit
-// elements; the narrow n16/n32 tiles always take the general one).
+// 16-bit D can take the TMA-store epilogue on tiles at least 64 wide (stmatrix stores 16-bit
+// elements; the narrow n16/n32 tiles always take the general one). Widths that are not whole
+// 64-column boxes store 16 columns at a time, column-major D only (sm90/store.cuh).
 template <typename OutT, int BLOCK_N>
 struct CanTmaStore {
-  static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N % 64 == 0;
+  static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 16 == 0;
 };
 
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
@@ -236,9 +237,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
-  static_assert(BLOCK_N == 16 || BLOCK_N == 32 || BLOCK_N == 64 || BLOCK_N == 128 ||
-                    BLOCK_N == 192 || BLOCK_N == 256,
-                "wgmma N (one instruction)");
+  static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
+                    (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 16 == 0),
+                "wgmma N (one instruction; the widths between the powers of two fill waves)");
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");

@@ -42,6 +42,9 @@ struct StoreShape {
   static constexpr unsigned kLineBytes = 128;                  // 64 16-bit values
   static constexpr unsigned kBufferBytes = kBox * kLineBytes;  // 8 KiB
   static constexpr unsigned kBytes = kBuffers * kBufferBytes;  // per consumer warpgroup
+  // Columns per TMA store for a tile kBlockN wide (src/plan/sm90.rs `store_box_cols`).
+  template <int kBlockN>
+  static constexpr int kStoreCols = kBlockN % kBox == 0 ? kBox : 16;
 };
 static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizzle period");
 
@@ -67,10 +70,15 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
                                                    long long batch, unsigned& boxes) {
   using S = StoreShape;
   constexpr int kBlockN = kAccRegs * 2;
-  constexpr int kBoxesPerTile = kBlockN / S::kBox;
+  constexpr int kBoxesPerTile = (kBlockN + S::kBox - 1) / S::kBox;
   constexpr int kGroupsPerBox = S::kBox / 8;  // 8-column fragment groups
+  // Columns per TMA store: whole boxes, or for widths that end in a partial box (176 = 64 + 64
+  // + 48) 16 at a time from every box, through a D map whose box is 64 x 16 (16 lines of the
+  // buffer, 2 KiB: the swizzle period is kept). Column-major D only: a row-major box's line is
+  // a row of 64 columns (the host gives these widths no row-major TMA store).
+  constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
-  static_assert(kBlockN % S::kBox == 0, "whole boxes per tile");
+  static_assert(kBlockN % 16 == 0, "whole stmatrix.x4 (16 columns) per tile");
   static_assert(kGroupsPerBox == 8, "four stmatrix.x4 of two 8-column groups per box");
 
   if (row_base >= p.m) {
@@ -78,7 +86,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   }
   const int warp = tid / 32;
   const int lane = tid % 32;
-  const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
+  const bool row_major = kStoreCols == S::kBox && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
 
   // Adding -0 leaves every value as it is, the sign of a zero included, so "no bias" needs no
   // second code path: alpha * acc + (-0) is one FFMA rounding to alpha * acc.
@@ -116,8 +124,13 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       break;  // uniform: the rest of the tile is past the edge
     }
     const unsigned buf = staging + (boxes % S::kBuffers) * S::kBufferBytes;
+    // This box's columns: 64, or what is left of the tile (a multiple of 16).
+    const int box_cols = kBlockN - box * S::kBox < S::kBox ? kBlockN - box * S::kBox : S::kBox;
 #pragma unroll
     for (int k = 0; k < kGroupsPerBox / 2; ++k) {
+      if (16 * k >= box_cols) {
+        break;  // compile-time after unrolling
+      }
       unsigned r[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
@@ -141,10 +154,22 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     named_barrier_sync(barrier_id, 128);
     if (tid == 0) {
       const int col_coord = static_cast<int>(col0);
-      if (row_major) {
-        tma_store_3d(&tmap_d, buf, col_coord, row_coord, batch_coord);
+      if constexpr (kStoreCols == S::kBox) {
+        if (row_major) {
+          tma_store_3d(&tmap_d, buf, col_coord, row_coord, batch_coord);
+        } else {
+          tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
+        }
       } else {
-        tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
+        // Column-major lines are columns: 16 of them are 2 KiB of the buffer. Stores that
+        // start past n write nothing (TMA clips to D's extents).
+#pragma unroll
+        for (int c = 0; c < S::kBox / kStoreCols; ++c) {
+          if (c * kStoreCols < box_cols) {
+            tma_store_3d(&tmap_d, buf + c * kStoreCols * S::kLineBytes, row_coord,
+                         col_coord + c * kStoreCols, batch_coord);
+          }
+        }
       }
       tma_store_commit();
     }

@@ -66,6 +66,22 @@ const MAX_DIM: u64 = i32::MAX as u64 - 256;
 /// 352 tiles = 2.67 waves instead of 288 = 2.18).
 pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64)];
 
+/// Widths between those, so that the tiles along n come closer to whole waves of the SMs (wgmma
+/// takes any N that is a multiple of 8; cuBLAS ran 1664^2 on 168-wide tiles, 130 of them for
+/// 132 SMs, where 192 leaves 117 and 128 makes 169). K-major B only: an MN-major B tile is
+/// loaded in whole 64-column chunks. Their TMA stores go 16 columns at a time (`store_box_cols`),
+/// column-major D only; a row-major 16-bit D keeps them out (`check`).
+pub const FILL_TILES: [(u32, u32); 8] = [
+    (128, 96),
+    (128, 112),
+    (128, 144),
+    (128, 160),
+    (128, 176),
+    (128, 208),
+    (128, 224),
+    (128, 240),
+];
+
 /// The tile widths built in clusters of 2 with B multicast as well (`Sm90Variant::with_cluster`):
 /// the wide tiles of large problems, whose B loads are most of the L2 traffic (a 128x256
 /// stage: 16 KiB of A, 32 KiB of B).
@@ -174,7 +190,11 @@ impl Sm90Variant {
         if ab == ScalarType::F32 && major_a == Major::MN && narrow {
             return None;
         }
-        if block_m != 128 || !(narrow || matches!(block_n, 64 | 128 | 192 | 256)) {
+        let fill = FILL_TILES.contains(&(block_m, block_n));
+        if block_m != 128 || !(narrow || fill || matches!(block_n, 64 | 128 | 192 | 256)) {
+            return None;
+        }
+        if fill && major_b != Major::K {
             return None;
         }
         if narrow && major_b != Major::K {
@@ -259,9 +279,19 @@ impl Sm90Variant {
     }
 
     /// Whether the variant has the TMA-store epilogue (kernels/sm90/gemm.cuh `CanTmaStore`):
-    /// 16-bit D and whole 64-column boxes per tile.
+    /// 16-bit D, tiles at least 64 wide.
     pub fn has_tma_store(&self) -> bool {
-        self.cd.size_bytes() == 2 && self.block_n % STORE_BOX == 0
+        self.cd.size_bytes() == 2 && self.block_n >= STORE_BOX && self.block_n % 16 == 0
+    }
+
+    /// Columns per TMA store (kernels/sm90/store.cuh `StoreShape::kStoreCols`): whole 64-column
+    /// boxes where the tile is made of them, else 16 (column-major D only).
+    pub fn store_box_cols(&self) -> u32 {
+        if self.block_n % STORE_BOX == 0 {
+            STORE_BOX
+        } else {
+            16
+        }
     }
 
     /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
@@ -300,7 +330,7 @@ impl Sm90Variant {
             };
             for &cd in cds {
                 for layout in LAYOUTS {
-                    for (bm, bn) in TILES.into_iter().chain(NARROW_TILES) {
+                    for (bm, bn) in TILES.into_iter().chain(FILL_TILES).chain(NARROW_TILES) {
                         let base =
                             Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
                         v.extend(base);
@@ -345,6 +375,18 @@ impl Sm90Variant {
         if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
             return Err(format!(
                 "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
+            ));
+        }
+        if self.has_tma_store()
+            && self.store_box_cols() != STORE_BOX
+            && p.d.col == 1
+            && p.d.row != 1
+        {
+            // These widths store 16 columns at a time, which only column-major lines allow; the
+            // general epilogue would cost them what their better fill gains.
+            return Err(format!(
+                "{}-wide tiles store column-major D only (D is row-major)",
+                self.block_n
             ));
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
@@ -598,14 +640,79 @@ mod tests {
     }
 
     #[test]
+    fn fill_tiles_store_sixteen_columns_and_column_major_d_only() {
+        for &(bm, bn) in &FILL_TILES {
+            assert!(bn % 16 == 0 && bn % STORE_BOX != 0 && bm == 128, "{bn}");
+            let v = Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                bm,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap();
+            assert!(v.has_tma_store());
+            assert_eq!(v.store_box_cols(), 16);
+            assert!(v.stages >= 4, "{}", v.name());
+            // An MN-major B comes in whole 64-column chunks: no fill tile takes it.
+            for major_b_mn in [(Major::K, Major::MN), (Major::MN, Major::MN)] {
+                assert!(
+                    Sm90Variant::with_layout(
+                        ScalarType::BF16,
+                        ScalarType::BF16,
+                        major_b_mn,
+                        bm,
+                        bn,
+                        HOPPER_SMEM_BUDGET
+                    )
+                    .is_none()
+                );
+            }
+            // Column-major D: taken; row-major 16-bit D: refused (16-column stores are
+            // column-major lines); row-major fp32 D (the general epilogue anyway): taken.
+            assert!(v.fits(&tn(300, 500, 64)));
+            let mut row = tn(300, 500, 64);
+            row.d.row = 500;
+            row.d.col = 1;
+            row.c = row.d;
+            let why = v.check(&row).unwrap_err();
+            assert!(why.contains("column-major D only"), "{why}");
+            let f32_out = Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::F32,
+                bm,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap();
+            assert!(!f32_out.has_tma_store());
+            let mut row32 = problem(300, 500, 64, 1, 0, R_16BF, R_32F, None);
+            row32.d.row = 500;
+            row32.d.col = 1;
+            row32.c = row32.d;
+            assert!(f32_out.fits(&row32));
+        }
+        // The widths of whole boxes keep 64-column stores (row-major D too).
+        let v = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            192,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert_eq!(v.store_box_cols(), STORE_BOX);
+    }
+
+    #[test]
     fn names_are_derived_and_unique() {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12) + 6 + 3 + 4,
+            4 * (16 + 4 + 12 + 16) + 6 + 3 + 4 + 16,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
-             tiles + 4 layouts x 3 cluster tiles), tf32 TN x (6 tiles + 3 cluster tiles) and \
-             tf32 NN x 4 tiles"
+             tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles), tf32 TN \
+             x (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles and tf32 TN and NN x 8 fill tiles"
         );
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -638,16 +745,28 @@ mod tests {
             .filter(|v| v.ab == ScalarType::F32)
             .map(|v| v.name())
             .collect();
-        assert_eq!(
-            tf32,
+        let fill = |tag: &str| -> Vec<String> {
+            let stages = [7, 6, 6, 5, 5, 4, 4, 4];
+            FILL_TILES
+                .iter()
+                .zip(stages)
+                .map(|(&(_, n), s)| format!("dg_sm90_f32_f32_{tag}_m128n{n}k32_s{s}_c1x1"))
+                .collect()
+        };
+        let mut expected: Vec<String> = [
+            "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
+            "dg_sm90_f32_f32_tn_m128n256k32_s4_c2x1",
+            "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
+            "dg_sm90_f32_f32_tn_m128n192k32_s5_c2x1",
+            "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
+            "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
+            "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
+        ]
+        .map(String::from)
+        .to_vec();
+        expected.extend(fill("tn"));
+        expected.extend(
             [
-                "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
-                "dg_sm90_f32_f32_tn_m128n256k32_s4_c2x1",
-                "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
-                "dg_sm90_f32_f32_tn_m128n192k32_s5_c2x1",
-                "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
-                "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
-                "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
@@ -655,7 +774,10 @@ mod tests {
                 "dg_sm90_f32_f32_nn_m128n128k32_s6_c1x1",
                 "dg_sm90_f32_f32_nn_m128n64k32_s8_c1x1",
             ]
+            .map(String::from),
         );
+        expected.extend(fill("nn"));
+        assert_eq!(tf32, expected);
     }
 
     #[test]
@@ -803,9 +925,9 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            // The narrow tiles take K-major B only (tn, nn).
+            // The narrow and fill tiles take K-major B only (tn, nn).
             let narrow = if tag == "tn" || tag == "nn" {
-                NARROW_TILES.len()
+                NARROW_TILES.len() + FILL_TILES.len()
             } else {
                 0
             };
@@ -885,11 +1007,11 @@ mod tests {
             .collect();
         assert_eq!(
             tf32.len(),
-            TILES.len() + NARROW_TILES.len() + CLUSTER_TILES_N.len()
+            TILES.len() + NARROW_TILES.len() + CLUSTER_TILES_N.len() + FILL_TILES.len()
         );
         assert_eq!(
             nn.len(),
-            TILES.len(),
+            TILES.len() + FILL_TILES.len(),
             "register-A tf32: the 64-256 wide tiles"
         );
         assert_eq!(all_tf32.len(), tf32.len() + nn.len());

@@ -198,12 +198,18 @@ const L2_REUSE_BYTES: f64 = 30e6;
 /// data-parallel wave set on the H200 (session 4: one k-iteration took 0.652 us at 128 x 256,
 /// 0.521 at 128 x 192, 0.353 at 128 x 128, the same over 1-5 waves).
 fn mainloop_efficiency(block_n: u32) -> f64 {
-    match block_n {
-        256.. => 0.86,
-        192.. => 0.80,
-        128.. => 0.79,
-        _ => 0.55,
+    // Measured widths; those between (`sm90::FILL_TILES`) are interpolated linearly.
+    const MEASURED: [(u32, f64); 4] = [(64, 0.55), (128, 0.79), (192, 0.80), (256, 0.86)];
+    if block_n <= MEASURED[0].0 {
+        return MEASURED[0].1;
     }
+    for w in MEASURED.windows(2) {
+        let ((n0, e0), (n1, e1)) = (w[0], w[1]);
+        if block_n <= n1 {
+            return e0 + (e1 - e0) * (block_n - n0) as f64 / (n1 - n0) as f64;
+        }
+    }
+    MEASURED[MEASURED.len() - 1].1
 }
 
 /// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow

@@ -213,6 +213,13 @@ pub fn encode_store_args_with(
     if actual != layout {
         return Err(unsupported!("D is {actual:?}, not {layout:?}"));
     }
+    if layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX {
+        return Err(unsupported!(
+            "{} stores {} columns at a time: column-major D only",
+            v.name(),
+            v.store_box_cols()
+        ));
+    }
     let elem = p.cd_type.size_bytes() as u64;
     let (ld, inner, outer) = layout.dims(p);
     let inner = if padded { ld as u64 } else { inner };
@@ -236,7 +243,8 @@ pub fn encode_store_args_with(
         global_address: address,
         global_dim: [inner, outer, p.batch],
         global_strides: [line_bytes, batch_bytes],
-        box_dim: [STORE_BOX, STORE_BOX, 1],
+        // Column-major: 64 rows x the variant's columns per store; row-major: 64 x 64.
+        box_dim: [STORE_BOX, v.store_box_cols(), 1],
         element_strides: [1, 1, 1],
         interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
         // The staging buffers are written with this swizzle (bank-conflict-free stmatrix).
@@ -296,28 +304,31 @@ impl Sm90Params {
     /// The parameter block of one launch. The TMA-store flags follow `plan::sm90::tma_store`;
     /// `Sm90Args::new` encodes D's tensor map exactly when FLAG_TMA_STORE is set.
     pub fn new(p: &GemmProblem, ptrs: &GemmPointers, group_m: u32) -> Sm90Params {
-        Self::new_with(p, ptrs, group_m, false, true)
+        Self::new_with(p, ptrs, group_m, false, Some(STORE_BOX))
     }
 
     /// As `new`; `padded_d`: D is deepgemm's aligned copy in the workspace
-    /// (`plan_sm90::tma_store_with`); `has_tma_store`: the variant has the TMA-store epilogue
-    /// (`Sm90Variant::has_tma_store`; the narrow tiles have only the general one).
+    /// (`plan_sm90::tma_store_with`); `store_cols`: the variant's columns per TMA store
+    /// (`Sm90Variant::store_box_cols`), `None` without the TMA-store epilogue (the narrow
+    /// tiles have only the general one); below STORE_BOX only column-major D takes it.
     pub fn new_with(
         p: &GemmProblem,
         ptrs: &GemmPointers,
         group_m: u32,
         padded_d: bool,
-        has_tma_store: bool,
+        store_cols: Option<u32>,
     ) -> Sm90Params {
         let mut flags = bias_flags(p);
         if p.epilogue.bias && p.bias_along_n {
             flags |= FLAG_BIAS_COL;
         }
-        if has_tma_store {
+        if let Some(cols) = store_cols {
             match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
                 Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
-                Ok(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
-                Err(_) => {}
+                Ok(StoreLayout::RowMajor) if cols == STORE_BOX => {
+                    flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
+                }
+                Ok(StoreLayout::RowMajor) | Err(_) => {}
             }
         }
         let (alpha, alpha_ptr) = ptrs.alpha.split();
@@ -418,7 +429,8 @@ impl Sm90Args {
         group_m: u32,
         padded_d: bool,
     ) -> Result<Sm90Args> {
-        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d, v.has_tma_store());
+        let store_cols = v.has_tma_store().then(|| v.store_box_cols());
+        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
             let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
                 StoreLayout::RowMajor
@@ -1000,6 +1012,40 @@ mod tests {
             encode_store_args(&vf, &p, StoreLayout::ColMajor, 0x20_0000),
             Err(Error::NotSupported(_))
         ));
+        // A fill width (176 = 64 + 64 + 48) stores 16 columns at a time: column-major D with
+        // a 64 x 16 box; row-major D gets neither the map nor the flag.
+        let fill = variant(ScalarType::BF16, ScalarType::BF16, 176);
+        let a = MatrixSpec::col(R_16BF, 64, 1000, 64);
+        let b = MatrixSpec::col(R_16BF, 64, 3000, 64);
+        let d = MatrixSpec::col(R_16BF, 1000, 3000, 1008);
+        let p = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        let e = encode_store_args(&fill, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [64, 16, 1]);
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: 0x1000,
+            b: 0x2000,
+            c: 0x10_0000,
+            d: 0x10_0000,
+            bias: 0,
+        };
+        let params = Sm90Params::new_with(&p, &ptrs, 16, false, Some(16));
+        assert_eq!(
+            params.flags & (FLAG_TMA_STORE | FLAG_D_ROW_MAJOR),
+            FLAG_TMA_STORE
+        );
+        let mut d_row = MatrixSpec::col(R_16BF, 1000, 3000, 3008);
+        d_row.order = crate::types::order::ROW;
+        let p_row = GemmProblem::new(&op, &a, &b, &d_row, &d_row).unwrap();
+        assert_eq!(
+            Sm90Params::new_with(&p_row, &ptrs, 16, false, Some(16)).flags & FLAG_TMA_STORE,
+            0
+        );
+        assert_ne!(
+            Sm90Params::new_with(&p_row, &ptrs, 16, false, Some(STORE_BOX)).flags & FLAG_TMA_STORE,
+            0
+        );
     }
 
     #[test]
