@@ -10,7 +10,7 @@
 //! tile's end) finds exactly the CTAs that computed the rest of it.
 
 use crate::plan::DeviceSpec;
-use crate::plan::sm90::Sm90Variant;
+use crate::plan::sm90::{Major, Sm90Variant};
 use crate::problem::GemmProblem;
 
 /// A launch's schedule: the first `sk_tiles` linear tiles are shared out by MAC-loop
@@ -194,12 +194,27 @@ const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
 const L2_REUSE_BYTES: f64 = 30e6;
 
-/// The fraction of the SM's peak the mainloop of a 128 x `block_n` tile reaches, from the
-/// data-parallel wave set on the H200 (session 4: one k-iteration took 0.652 us at 128 x 256,
-/// 0.521 at 128 x 192, 0.353 at 128 x 128, the same over 1-5 waves).
+/// The fraction of the SM's peak the mainloop of a 128 x `block_n` tile reaches, measured on
+/// the H200. Session 4, the data-parallel wave set: one k-iteration took 0.652 us at 128 x 256,
+/// 0.521 at 128 x 192, 0.353 at 128 x 128, the same over 1-5 waves. Session 5, the fill widths
+/// (`sm90::FILL_TILES`), from the model-to-measurement ratios of `deepgemm-bench --sweep` on
+/// 1664^2, 2176^2 and 2432x1792 x 8192, 4096x2112x7168 and 3000x1000x4000: 144 and 160 run
+/// below 128's rate (0.71-0.80 and 0.72-0.76: the lower figures, which decided the choices
+/// they lost), 176 at 0.80-0.82, 208-240 at 0.85-0.87 on one wave (fewer SMs busy: 91-104
+/// tiles; taken a little lower). 96 and 112 are not measured: between 64 and 128.
 fn mainloop_efficiency(block_n: u32) -> f64 {
-    // Measured widths; those between (`sm90::FILL_TILES`) are interpolated linearly.
-    const MEASURED: [(u32, f64); 4] = [(64, 0.55), (128, 0.79), (192, 0.80), (256, 0.86)];
+    const MEASURED: [(u32, f64); 10] = [
+        (64, 0.55),
+        (128, 0.79),
+        (144, 0.71),
+        (160, 0.73),
+        (176, 0.80),
+        (192, 0.80),
+        (208, 0.83),
+        (224, 0.84),
+        (240, 0.85),
+        (256, 0.86),
+    ];
     if block_n <= MEASURED[0].0 {
         return MEASURED[0].1;
     }
@@ -211,6 +226,12 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
     }
     MEASURED[MEASURED.len() - 1].1
 }
+
+/// How much slower an unclustered tile whose B is N-major (TT, NT) ran than its cluster-of-2
+/// twin, whose B tile is multicast (session 5, H200, 1000x3000x4000 and 3000x1000x4000 TT:
+/// 1.06-1.34x over the 128, 192 and 256 wide tiles; the same shapes TN and NN showed no such
+/// gap). Charged so that the multicast variant ranks first.
+const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 
 /// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow
 /// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.652 us, loads
@@ -234,7 +255,10 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     } else {
         SM_PEAK_FLOPS
     };
-    let math = flops / (rate * mainloop_efficiency(v.block_n));
+    let mut math = flops / (rate * mainloop_efficiency(v.block_n));
+    if v.major_b == Major::MN && v.cluster_m == 1 {
+        math *= MN_B_UNCLUSTERED_FACTOR;
+    }
     math.max(v.stage_bytes() as f64 / SM_LOAD_BYTES_PER_S)
 }
 
@@ -642,5 +666,36 @@ mod tests {
         // A single short tile: nothing to gain.
         let list = decompositions_with(&v128, &tn(128, 128, 64), &dev, Forced::Auto);
         assert!(list[0].0.is_data_parallel());
+    }
+
+    /// Session 5's sweeps (H200) as ranking checks of the whole planner: the fill widths where
+    /// they measured fastest, not where they measured slower than the model had them.
+    #[test]
+    fn fill_widths_are_ranked_as_measured() {
+        let dev = DeviceSpec::H200;
+        let first = |m, n, k| match crate::plan::candidates(&tn(m, n, k), &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => (v.block_n, v.cluster_m),
+            k => panic!("not sm90: {k:?}"),
+        };
+        // 1664^2 x 8192: 13 x 10 = 130 tiles of 128x176 on 132 SMs, 63.7 us against 66.3 for
+        // 117 of 128x192. 4096x2112x7168: 32 x 12 tiles of 176, 161.5 us against 173.6 (192).
+        assert_eq!(first(1664, 1664, 8192).0, 176);
+        assert_eq!(first(4096, 2112, 7168).0, 176);
+        // 2432x1792x8192: 247 tiles of 144 (1.9 waves) ran 116 us, the 128x128 hybrid 104.
+        assert_ne!(first(2432, 1792, 8192).0, 144);
+        // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256.
+        assert_eq!(first(3000, 1000, 4000).0, 208);
+        // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        op.trans_b = 1;
+        let a = MatrixSpec::col(R_16BF, 4000, 1000, 4000);
+        let b = MatrixSpec::col(R_16BF, 3000, 4000, 3000);
+        let d = MatrixSpec::col(R_16BF, 1000, 3000, 1000);
+        let tt = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => assert_eq!((v.block_n, v.cluster_m), (192, 2)),
+            k => panic!("not sm90: {k:?}"),
+        }
     }
 }
