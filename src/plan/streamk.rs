@@ -199,7 +199,7 @@ const L2_REUSE_BYTES: f64 = 30e6;
 /// 0.521 at 128 x 192, 0.353 at 128 x 128, the same over 1-5 waves. Session 5, the fill widths
 /// (`sm90::FILL_TILES`), from the model-to-measurement ratios of `deepgemm-bench --sweep` on
 /// 1664^2, 2176^2 and 2432x1792 x 8192, 4096x2112x7168 and 3000x1000x4000: 144 and 160 run
-/// below 128's rate (0.71-0.80 and 0.72-0.76: the lower figures, which decided the choices
+/// below 128's rate (0.71-0.80 and 0.72-0.76: 144 at its lower figure, which decided the choice
 /// they lost), 176 at 0.80-0.82, 208-240 at 0.85-0.87 on one wave (fewer SMs busy: 91-104
 /// tiles; taken a little lower). 96 and 112 are not measured: between 64 and 128.
 fn mainloop_efficiency(block_n: u32) -> f64 {
@@ -207,7 +207,7 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
         (64, 0.55),
         (128, 0.79),
         (144, 0.71),
-        (160, 0.73),
+        (160, 0.76),
         (176, 0.80),
         (192, 0.80),
         (208, 0.83),
