@@ -506,6 +506,22 @@ impl GemmPointers {
     }
 }
 
+/// A dense bf16 problem for unit tests: op(A) m x k and op(B) k x n stored column-major as the
+/// cuBLAS transposes say (`ta`, `tb`: 1 = T), every leading dimension tight, C = D m x n.
+#[cfg(test)]
+pub(crate) fn dense_bf16(m: u64, n: u64, k: u64, ta: i32, tb: i32) -> GemmProblem {
+    use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
+    let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+    op.trans_a = ta;
+    op.trans_b = tb;
+    let (ar, ac) = if ta == 0 { (m, k) } else { (k, m) };
+    let (br, bc) = if tb == 0 { (k, n) } else { (n, k) };
+    let a = MatrixSpec::col(R_16BF, ar, ac, ar as i64);
+    let b = MatrixSpec::col(R_16BF, br, bc, br as i64);
+    let d = MatrixSpec::col(R_16BF, m, n, m as i64);
+    GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -914,16 +914,7 @@ mod tests {
         // TT 3000 x 1000 x 4000 (B N-major): no fill widths as it is (an MN-major B tile is
         // whole 64-column chunks), so 96 tiles of 128x256; transposed it is NN 1000 x 3000,
         // 128 tiles of 128x192.
-        let tt = {
-            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
-            op.trans_a = 1;
-            op.trans_b = 1;
-            let a = MatrixSpec::col(R_16BF, 4000, 3000, 4000);
-            let b = MatrixSpec::col(R_16BF, 1000, 4000, 1000);
-            let d = MatrixSpec::col(R_16BF, 3000, 1000, 3000);
-            GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
-        };
-        let c = candidates(&tt, &dev).unwrap();
+        let c = candidates(&crate::problem::dense_bf16(3000, 1000, 4000, 1, 1), &dev).unwrap();
         assert!(c[0].swap, "{}", c[0].name());
         match c[0].kernel {
             Kernel::Sm90(v) => assert_eq!((v.layout_tag(), v.block_n), ("nn", 192)),

@@ -439,16 +439,10 @@ pub fn decompositions_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{MatrixSpec, OpSpec};
-    use crate::types::{ScalarType, compute_type::*, cuda_data_type::*};
+    use crate::types::ScalarType;
 
     fn tn(m: u64, n: u64, k: u64) -> GemmProblem {
-        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
-        op.trans_a = 1;
-        let a = MatrixSpec::col(R_16BF, k, m, k as i64);
-        let b = MatrixSpec::col(R_16BF, k, n, k as i64);
-        let c = MatrixSpec::col(R_16BF, m, n, m as i64);
-        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+        crate::problem::dense_bf16(m, n, k, 1, 0)
     }
 
     fn variant(bn: u32) -> Sm90Variant {
@@ -686,13 +680,7 @@ mod tests {
         // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256.
         assert_eq!(first(3000, 1000, 4000).0, 208);
         // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
-        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
-        op.trans_a = 1;
-        op.trans_b = 1;
-        let a = MatrixSpec::col(R_16BF, 4000, 1000, 4000);
-        let b = MatrixSpec::col(R_16BF, 3000, 4000, 3000);
-        let d = MatrixSpec::col(R_16BF, 1000, 3000, 1000);
-        let tt = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        let tt = crate::problem::dense_bf16(1000, 3000, 4000, 1, 1);
         match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
             crate::plan::Kernel::Sm90(v) => assert_eq!((v.block_n, v.cluster_m), (192, 2)),
             k => panic!("not sm90: {k:?}"),
