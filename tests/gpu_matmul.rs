@@ -49,6 +49,38 @@ fn random_order(rng: &mut Rng) -> Order {
     }
 }
 
+/// The case variations the decode and orientation groups cycle through (besides the plain case).
+#[derive(Clone, Copy)]
+enum Variation {
+    /// alpha 0.75, beta 0.5, C aliasing D or not.
+    AlphaBeta { in_place: bool },
+    /// An epilogue, its bias in fp32 or in D's type.
+    Epilogue { epi: Epi, f32_bias: bool },
+    /// Row-major D with padded leading dimensions, beta -1.
+    RowMajorD,
+}
+
+fn vary(s: &mut GemmSpec, v: Variation) {
+    match v {
+        Variation::AlphaBeta { in_place } => {
+            s.alpha = 0.75;
+            s.beta = 0.5;
+            s.in_place = in_place;
+        }
+        Variation::Epilogue { epi, f32_bias } => {
+            s.epi = epi;
+            if epi.has_bias() && f32_bias {
+                s.bias_type = Some(DType::F32);
+            }
+        }
+        Variation::RowMajorD => {
+            s.order[D] = Order::Row;
+            s.pad = [0, 0, 1, 3];
+            s.beta = -1.0;
+        }
+    }
+}
+
 /// Every type combination x every transpose x every value of m, n and k (with random
 /// partners drawn from the same list, shrunk to the budget); half the cases use random
 /// orders and leading-dimension padding, a quarter pass algo = NULL.
@@ -344,22 +376,23 @@ fn narrow_and_swapped() {
                 (true, false)
             };
             let mut s = spec(ab, cd, tf32, tr, m, n, k);
-            s.epi = Epi::ALL[i % Epi::ALL.len()];
-            if s.epi.has_bias() && i % 2 == 0 {
-                s.bias_type = Some(DType::F32);
-            }
+            let epi = Epi::ALL[i % Epi::ALL.len()];
+            vary(
+                &mut s,
+                Variation::Epilogue {
+                    epi,
+                    f32_bias: i % 2 == 0,
+                },
+            );
             match i % 3 {
                 0 => {}
-                1 => {
-                    s.alpha = 0.75;
-                    s.beta = 0.5;
-                    s.in_place = i % 2 == 1;
-                }
-                _ => {
-                    s.order[D] = Order::Row;
-                    s.pad = [0, 0, 1, 3];
-                    s.beta = -1.0;
-                }
+                1 => vary(
+                    &mut s,
+                    Variation::AlphaBeta {
+                        in_place: i % 2 == 1,
+                    },
+                ),
+                _ => vary(&mut s, Variation::RowMajorD),
             }
             if i == 5 {
                 s.batch = 3;
@@ -378,8 +411,8 @@ fn narrow_and_swapped() {
 }
 
 /// Problems computed transposed because their tiles quantise clearly better that way round
-/// (`plan::swapped_plans` above SWAP_MAX_M: 3000 x 1000 on 128x192 tiles as 1000 x 3000), and
-/// tf32 TT, which only the transposed problem (NN, A through registers) takes on the Hopper
+/// (`plan::swapped_plans` above SWAP_MAX_M: TT 3000 x 1000 on 128x192 tiles as NN 1000 x 3000),
+/// and tf32 TT, which only the transposed problem (NN, A through registers) takes on the Hopper
 /// kernel: every transpose, alpha/beta in place, every epilogue (a bias then runs along the
 /// kernel's n), row-major and padded D. `plan::tests::small_m_goes_swapped_to_narrow_tiles` and
 /// `tf32_goes_to_hopper_when_b_is_k_major_else_portable_with_a_reason` check the routing.
@@ -398,24 +431,23 @@ fn transposed_orientation() {
         for (i, &(m, n, k)) in shapes.iter().enumerate() {
             for (j, &tr) in TRANSPOSES.iter().enumerate() {
                 let mut s = spec(ab, cd, tf32, tr, m, n, k);
+                let epi = Epi::ALL[(i + 2 * j) % Epi::ALL.len()];
                 match (i + j) % 4 {
                     0 => {}
-                    1 => {
-                        s.alpha = 0.75;
-                        s.beta = 0.5;
-                        s.in_place = j % 2 == 1;
-                    }
-                    2 => {
-                        s.epi = Epi::ALL[(i + 2 * j) % Epi::ALL.len()];
-                        if s.epi.has_bias() && j % 2 == 0 {
-                            s.bias_type = Some(DType::F32);
-                        }
-                    }
-                    _ => {
-                        s.order[D] = Order::Row;
-                        s.pad = [0, 0, 1, 3];
-                        s.beta = -1.0;
-                    }
+                    1 => vary(
+                        &mut s,
+                        Variation::AlphaBeta {
+                            in_place: j % 2 == 1,
+                        },
+                    ),
+                    2 => vary(
+                        &mut s,
+                        Variation::Epilogue {
+                            epi,
+                            f32_bias: j % 2 == 0,
+                        },
+                    ),
+                    _ => vary(&mut s, Variation::RowMajorD),
                 }
                 let mode = if j % 2 == 0 {
                     CallMode::USUAL
