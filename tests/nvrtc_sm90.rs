@@ -355,6 +355,8 @@ mod gpu {
     struct Case {
         ab: ScalarType,
         cd: ScalarType,
+        /// 128 (cooperative consumers) or 64 (ping-pong, `sm90::PINGPONG_TILES`).
+        block_m: u32,
         block_n: u32,
         /// cuBLAS transa / transb (0 = N, 1 = T).
         ta: i32,
@@ -382,6 +384,7 @@ mod gpu {
     const BASE: Case = Case {
         ab: ScalarType::BF16,
         cd: ScalarType::BF16,
+        block_m: 128,
         block_n: 128,
         ta: 1,
         tb: 0,
@@ -697,6 +700,7 @@ mod gpu {
         v.extend(narrow_cases());
         v.extend(cluster_cases());
         v.extend(fill_cases());
+        v.extend(pingpong_cases());
         v
     }
 
@@ -836,6 +840,99 @@ mod gpu {
                 k: 100,
                 alpha: 0.5,
                 beta: 1.0,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
+    /// Ping-pong (64-row tiles, one consumer warpgroup each, in turn): every layout, width and
+    /// cluster size; ragged m (a last tile of 1 or 17 rows, an odd tile-row count in clusters)
+    /// and n; CTAs with one, two, or odd and even numbers of tiles (the consumers' turns and
+    /// the stage positions the idle one skips); short and long k (k-steps of one tile wrapping
+    /// the ring several times); both epilogues with bias and activations, beta with C aliasing
+    /// D, fp32 out, row-major storage, fp16, batches and device scalars.
+    fn pingpong_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
+            for (j, &(block_m, block_n)) in sm90::PINGPONG_TILES.iter().enumerate() {
+                for cluster in [1, 2] {
+                    let x = i + j + cluster as usize;
+                    v.push(Case {
+                        block_m,
+                        block_n,
+                        cluster,
+                        ta,
+                        tb,
+                        // An M-major A needs m + 8 (its leading dimension) 16-byte aligned.
+                        m: if ta == 1 {
+                            [65, 200, 129, 1][x % 4]
+                        } else {
+                            [72, 200, 136, 8][x % 4]
+                        },
+                        n: [392, 200, 264, 520][(i + j) % 4],
+                        k: [200, 72, 1000, 8][x % 4],
+                        ab_pad: 8,
+                        beta: if x % 3 == 0 { 0.5 } else { 0.0 },
+                        epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
+                        ab: [BF16, F16][j % 2],
+                        cd: [[BF16, F16][j % 2], F32][(i + cluster as usize) % 2],
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v.extend([
+            // 48 x 16 = 768 tiles of 64x256: 5-6 per CTA, 2-3 per consumer.
+            Case {
+                block_m: 64,
+                block_n: 256,
+                m: 3072,
+                n: 4096,
+                k: 256,
+                ..BASE
+            },
+            Case {
+                block_m: 64,
+                block_n: 256,
+                cluster: 2,
+                m: 3000,
+                n: 4000,
+                k: 136,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            // Row-major storage (row-major TMA store), fp16, batches, device scalars.
+            Case {
+                block_m: 64,
+                block_n: 128,
+                ab: F16,
+                cd: F16,
+                row_major: true,
+                m: 304,
+                n: 520,
+                k: 264,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                epilogue: epilogue::GELU,
+                ..BASE
+            },
+            // The general epilogue on a 16-bit D: C aliasing D, beta 1, an odd D leading
+            // dimension (no TMA store).
+            Case {
+                block_m: 64,
+                block_n: 192,
+                cluster: 2,
+                m: 333,
+                n: 777,
+                k: 520,
+                cd_pad: 3,
+                alpha: 0.5,
+                beta: 1.0,
+                alias: true,
+                epilogue: epilogue::RELU_BIAS,
                 ..BASE
             },
         ]);
@@ -1210,6 +1307,7 @@ mod gpu {
             .find(|v| {
                 v.ab == c.ab
                     && v.cd == c.cd
+                    && v.block_m == c.block_m
                     && v.block_n == c.block_n
                     && v.cluster_m == c.cluster
                     && v.fits(&p)
@@ -1224,10 +1322,14 @@ mod gpu {
         // they reach every layout, tile and type pair.
         let mut seen = std::collections::HashSet::new();
         let mut tma = std::collections::HashSet::new();
+        let mut pingpong = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
         for c in cases() {
             let (p, v) = problem(&c);
             seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
+            if v.pingpong() {
+                pingpong.insert((v.layout_tag(), v.block_n, v.cluster_m));
+            }
             if takes_tma_store(&c, &p, &v) {
                 tma.insert((c.cd, c.row_major, c.epilogue));
             } else if c.beta == 0.0 && c.cd != ScalarType::F32 {
@@ -1248,6 +1350,17 @@ mod gpu {
                     assert!(
                         tma.contains(&(cd, row_major, epi)),
                         "{cd:?} {row_major} {epi}"
+                    );
+                }
+            }
+        }
+        // Ping-pong: every layout, width and cluster size.
+        for tag in ["tn", "nn", "tt", "nt"] {
+            for &(_, bn) in sm90::PINGPONG_TILES.iter() {
+                for cm in [1, 2] {
+                    assert!(
+                        pingpong.contains(&(tag, bn, cm)),
+                        "ping-pong {tag} {bn} c{cm}"
                     );
                 }
             }

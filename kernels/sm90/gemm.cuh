@@ -1,8 +1,18 @@
 // Hopper (sm_90a) main-tile GEMM: TMA loads into a multi-stage shared-memory ring, wgmma with
-// fp32 accumulators in registers, one producer warpgroup and BLOCK_M/64 consumer warpgroups,
-// a persistent grid walking tiles in grouped order, and the epilogue fused: TMA stores that
+// fp32 accumulators in registers, one producer warpgroup and two consumer warpgroups, a
+// persistent grid walking tiles in grouped order, and the epilogue fused: TMA stores that
 // drain while the next tile computes (sm90/store.cuh) where D allows, else staged through
 // shared memory for coalesced C/D accesses (sm90/epilogue.cuh).
+//
+// Two consumer schedules, told apart by BLOCK_M:
+//   - cooperative (BLOCK_M = 128): both consumers compute every tile, 64 rows each, and both
+//     are off the tensor cores during its epilogue;
+//   - ping-pong (BLOCK_M = 64): each consumer computes whole 64-row tiles, the CTA's units
+//     taken in turn (even units consumer 0, odd units consumer 1). The producer fills the ring
+//     in unit order, so a consumer's first stage lands only as the other's mainloop nears its
+//     end: the mainloops alternate, and each epilogue (and the drain of the last wgmma batch)
+//     runs while the other consumer's mainloop keeps the tensor cores busy. Data-parallel
+//     only (the host launches no Stream-K phase), like clusters.
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
@@ -88,7 +98,7 @@ template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int 
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
-  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, BLOCK_M / 64, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes];
+  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
 };
@@ -216,7 +226,10 @@ template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int 
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
-  constexpr int kNumConsumers = BLOCK_M / 64;
+  constexpr bool kPingPong = BLOCK_M == 64;
+  constexpr int kNumConsumers = 2;
+  // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
+  constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;
   constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
   constexpr int kAccRegs = BLOCK_N / 2;
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
@@ -235,7 +248,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
   constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
-  static_assert(BLOCK_M == 128, "two consumer warpgroups of 64 rows (the entry's 384 threads)");
+  static_assert(BLOCK_M == 128 || BLOCK_M == 64,
+                "two consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 16 == 0),
@@ -271,7 +285,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(pipe.full(s), 1);
       // With multicast, a stage is free only when the consumers of every CTA in the cluster
       // have released it (the peers' TMA writes into it too).
-      mbarrier_init(pipe.empty(s), kNumConsumers * 4 * kClusterM);
+      mbarrier_init(pipe.empty(s), kStageReaders * 4 * kClusterM);
     }
     fence_barrier_init();
   }
@@ -285,7 +299,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
   // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
   // row count) still loads and multicasts its B share; TMA zero-fills its A, and the epilogue
-  // skips it. Clusters run data-parallel only (the planner launches no Stream-K phase).
+  // skips it. Clusters and ping-pong run data-parallel only (the planner launches no Stream-K
+  // phase; sk_tiles is ignored).
   const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M * kClusterM, BLOCK_N, p.group_m);
   const int num_k_iters = static_cast<int>((p.k + BLOCK_K - 1) / BLOCK_K);
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
@@ -293,6 +308,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     if constexpr (kMulticast) {
       return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(cluster_id_x()),
                           static_cast<int>(cluster_count_x()));
+    } else if constexpr (kPingPong) {
+      return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(blockIdx.x),
+                          static_cast<int>(gridDim.x));
     } else {
       return WorkSchedule(sched.num_tiles, p.sk_tiles, num_k_iters, p.sk_ctas,
                           static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
@@ -338,14 +356,16 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
     }
   } else {
-    // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile. ----
+    // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile (cooperative),
+    // or every other unit whole (ping-pong). ----
     setmaxnreg_inc<kConsumerRegs>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int tid = static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup;
     const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
     const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-    const unsigned a_base = smem_addr(&smem.a[0][0]) + TileA::row_offset(consumer * 64);
+    const unsigned a_base =
+        smem_addr(&smem.a[0][0]) + (kPingPong ? 0u : TileA::row_offset(consumer * 64));
     const unsigned b_base = smem_addr(&smem.b[0][0]);
     // The epilogue path, the same for every tile of the launch. beta is known only here (it may
     // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
@@ -382,8 +402,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     PipelineState<kNumStages> state;
     WorkSchedule work = make_schedule();
     WorkUnit unit;
+    int unit_index = 0;  // ping-pong: which consumer's turn it is
 #pragma unroll 1
     while (work.next(unit)) {
+      if constexpr (kPingPong) {
+        if ((unit_index++ & 1) != consumer) {
+          state.advance_by(unit.k_end - unit.k_begin);  // the other consumer's stages
+          continue;
+        }
+      }
       const TileCoord tile = sched.coord(unit.tile);
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
@@ -462,7 +489,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;
-      const long long row_base = static_cast<long long>(tile_row(tile)) * BLOCK_M + consumer * 64;
+      const long long row_base =
+          static_cast<long long>(tile_row(tile)) * BLOCK_M + (kPingPong ? 0 : consumer * 64);
       const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
       // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what

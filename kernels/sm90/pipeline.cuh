@@ -23,6 +23,14 @@ struct PipelineState {
       phase ^= 1u;
     }
   }
+
+  // Skips `n` positions: the stages of a unit another consumer warpgroup computes (ping-pong).
+  __device__ __forceinline__ void advance_by(int n) {
+    stage += n;
+    const int wraps = stage / kNumStages;
+    stage -= wraps * kNumStages;
+    phase ^= static_cast<unsigned>(wraps) & 1u;
+  }
 };
 
 template <int kNumStages>

@@ -34,7 +34,8 @@ pub const SWIZZLE_BYTES: u32 = 128;
 /// Dynamic shared memory is only 16-byte aligned; the kernel rounds its storage up to the
 /// 1024-byte swizzle period, so this much slack is part of every variant's budget.
 pub const SMEM_ALIGN_SLACK: u64 = 1024;
-/// Consumer warpgroups per CTA, 64 rows of the tile each.
+/// Consumer warpgroups per CTA: 64 rows each of a 128-row tile (cooperative), or a 64-row tile
+/// each, in turn (ping-pong, `PINGPONG_TILES`).
 pub const CONSUMERS: u64 = 2;
 /// The general epilogue's staging buffers (kernels/sm90/epilogue.cuh `StagedShape`): per
 /// consumer warpgroup, 32 columns x (64 + 4) rows of fp32.
@@ -98,6 +99,14 @@ pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
 /// is 32 bytes: the 128-byte swizzle of the MN-major layout needs 64 values); the general
 /// epilogue only (the TMA-store path writes 64-column boxes).
 pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
+
+/// Ping-pong tiles (kernels/sm90/gemm.cuh, BLOCK_M = 64): each consumer warpgroup computes
+/// whole 64-row tiles, the CTA's tiles taken in turn, so one warpgroup's epilogue runs while
+/// the other's mainloop keeps the tensor cores busy (the cooperative 128-row tiles stop both
+/// for it: ~2 us per 128x256 tile on the H200). 16-bit inputs; data-parallel only, like
+/// clusters. A 64-row tile loads as much A and B per multiply as a 128-row tile twice as wide,
+/// so in clusters of 2 (B multicast) 64x256 costs L2 what 128x256 does unclustered.
+pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
 /// Which dimension of an operand is contiguous in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -191,7 +200,13 @@ impl Sm90Variant {
             return None;
         }
         let fill = FILL_TILES.contains(&(block_m, block_n));
-        if block_m != 128 || !(narrow || fill || matches!(block_n, 64 | 128 | 192 | 256)) {
+        let pingpong = PINGPONG_TILES.contains(&(block_m, block_n));
+        if pingpong && ab == ScalarType::F32 {
+            return None;
+        }
+        if !pingpong
+            && (block_m != 128 || !(narrow || fill || matches!(block_n, 64 | 128 | 192 | 256)))
+        {
             return None;
         }
         if fill && major_b != Major::K {
@@ -226,6 +241,12 @@ impl Sm90Variant {
         let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
         (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n) && !reg_a)
             .then_some(Sm90Variant { cluster_m, ..self })
+    }
+
+    /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of
+    /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
+    pub fn pingpong(&self) -> bool {
+        self.block_m == 64
     }
 
     /// CTAs per cluster.
@@ -330,7 +351,12 @@ impl Sm90Variant {
             };
             for &cd in cds {
                 for layout in LAYOUTS {
-                    for (bm, bn) in TILES.into_iter().chain(FILL_TILES).chain(NARROW_TILES) {
+                    for (bm, bn) in TILES
+                        .into_iter()
+                        .chain(FILL_TILES)
+                        .chain(NARROW_TILES)
+                        .chain(PINGPONG_TILES)
+                    {
                         let base =
                             Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
                         v.extend(base);
@@ -561,6 +587,20 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
     (first_m + local % rows, local / rows, batch)
 }
 
+/// `DEEPGEMM_PINGPONG` = `1` (the ping-pong variants wherever one takes the problem) or `0`
+/// (none), for tests that must run each consumer schedule and for measuring one against the
+/// other; unset: none yet (not measured). Read once.
+pub fn pingpong_forced() -> Option<bool> {
+    static F: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| {
+        match std::env::var("DEEPGEMM_PINGPONG").as_deref().map(str::trim) {
+            Ok("1") => Some(true),
+            Ok("0") => Some(false),
+            _ => None,
+        }
+    });
+    *F
+}
+
 /// `DEEPGEMM_CLUSTER` = `1` (no clusters) or `2` (the cluster-of-2 variant wherever a tile has
 /// one, for tests that must run the multicast path); unset: the cost model decides. Read once.
 pub fn cluster_forced() -> Option<u32> {
@@ -576,7 +616,15 @@ pub fn cluster_forced() -> Option<u32> {
 
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
-    fitting_with(p, dev, cluster_forced())
+    let mut v = fitting_with(p, dev, cluster_forced());
+    match pingpong_forced() {
+        Some(true) if v.iter().any(|x| x.pingpong()) => v.retain(|x| x.pingpong()),
+        Some(true) => {}
+        // Until the H200 has timed them against the cooperative tiles, ping-pong runs only
+        // when asked for.
+        Some(false) | None => v.retain(|x| !x.pingpong()),
+    }
+    v
 }
 
 pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> Vec<Sm90Variant> {
@@ -709,11 +757,27 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 16) + 6 + 3 + 4 + 16,
+            4 * (16 + 4 + 12 + 16 + 24) + 6 + 3 + 4 + 16,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
-             tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles), tf32 TN \
-             x (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles and tf32 TN and NN x 8 fill tiles"
+             tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles + 4 \
+             layouts x 3 ping-pong tiles x 2 cluster sizes), tf32 TN x (6 tiles + 3 cluster \
+             tiles), tf32 NN x 4 tiles and tf32 TN and NN x 8 fill tiles"
         );
+        let pp = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            64,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(pp.pingpong());
+        assert_eq!(pp.name(), "dg_sm90_bf16_bf16_tn_m64n256k64_s4_c1x1");
+        assert_eq!(
+            pp.with_cluster(2).unwrap().name(),
+            "dg_sm90_bf16_bf16_tn_m64n256k64_s4_c2x1"
+        );
+        assert!(all.iter().all(|v| v.pingpong() == (v.block_m == 64)));
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
         names.dedup();
@@ -887,7 +951,14 @@ mod tests {
             assert!(Sm90Variant::new(ScalarType::F32, cd, 128, 128, HOPPER_SMEM_BUDGET).is_none());
         }
         assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::F16, 128, 128, 232_448).is_none());
-        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 64, 128, 232_448).is_none());
+        // 64-row tiles are the ping-pong ones: 16-bit inputs, PINGPONG_TILES widths. A 64x256
+        // stage is 40 KiB: 4 stages next to the 32 KiB of TMA-store staging.
+        assert!(Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 64, 64, 232_448).is_none());
+        assert!(Sm90Variant::new(ScalarType::F32, ScalarType::F32, 64, 128, 232_448).is_none());
+        let pp = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 64, 256, 232_448).unwrap();
+        assert!(pp.pingpong() && !v(256).pingpong());
+        assert_eq!((pp.stage_bytes(), pp.stages), (40 * 1024, 4));
+        assert!(pp.smem_bytes_with(5) > HOPPER_SMEM_BUDGET as u64);
     }
 
     #[test]
@@ -933,7 +1004,7 @@ mod tests {
             };
             assert_eq!(
                 fitting.len(),
-                TILES.len() + narrow + CLUSTER_TILES_N.len(),
+                TILES.len() + narrow + CLUSTER_TILES_N.len() + 2 * PINGPONG_TILES.len(),
                 "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");

@@ -233,6 +233,11 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 /// gap). Charged so that the multicast variant ranks first.
 const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 
+/// The mainloop rate of a ping-pong tile (64 rows, one consumer warpgroup's wgmmas at a time)
+/// relative to the cooperative tile of the same width. Not yet measured: below 1 so the
+/// cooperative tiles keep their rank until it is.
+const PINGPONG_EFFICIENCY: f64 = 0.95;
+
 /// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow
 /// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.652 us, loads
 /// at 74 GB/s).
@@ -255,7 +260,11 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     } else {
         SM_PEAK_FLOPS
     };
-    let mut math = flops / (rate * mainloop_efficiency(v.block_n));
+    let mut eff = mainloop_efficiency(v.block_n);
+    if v.pingpong() {
+        eff *= PINGPONG_EFFICIENCY;
+    }
+    let mut math = flops / (rate * eff);
     if v.major_b == Major::MN && v.cluster_m == 1 {
         math *= MN_B_UNCLUSTERED_FACTOR;
     }
@@ -372,9 +381,9 @@ pub fn decompositions_with(
     dev: &DeviceSpec,
     force: Forced,
 ) -> Vec<(Decomposition, f64)> {
-    if v.cluster_m > 1 {
-        // Clusters run data-parallel only (kernels/sm90/gemm.cuh); none under a forced
-        // Stream-K or split-K, whose tests must exercise those schedules.
+    if v.cluster_m > 1 || v.pingpong() {
+        // Clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none under a
+        // forced Stream-K or split-K, whose tests must exercise those schedules.
         if matches!(force, Forced::StreamK | Forced::SplitK) {
             return Vec::new();
         }
