@@ -1213,16 +1213,36 @@ mod gpu {
         function: CUfunction,
     }
 
-    fn load(v: &Sm90Variant) -> Loaded {
-        // The report parser needs ptxas' resource lines, which only -v prints.
-        let mut opts = deepgemm::jit::sm90::options();
-        opts.push("--ptxas-options=-v".into());
-        let report = super::compile(&v.name(), &deepgemm::jit::sm90::render(v), &opts)
-            .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+    /// The CUBINs of `variants`, compiled on every core at once (one at a time, a GPU run spent
+    /// most of its time here).
+    fn compile_all(variants: &[Sm90Variant]) -> HashMap<String, Vec<u8>> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let out = std::sync::Mutex::new(HashMap::new());
+        let workers = std::thread::available_parallelism().map_or(4, |n| n.get());
+        std::thread::scope(|s| {
+            for _ in 0..workers {
+                s.spawn(|| {
+                    while let Some(v) = variants.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        // The report parser needs ptxas' resource lines, which only -v prints.
+                        let mut opts = deepgemm::jit::sm90::options();
+                        opts.push("--ptxas-options=-v".into());
+                        let report =
+                            super::compile(&v.name(), &deepgemm::jit::sm90::render(v), &opts)
+                                .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+                        out.lock().unwrap().insert(v.name(), report.cubin);
+                    }
+                });
+            }
+        });
+        out.into_inner().unwrap()
+    }
+
+    fn load(v: &Sm90Variant, cubin: &[u8]) -> Loaded {
         let mut module: CUmodule = std::ptr::null_mut();
         // SAFETY: a complete CUBIN; a context is current.
         ok(
-            unsafe { drv::cuModuleLoadData(&mut module, report.cubin.as_ptr().cast()) },
+            unsafe { drv::cuModuleLoadData(&mut module, cubin.as_ptr().cast()) },
             "cuModuleLoadData",
         );
         let name = CString::new(v.name()).unwrap();
@@ -1437,6 +1457,7 @@ mod gpu {
     /// name and epilogue path).
     fn run(
         c: &Case,
+        cubins: &HashMap<String, Vec<u8>>,
         kernels: &mut HashMap<String, Loaded>,
         dev: &DeviceSpec,
     ) -> (f64, f64, f64, String) {
@@ -1485,7 +1506,9 @@ mod gpu {
         ptrs.check(&p).unwrap();
         assert!(Sm90Variant::pointers_fit(&ptrs));
 
-        let kernel = kernels.entry(v.name()).or_insert_with(|| load(&v));
+        let kernel = kernels
+            .entry(v.name())
+            .or_insert_with(|| load(&v, &cubins[&v.name()]));
         // The host's half of the epilogue choice (the kernel adds beta == 0; `Sm90Args` drops
         // the flag for variants without the TMA-store epilogue).
         let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
@@ -1674,13 +1697,18 @@ mod gpu {
         let mut failures = Vec::new();
         // DEEPGEMM_SM90_VARIANTS: only the cases whose variant it selects.
         let filter = std::env::var("DEEPGEMM_SM90_VARIANTS").unwrap_or_default();
+        let selected: Vec<Case> = cases()
+            .into_iter()
+            .filter(|c| super::variant_selected(&problem(c).1.name()))
+            .collect();
+        let mut variants: Vec<Sm90Variant> = selected.iter().map(|c| problem(c).1).collect();
+        variants.sort();
+        variants.dedup();
+        let cubins = compile_all(&variants);
         let mut ran = 0;
-        for c in cases() {
-            if !super::variant_selected(&problem(&c).1.name()) {
-                continue;
-            }
+        for c in selected {
             ran += 1;
-            let (worst, diff, rel, name) = run(&c, &mut kernels, &dev);
+            let (worst, diff, rel, name) = run(&c, &cubins, &mut kernels, &dev);
             eprintln!(
                 "{name} {}x{}x{} b{} t{}{} row {} epi {} alias {}: max scaled err {worst:.3}, \
                  calc_diff {diff:.2e}, rel err {rel:.2e}",

@@ -9,10 +9,13 @@
 //     are off the tensor cores during its epilogue;
 //   - ping-pong (BLOCK_M = 64): each consumer computes whole 64-row tiles, the CTA's units
 //     taken in turn (even units consumer 0, odd units consumer 1). The producer fills the ring
-//     in unit order, so a consumer's first stage lands only as the other's mainloop nears its
-//     end: the mainloops alternate, and each epilogue (and the drain of the last wgmma batch)
-//     runs while the other consumer's mainloop keeps the tensor cores busy. Data-parallel
-//     only (the host launches no Stream-K phase), like clusters.
+//     in unit order, so the mainloops alternate, and each epilogue (and the drain of the last
+//     wgmma batch) runs while the other consumer's mainloop keeps the tensor cores busy. A
+//     consumer starts a mainloop only once the other has passed the last full barrier of its
+//     own (the `turn` barriers): the ring's parity waits tell apart only consecutive phases of
+//     a stage, and a consumer that skipped the other's unit would otherwise wait on a stage
+//     several phases early and take an earlier unit's data. Data-parallel only (the host
+//     launches no Stream-K phase), like clusters.
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
@@ -101,6 +104,8 @@ struct SharedStorage {
   alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
+  // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
+  unsigned long long turn[2];
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
@@ -287,6 +292,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // have released it (the peers' TMA writes into it too).
       mbarrier_init(pipe.empty(s), kStageReaders * 4 * kClusterM);
     }
+    if constexpr (kPingPong) {
+      mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
+      mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
+    }
     fence_barrier_init();
   }
   // The peers' barriers must be initialised before the first multicast or remote arrival.
@@ -402,7 +411,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     PipelineState<kNumStages> state;
     WorkSchedule work = make_schedule();
     WorkUnit unit;
-    int unit_index = 0;  // ping-pong: which consumer's turn it is
+    // Ping-pong: the CTA's units so far (even ones are consumer 0's), and this consumer's
+    // mainloops so far. Consumer 1's r-th mainloop waits for phase r of turn[1] (consumer 0's
+    // r-th mainloop issued), consumer 0's r-th for phase r - 1 of turn[0] (r >= 1).
+    int unit_index = 0;
+    int rounds = 0;
 #pragma unroll 1
     while (work.next(unit)) {
       if constexpr (kPingPong) {
@@ -410,6 +423,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           state.advance_by(unit.k_end - unit.k_begin);  // the other consumer's stages
           continue;
         }
+        const int waits = rounds - (consumer == 0 ? 1 : 0);
+        if (waits >= 0) {
+          mbarrier_wait_parity(smem_addr(&smem.turn[consumer]), static_cast<unsigned>(waits) & 1u);
+        }
+        ++rounds;
       }
       const TileCoord tile = sched.coord(unit.tile);
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
@@ -475,6 +493,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             previous_stage = state.stage;
           }
           state.advance();
+        }
+        if constexpr (kPingPong) {
+          // Every full barrier of this unit is passed: the other consumer may start (its
+          // stages' previous phases are complete), while this one drains.
+          mbarrier_arrive(smem_addr(&smem.turn[1 - consumer]));
         }
         if constexpr (!kRegA) {
           wgmma_wait_group<0>();

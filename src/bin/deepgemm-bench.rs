@@ -74,6 +74,9 @@ fn run_all(opts: &Options) -> ExitCode {
     if opts.plans {
         return print_plans(opts);
     }
+    if let Some(names) = &opts.precompile {
+        return precompile(names);
+    }
     let gpu = match Gpu::open(opts.device) {
         Ok(g) => g,
         Err(why) => {
@@ -233,6 +236,52 @@ fn host_overhead(opts: &Options) -> ExitCode {
             println!("deepgemm-bench: host overhead: {e}");
             ExitCode::from(EXIT_FAILED)
         }
+    }
+}
+
+/// `--precompile`: the matching sm90 kernels compiled for sm_90a into the disk cache, one
+/// NVRTC compile per core at a time, so a GPU session's first calls load instead of compiling
+/// one kernel after another (a few seconds each).
+fn precompile(names: &str) -> ExitCode {
+    use deepgemm::plan::{Kernel, sm90::Sm90Variant};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let pats: Vec<&str> = names
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let kernels: Vec<Kernel> = Sm90Variant::all()
+        .into_iter()
+        .filter(|v| pats.contains(&"all") || pats.iter().any(|p| v.name().contains(p)))
+        .map(Kernel::Sm90)
+        .collect();
+    let workers = std::thread::available_parallelism().map_or(4, |n| n.get());
+    let (next, failed) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let t = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(k) = kernels.get(i) else { break };
+                    if let Err(e) = deepgemm::runtime::registry::cubin(k, "sm_90a") {
+                        eprintln!("deepgemm-bench: {}: {e}", k.name());
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner();
+    println!(
+        "precompiled {} sm90 kernels ({failed} failed) in {:.1} s on {workers} threads",
+        kernels.len() - failed,
+        t.elapsed().as_secs_f64()
+    );
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_FAILED)
     }
 }
 

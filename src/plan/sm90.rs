@@ -316,11 +316,13 @@ impl Sm90Variant {
     }
 
     /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
-    /// staging and the full/empty mbarriers (8 bytes each), padded to the 1024-byte
+    /// staging and the full/empty and turn mbarriers (8 bytes each), padded to the 1024-byte
     /// alignment of the storage struct, and the alignment slack. The kernel static_asserts
     /// `sizeof(SharedStorage) + 1024` equals this.
     pub fn smem_bytes_with(&self, stages: u32) -> u64 {
-        let tail = (self.epilogue_smem_bytes() + 2 * 8 * stages as u64).next_multiple_of(1024);
+        // full[] and empty[] per stage, then the two ping-pong turn barriers.
+        let tail =
+            (self.epilogue_smem_bytes() + 2 * 8 * stages as u64 + 2 * 8).next_multiple_of(1024);
         stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
     }
 

@@ -30,6 +30,9 @@ usage: deepgemm-bench [options]
                        the measurement
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
+  --precompile NAMES   compile the sm90 kernels whose names contain one of the comma-separated
+                       NAMES (\"all\": every one) for sm_90a into the disk cache
+                       (DEEPGEMM_CACHE_DIR), on every core, and exit (no GPU needed)
   --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
                        algo = NULL) and of the heuristic, deepgemm and cuBLASLt; default shape
                        64x64x64
@@ -91,6 +94,8 @@ pub struct Options {
     pub workspace_mib: Option<u64>,
     /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
     pub plans: bool,
+    /// `--precompile`: name substrings of the sm90 kernels to compile into the disk cache.
+    pub precompile: Option<String>,
     /// Measure the host time per call instead of the GPU time (`overhead.rs`).
     pub host_overhead: bool,
     /// Calls per case for `host_overhead`.
@@ -129,6 +134,7 @@ impl Default for Options {
             device: 0,
             seed: None,
             plans: false,
+            precompile: None,
             workspace_mib: None,
             host_overhead: false,
             calls: 20_000,
@@ -290,6 +296,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "--no-cublas" => o.cublas = false,
             "--plans" => o.plans = true,
+            "--precompile" => o.precompile = Some(value()?.to_string()),
             "--host-overhead" => o.host_overhead = true,
             "--calls" => o.calls = parse_count(flag, value()?, 1)? as usize,
             "--workspace-mib" => o.workspace_mib = Some(parse_count(flag, value()?, 0)?),
