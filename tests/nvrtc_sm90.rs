@@ -846,9 +846,8 @@ mod gpu {
         v
     }
 
-    /// Ping-pong (64-row tiles, one consumer warpgroup each, in turn): every layout, width and
-    /// cluster size; ragged m (a last tile of 1 or 17 rows, an odd tile-row count in clusters)
-    /// and n; CTAs with one, two, or odd and even numbers of tiles (the consumers' turns and
+    /// Ping-pong (64-row tiles, one consumer warpgroup each, in turn): every layout and width;
+    /// ragged m (a last tile of 1 row) and n; CTAs with one, two, or odd and even numbers of tiles (the consumers' turns and
     /// the stage positions the idle one skips); short and long k (k-steps of one tile wrapping
     /// the ring several times); both epilogues with bias and activations, beta with C aliasing
     /// D, fp32 out, row-major storage, fp16, batches and device scalars.
@@ -857,12 +856,11 @@ mod gpu {
         let mut v = Vec::new();
         for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
             for (j, &(block_m, block_n)) in sm90::PINGPONG_TILES.iter().enumerate() {
-                for cluster in [1, 2] {
-                    let x = i + j + cluster as usize;
+                for h in [1, 2] {
+                    let x = i + j + h;
                     v.push(Case {
                         block_m,
                         block_n,
-                        cluster,
                         ta,
                         tb,
                         // An M-major A needs m + 8 (its leading dimension) 16-byte aligned.
@@ -877,7 +875,7 @@ mod gpu {
                         beta: if x % 3 == 0 { 0.5 } else { 0.0 },
                         epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
                         ab: [BF16, F16][j % 2],
-                        cd: [[BF16, F16][j % 2], F32][(i + cluster as usize) % 2],
+                        cd: [[BF16, F16][j % 2], F32][(i + h) % 2],
                         ..BASE
                     });
                 }
@@ -896,7 +894,6 @@ mod gpu {
             Case {
                 block_m: 64,
                 block_n: 256,
-                cluster: 2,
                 m: 3000,
                 n: 4000,
                 k: 136,
@@ -924,7 +921,6 @@ mod gpu {
             Case {
                 block_m: 64,
                 block_n: 192,
-                cluster: 2,
                 m: 333,
                 n: 777,
                 k: 520,
@@ -1374,15 +1370,10 @@ mod gpu {
                 }
             }
         }
-        // Ping-pong: every layout, width and cluster size.
+        // Ping-pong: every layout and width.
         for tag in ["tn", "nn", "tt", "nt"] {
             for &(_, bn) in sm90::PINGPONG_TILES.iter() {
-                for cm in [1, 2] {
-                    assert!(
-                        pingpong.contains(&(tag, bn, cm)),
-                        "ping-pong {tag} {bn} c{cm}"
-                    );
-                }
+                assert!(pingpong.contains(&(tag, bn, 1)), "ping-pong {tag} {bn}");
             }
         }
         assert!(

@@ -103,9 +103,12 @@ pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
 /// Ping-pong tiles (kernels/sm90/gemm.cuh, BLOCK_M = 64): each consumer warpgroup computes
 /// whole 64-row tiles, the CTA's tiles taken in turn, so one warpgroup's epilogue runs while
 /// the other's mainloop keeps the tensor cores busy (the cooperative 128-row tiles stop both
-/// for it: ~2 us per 128x256 tile on the H200). 16-bit inputs; data-parallel only, like
-/// clusters. A 64-row tile loads as much A and B per multiply as a 128-row tile twice as wide,
-/// so in clusters of 2 (B multicast) 64x256 costs L2 what 128x256 does unclustered.
+/// for it). 16-bit inputs, unclustered, data-parallel only. Measured on the H200 (session 6,
+/// BENCHMARKS.md) they lose: a 64-row tile loads 1.67x the bytes per multiply of 128x256, and
+/// one SM's loads top out near 107 GB/s, so the mainloop runs 10-15% slower than the
+/// cooperative one (4096^3: 195 us against 175) and hiding the epilogue does not make it up;
+/// clusters of 2 (B multicast) were slower still. Built and tested, but planned only under
+/// `DEEPGEMM_PINGPONG=1` (`pingpong_forced`).
 pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
 /// Which dimension of an operand is contiguous in memory.
@@ -239,7 +242,8 @@ impl Sm90Variant {
             return Some(Sm90Variant { cluster_m, ..self });
         }
         let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
-        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n) && !reg_a)
+        // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
+        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n) && !reg_a && !self.pingpong())
             .then_some(Sm90Variant { cluster_m, ..self })
     }
 
@@ -591,7 +595,7 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
 
 /// `DEEPGEMM_PINGPONG` = `1` (the ping-pong variants wherever one takes the problem) or `0`
 /// (none), for tests that must run each consumer schedule and for measuring one against the
-/// other; unset: none yet (not measured). Read once.
+/// other; unset: none (they measured slower, `PINGPONG_TILES`). Read once.
 pub fn pingpong_forced() -> Option<bool> {
     static F: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| {
         match std::env::var("DEEPGEMM_PINGPONG").as_deref().map(str::trim) {
@@ -618,15 +622,19 @@ pub fn cluster_forced() -> Option<u32> {
 
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
-    let mut v = fitting_with(p, dev, cluster_forced());
-    match pingpong_forced() {
-        Some(true) if v.iter().any(|x| x.pingpong()) => v.retain(|x| x.pingpong()),
+    with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced())
+}
+
+/// `variants` under `DEEPGEMM_PINGPONG` (`pingpong_forced`): only the ping-pong ones where any
+/// takes the problem (`Some(true)`), else none of them: slower than the cooperative tiles where
+/// measured (`PINGPONG_TILES`), they run only on request.
+pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: Option<bool>) -> Vec<Sm90Variant> {
+    match forced {
+        Some(true) if variants.iter().any(|x| x.pingpong()) => variants.retain(|x| x.pingpong()),
         Some(true) => {}
-        // Until the H200 has timed them against the cooperative tiles, ping-pong runs only
-        // when asked for.
-        Some(false) | None => v.retain(|x| !x.pingpong()),
+        Some(false) | None => variants.retain(|x| !x.pingpong()),
     }
-    v
+    variants
 }
 
 pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> Vec<Sm90Variant> {
@@ -759,11 +767,11 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 16 + 24) + 6 + 3 + 4 + 16,
+            4 * (16 + 4 + 12 + 16 + 12) + 6 + 3 + 4 + 16,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles + 4 \
-             layouts x 3 ping-pong tiles x 2 cluster sizes), tf32 TN x (6 tiles + 3 cluster \
-             tiles), tf32 NN x 4 tiles and tf32 TN and NN x 8 fill tiles"
+             layouts x 3 ping-pong tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
+             tiles and tf32 TN and NN x 8 fill tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -775,10 +783,7 @@ mod tests {
         .unwrap();
         assert!(pp.pingpong());
         assert_eq!(pp.name(), "dg_sm90_bf16_bf16_tn_m64n256k64_s4_c1x1");
-        assert_eq!(
-            pp.with_cluster(2).unwrap().name(),
-            "dg_sm90_bf16_bf16_tn_m64n256k64_s4_c2x1"
-        );
+        assert!(pp.with_cluster(2).is_none());
         assert!(all.iter().all(|v| v.pingpong() == (v.block_m == 64)));
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -1006,7 +1011,7 @@ mod tests {
             };
             assert_eq!(
                 fitting.len(),
-                TILES.len() + narrow + CLUSTER_TILES_N.len() + 2 * PINGPONG_TILES.len(),
+                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len(),
                 "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
@@ -1359,12 +1364,41 @@ mod tests {
         for v in &two {
             assert_eq!(
                 v.cluster_m == 2,
-                CLUSTER_TILES_N.contains(&v.block_n),
+                CLUSTER_TILES_N.contains(&v.block_n) && !v.pingpong(),
                 "{}",
                 v.name()
             );
         }
         assert_eq!(one.len(), two.len());
+    }
+
+    #[test]
+    fn pingpong_runs_only_on_request_and_data_parallel() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        let dev = DeviceSpec::H200;
+        let p = tn(4096, 4096, 4096);
+        let all = fitting_with(&p, &dev, None);
+        assert!(all.iter().any(|v| v.pingpong()) && all.iter().any(|v| !v.pingpong()));
+        for unset in [None, Some(false)] {
+            let v = with_pingpong(all.clone(), unset);
+            assert!(!v.is_empty() && v.iter().all(|v| !v.pingpong()));
+        }
+        let forced = with_pingpong(all.clone(), Some(true));
+        assert_eq!(forced.len(), PINGPONG_TILES.len());
+        assert!(forced.iter().all(|v| v.pingpong() && v.cluster_m == 1));
+        // tf32 has no ping-pong variant: forcing it leaves the problem its variants.
+        let f32p = problem(512, 512, 512, 1, 0, R_32F, R_32F, None);
+        let tf32 = fitting_with(&f32p, &dev, None);
+        assert_eq!(with_pingpong(tf32.clone(), Some(true)), tf32);
+        // Data-parallel only, whatever the schedule forced.
+        let pp = forced[0];
+        let d = decompositions_with(&pp, &tn(1664, 1664, 8192), &dev, Forced::Auto);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].0.is_data_parallel());
+        assert!(decompositions_with(&pp, &p, &dev, Forced::StreamK).is_empty());
+        assert!(decompositions_with(&pp, &p, &dev, Forced::SplitK).is_empty());
+        // 64-row tiles: twice the tile rows of the cooperative 128-row tiles.
+        assert_eq!(pp.num_tiles(&p), 64 * (4096 / pp.block_n as u64));
     }
 
     #[test]

@@ -233,10 +233,11 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 /// gap). Charged so that the multicast variant ranks first.
 const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 
-/// The mainloop rate of a ping-pong tile (64 rows, one consumer warpgroup's wgmmas at a time)
-/// relative to the cooperative tile of the same width. Not yet measured: below 1 so the
-/// cooperative tiles keep their rank until it is.
-const PINGPONG_EFFICIENCY: f64 = 0.95;
+/// What one SM's loads sustained under the ping-pong tiles (H200, session 6, set A swept:
+/// 64x256 at 4096^3 195 us for 8 tiles of 64 k-steps per CTA, 40 KiB each: 107 GB/s; 64x128
+/// 105 GB/s): their mainloop is bound by it, not by the tensor cores. (They run only when
+/// forced; this keeps their ranking among themselves as measured.)
+const PINGPONG_LOAD_BYTES_PER_S: f64 = 107e9;
 
 /// Bytes per second one SM's TMA loads sustain (L2 hits or HBM): a bound only for the narrow
 /// tiles, whose stages carry little math per byte (a 128x256 stage, 48 KiB in 0.652 us, loads
@@ -260,15 +261,16 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     } else {
         SM_PEAK_FLOPS
     };
-    let mut eff = mainloop_efficiency(v.block_n);
-    if v.pingpong() {
-        eff *= PINGPONG_EFFICIENCY;
-    }
-    let mut math = flops / (rate * eff);
+    let mut math = flops / (rate * mainloop_efficiency(v.block_n));
     if v.major_b == Major::MN && v.cluster_m == 1 {
         math *= MN_B_UNCLUSTERED_FACTOR;
     }
-    math.max(v.stage_bytes() as f64 / SM_LOAD_BYTES_PER_S)
+    let load_rate = if v.pingpong() {
+        PINGPONG_LOAD_BYTES_PER_S
+    } else {
+        SM_LOAD_BYTES_PER_S
+    };
+    math.max(v.stage_bytes() as f64 / load_rate)
 }
 
 /// Seconds per k-iteration in the Stream-K phase of `d`. Every CTA walks its range from k = 0
