@@ -31,9 +31,3 @@ __device__ __forceinline__ void tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
 }
 
-// Returns once at most N of this thread's committed groups are incomplete (global writes done).
-template <int N>
-__device__ __forceinline__ void tma_store_wait() {
-  static_assert(N >= 0 && N <= 7, "wait_group takes a small count");
-  asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
-}

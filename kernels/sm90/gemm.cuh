@@ -571,10 +571,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
     }
     // The CTA's shared memory must outlive the stores that read it; the global writes are
-    // complete when the kernel is.
+    // complete when the kernel is, so only the reads are waited for (as CUTLASS's epilogue
+    // tail): waiting for the writes kept each CTA resident for their round trip.
     if constexpr (kCanTmaStore) {
       if (tma_store && tid == 0) {
-        tma_store_wait<0>();
+        tma_store_wait_read<0>();
       }
     }
   }
