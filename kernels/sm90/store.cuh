@@ -53,7 +53,8 @@ static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizz
 // index in the warpgroup, `barrier_id` the warpgroup's named barrier, `row_base` its first row
 // and `col_base` the tile's first column. `boxes` counts the boxes this warpgroup has stored
 // (the same in every thread; it picks the buffer and carries over from tile to tile). Thread 0
-// of the warpgroup issues the stores; it must wait for their reads (tma_store_wait_read) before exiting.
+// of the warpgroup issues the stores; it must wait for their reads (tma_store_wait_read)
+// before exiting.
 //
 // Fragment (PTX ISA "wgmma .m64nNk16 register fragment layout for accumulator matrix D"): warp w
 // holds rows 16w..16w+15, and in lane l acc[4t + 2h + e] is row 16w + l/4 + 8h, column
