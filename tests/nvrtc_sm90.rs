@@ -96,27 +96,12 @@ fn variant_selected(name: &str) -> bool {
     filter.is_empty() || filter.split(',').any(|part| name.contains(part.trim()))
 }
 
-#[test]
-fn every_sm90_variant_compiles_without_spills() {
-    if !nvrtc_available() {
-        if std::env::var("DEEPGEMM_SKIP_NVRTC_TESTS").as_deref() == Ok("1") {
-            eprintln!("NVRTC not found; skipped (DEEPGEMM_SKIP_NVRTC_TESTS=1)");
-            return;
-        }
-        panic!(
-            "libnvrtc.so.13 could not be loaded: set LD_LIBRARY_PATH (e.g. \
-             /opt/nvrtc/nvidia/cu13/lib) or DEEPGEMM_SKIP_NVRTC_TESTS=1"
-        );
-    }
+/// Each of `variants` compiled by NVRTC with ptxas' report, in order, with its seconds: one
+/// compile per variant, spread over the cores (programs are independent).
+fn compile_parallel(variants: &[Sm90Variant]) -> Vec<(usize, Result<Report, String>, f64)> {
     let mut opts = options();
+    // The report parser needs ptxas' resource lines, which only -v prints.
     opts.push("--ptxas-options=-v".to_string());
-    // One NVRTC compile per variant, spread over the cores (programs are independent).
-    // DEEPGEMM_SM90_VARIANTS=<substring>[,<substring>...]: only the variants whose name
-    // contains one of them (quick iterations on one kernel; CI compiles them all).
-    let variants: Vec<Sm90Variant> = Sm90Variant::all()
-        .into_iter()
-        .filter(|v| variant_selected(&v.name()))
-        .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
@@ -141,6 +126,28 @@ fn every_sm90_variant_compiles_without_spills() {
     });
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|(i, _, _)| *i);
+    results
+}
+
+#[test]
+fn every_sm90_variant_compiles_without_spills() {
+    if !nvrtc_available() {
+        if std::env::var("DEEPGEMM_SKIP_NVRTC_TESTS").as_deref() == Ok("1") {
+            eprintln!("NVRTC not found; skipped (DEEPGEMM_SKIP_NVRTC_TESTS=1)");
+            return;
+        }
+        panic!(
+            "libnvrtc.so.13 could not be loaded: set LD_LIBRARY_PATH (e.g. \
+             /opt/nvrtc/nvidia/cu13/lib) or DEEPGEMM_SKIP_NVRTC_TESTS=1"
+        );
+    }
+    // DEEPGEMM_SM90_VARIANTS=<substring>[,<substring>...]: only the variants whose name
+    // contains one of them (quick iterations on one kernel; CI compiles them all).
+    let variants: Vec<Sm90Variant> = Sm90Variant::all()
+        .into_iter()
+        .filter(|v| variant_selected(&v.name()))
+        .collect();
+    let results = compile_parallel(&variants);
     assert_eq!(results.len(), variants.len());
 
     let mut failures = Vec::new();
@@ -1209,29 +1216,17 @@ mod gpu {
         function: CUfunction,
     }
 
-    /// The CUBINs of `variants`, compiled on every core at once (one at a time, a GPU run spent
-    /// most of its time here).
+    /// The CUBINs of `variants`, compiled in parallel (one at a time, a GPU run spent most of
+    /// its time here).
     fn compile_all(variants: &[Sm90Variant]) -> HashMap<String, Vec<u8>> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let next = AtomicUsize::new(0);
-        let out = std::sync::Mutex::new(HashMap::new());
-        let workers = std::thread::available_parallelism().map_or(4, |n| n.get());
-        std::thread::scope(|s| {
-            for _ in 0..workers {
-                s.spawn(|| {
-                    while let Some(v) = variants.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        // The report parser needs ptxas' resource lines, which only -v prints.
-                        let mut opts = deepgemm::jit::sm90::options();
-                        opts.push("--ptxas-options=-v".into());
-                        let report =
-                            super::compile(&v.name(), &deepgemm::jit::sm90::render(v), &opts)
-                                .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
-                        out.lock().unwrap().insert(v.name(), report.cubin);
-                    }
-                });
-            }
-        });
-        out.into_inner().unwrap()
+        super::compile_parallel(variants)
+            .into_iter()
+            .map(|(i, r, _)| {
+                let name = variants[i].name();
+                let report = r.unwrap_or_else(|e| panic!("{name}: {e}"));
+                (name, report.cubin)
+            })
+            .collect()
     }
 
     fn load(v: &Sm90Variant, cubin: &[u8]) -> Loaded {
