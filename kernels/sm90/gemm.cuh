@@ -317,12 +317,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     if constexpr (kMulticast) {
       return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(cluster_id_x()),
                           static_cast<int>(cluster_count_x()));
-    } else if constexpr (kPingPong) {
-      return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(blockIdx.x),
-                          static_cast<int>(gridDim.x));
     } else {
-      return WorkSchedule(sched.num_tiles, p.sk_tiles, num_k_iters, p.sk_ctas,
-                          static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
+      return WorkSchedule(sched.num_tiles, kPingPong ? 0 : p.sk_tiles, num_k_iters,
+                          kPingPong ? 0 : p.sk_ctas, static_cast<int>(blockIdx.x),
+                          static_cast<int>(gridDim.x));
     }
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
