@@ -522,6 +522,21 @@ pub(crate) fn dense_bf16(m: u64, n: u64, k: u64, ta: i32, tb: i32) -> GemmProble
     GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
 }
 
+/// 16-byte aligned A, B and D, host alpha = 1 and beta = 0, no C or bias: pointers for unit
+/// tests that any variant's alignment rules accept.
+#[cfg(test)]
+pub(crate) fn aligned_ptrs() -> GemmPointers {
+    GemmPointers {
+        alpha: Scalar::Host(1.0),
+        beta: Scalar::Host(0.0),
+        a: 0x1000,
+        b: 0x2000,
+        c: 0,
+        d: 0x3000,
+        bias: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -805,15 +820,7 @@ mod tests {
     fn pointer_checks() {
         let mut o = op();
         let p = problem(&o, 4, 4, 4, R_32F, R_32F).unwrap();
-        let good = GemmPointers {
-            alpha: Scalar::Host(1.0),
-            beta: Scalar::Host(0.0),
-            a: 0x1000,
-            b: 0x2000,
-            c: 0,
-            d: 0x3000,
-            bias: 0,
-        };
+        let good = aligned_ptrs();
         good.check(&p).unwrap(); // beta == 0: C is not read, may be NULL
         let bad = |f: &dyn Fn(&mut GemmPointers)| {
             let mut x = good;

@@ -565,7 +565,7 @@ impl Plan {
 mod tests {
     use super::*;
     use crate::error::Error;
-    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::problem::{MatrixSpec, OpSpec, aligned_ptrs};
     use crate::types::{compute_type::*, cuda_data_type::*};
 
     fn problem(m: u64, n: u64, k: u64, batch: i32, ab: i32, cd: i32, ct: i32) -> GemmProblem {
@@ -760,20 +760,6 @@ mod tests {
             why.contains("Ffma") && why.contains("no sm90 kernel"),
             "{why}"
         );
-    }
-
-    /// 16-byte aligned A, B and D, host alpha = 1 and beta = 0, no C or bias.
-    fn aligned_ptrs() -> crate::problem::GemmPointers {
-        use crate::problem::{GemmPointers, Scalar};
-        GemmPointers {
-            alpha: Scalar::Host(1.0),
-            beta: Scalar::Host(0.0),
-            a: 0x1000,
-            b: 0x2000,
-            c: 0,
-            d: 0x3000,
-            bias: 0,
-        }
     }
 
     #[test]

@@ -674,15 +674,7 @@ mod tests {
         // Only launches that split tiles carry one.
         let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
         let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
-        let ptrs = crate::problem::GemmPointers {
-            alpha: Scalar::Host(1.0),
-            beta: Scalar::Host(0.0),
-            a: 0x1000,
-            b: 0x2000,
-            c: 0,
-            d: 0x3000,
-            bias: 0,
-        };
+        let ptrs = crate::problem::aligned_ptrs();
         let mut params = Sm90Params::new(&p, &ptrs, 16);
         let dp = crate::plan::streamk::Decomposition::data_parallel(
             v.num_tiles(&p),
