@@ -386,6 +386,7 @@ pub const SWAP_MARGIN: f64 = 0.10;
 ///   other orientation better. Since the fill widths (`sm90::FILL_TILES`) that is mostly an
 ///   N-major B, which they cannot take: TT 3000x1000x4000 runs 128 tiles of 128x192 as NN
 ///   1000x3000 transposed (39.9 us on the H200), 96 of 128x256 as it is (47.7).
+///
 /// Empty when the transposed problem has no Hopper plan either (the TMA rules fail alike:
 /// the same leading dimensions).
 pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec, direct_best_ns: Option<u64>) -> Vec<Plan> {
