@@ -11,7 +11,7 @@ use crate::jit::params::GemmParams;
 use crate::plan::{self, DeviceSpec, Kernel, Plan, pack, sm90};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::runtime::tensor_map::{self, Sm90Args};
-use crate::runtime::{autotune, driver, registry};
+use crate::runtime::{autotune, driver, registry, trace};
 use crate::{invalid, unsupported};
 
 /// Makes sure the driver is loadable, initialised and has at least one device.
@@ -184,6 +184,9 @@ pub fn run(
                     &mut args,
                 )
             }?;
+            if trace::enabled() {
+                trace::dump(&kernel, stream as CUstream, plan.grid[0])?;
+            }
             match unpack {
                 Some(mut launch) => launch.enqueue(stream),
                 None => Ok(()),

@@ -58,6 +58,7 @@
 #include "sm90/pipeline.cuh"
 #include "sm90/scheduler.cuh"
 #include "sm90/store.cuh"
+#include "sm90/trace.cuh"
 #include "sm90/types.cuh"
 
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -279,6 +280,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
   // kSmemBytes) let the storage start on the swizzle period.
+  PhaseTrace trace;  // DG_TRACE builds only: phase timestamps (sm90/trace.cuh)
+  trace.begin();
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned raw = smem_addr(smem_raw);
   Storage& smem = *reinterpret_cast<Storage*>(smem_raw + ((1024u - (raw & 1023u)) & 1023u));
@@ -304,6 +307,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   } else {
     __syncthreads();
   }
+  trace.mark<1>();
 
   // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
   // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
@@ -332,6 +336,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // ---- Producer: one thread issues every TMA load; the other 127 retire at once. ----
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
+      trace.mark<2>();
       tma_prefetch_descriptor(&tmap_a);
       tma_prefetch_descriptor(&tmap_b);
       PipelineState<kNumStages> state;
@@ -359,13 +364,19 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                         batch);
           }
           state.advance();
+          trace.mark<3>();  // the last load issued; the first one's mark stays at 4
+          if (k_iter == unit.k_begin) {
+            trace.mark<4>();
+          }
         }
       }
+      trace.store(0);
     }
   } else {
     // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile (cooperative),
     // or every other unit whole (ping-pong). ----
     setmaxnreg_inc<kConsumerRegs>();
+    trace.mark<2>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int tid = static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup;
@@ -414,8 +425,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // r-th mainloop issued), consumer 0's r-th for phase r - 1 of turn[0] (r >= 1).
     int unit_index = 0;
     int rounds = 0;
+    int traced_units = 0;  // DG_TRACE marks the first unit's phases
 #pragma unroll 1
     while (work.next(unit)) {
+      if (++traced_units == 2) {
+        trace.mark<5>();  // the first unit's epilogue is done
+      }
       if constexpr (kPingPong) {
         if ((unit_index++ & 1) != consumer) {
           state.advance_by(unit.k_end - unit.k_begin);  // the other consumer's stages
@@ -441,6 +456,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll 1
         for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
           pipe.consumer_wait(state);
+          if (traced_units == 1 && k_iter == unit.k_begin) {
+            trace.mark<3>();
+          }
           unsigned a_frag[kRegA ? BLOCK_K / kMmaK : 1][4];
           if constexpr (kRegA) {
             const unsigned a_stage = a_base + state.stage * kStageBytesA;
@@ -508,6 +526,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           }
         }
       }
+      if (traced_units == 1) {
+        trace.mark<4>();
+      }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;
       const long long row_base =
@@ -568,6 +589,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                             row_base, col_base, tile.batch, Fixup{});
       }
     }
+    if (traced_units == 1) {
+      trace.mark<5>();
+    }
+    trace.mark<6>();
     // The CTA's shared memory must outlive the stores that read it; the global writes are
     // complete when the kernel is, so only the reads are waited for (as CUTLASS's epilogue
     // tail): waiting for the writes kept each CTA resident for their round trip.
@@ -575,6 +600,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       if (tma_store && tid == 0) {
         tma_store_wait_read<0>();
       }
+    }
+    trace.mark<7>();
+    if (tid == 0 && consumer == 0) {
+      trace.store(1);
     }
   }
   // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast

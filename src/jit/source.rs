@@ -101,6 +101,10 @@ const FILES: &[(&str, &str)] = &[
         "sm90/store.cuh",
         include_str!("../../kernels/sm90/store.cuh"),
     ),
+    (
+        "sm90/trace.cuh",
+        include_str!("../../kernels/sm90/trace.cuh"),
+    ),
     ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
     ("pack/pack.cuh", include_str!("../../kernels/pack/pack.cuh")),
 ];

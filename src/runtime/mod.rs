@@ -3,3 +3,4 @@ pub mod autotune;
 pub mod driver;
 pub mod registry;
 pub mod tensor_map;
+pub mod trace;

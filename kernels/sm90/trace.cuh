@@ -1,0 +1,62 @@
+// Phase timestamps for locating a kernel's fixed costs: compiled in only with -DDG_TRACE
+// (the library passes it when DEEPGEMM_NVRTC_DEFINES=DG_TRACE). Without it every call below
+// compiles to nothing, so the production kernels are unchanged.
+//
+// A thread marks the phases it passes (SM clock, `%clock64`, one counter for all threads of a
+// CTA) and, at its end, the first and last CTA of the grid store them in `dg_trace`, which the
+// library reads back after each traced launch (src/runtime/trace.rs) and prints. No printf:
+// a call anywhere in the kernel makes ptxas serialise every wgmma (C7510).
+#pragma once
+
+namespace dg_sm90 {
+
+#ifdef DG_TRACE
+// [first / last CTA][role: producer, consumer 0][CTA index, globaltimer ns at entry, then the
+// clocks of marks 1..7 after mark 0, -1 where a mark was not reached].
+__device__ long long dg_trace[2][2][9];
+#endif
+
+struct PhaseTrace {
+#ifdef DG_TRACE
+  static constexpr int kMarks = 8;
+  long long t[kMarks];
+  long long start_ns;
+#endif
+
+  __device__ __forceinline__ void begin() {
+#ifdef DG_TRACE
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+#pragma unroll
+    for (int i = 0; i < kMarks; ++i) {
+      t[i] = -1;
+    }
+    mark<0>();
+#endif
+  }
+
+  template <int I>
+  __device__ __forceinline__ void mark() {
+#ifdef DG_TRACE
+    static_assert(I < kMarks, "PhaseTrace has kMarks marks");
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t[I])::"memory");
+#endif
+  }
+
+  // role 0: the producer thread, 1: consumer 0's first thread.
+  __device__ __forceinline__ void store(int role) const {
+#ifdef DG_TRACE
+    const int slot = blockIdx.x == 0 ? 0 : (blockIdx.x + 1 == gridDim.x ? 1 : -1);
+    if (slot >= 0) {
+      long long* out = dg_trace[slot][role];
+      out[0] = blockIdx.x;
+      out[1] = start_ns;
+#pragma unroll
+      for (int i = 1; i < kMarks; ++i) {
+        out[1 + i] = t[i] < 0 ? -1 : t[i] - t[0];
+      }
+    }
+#endif
+  }
+};
+
+}  // namespace dg_sm90

@@ -1,0 +1,69 @@
+//! Phase traces of the sm90 kernel, for locating fixed costs on the GPU: with
+//! `DEEPGEMM_NVRTC_DEFINES=DG_TRACE` the kernels are built with kernels/sm90/trace.cuh's marks,
+//! and after every launch of one the stream is synchronised and the first and last CTA's
+//! marks are printed to stderr, one line per CTA and role:
+//!   dg_trace NAME cta I/GRID ROLE start_ns T clk M1 M2 ... M7
+//! (clocks since the thread's mark 0, the kernel's entry). A developer tool: the
+//! synchronisation makes the traced calls blocking.
+
+use std::ffi::CString;
+
+use cudarc::driver::sys::{self, CUdeviceptr, CUstream};
+use once_cell::sync::Lazy;
+
+use super::driver::check;
+use super::registry::Loaded;
+use crate::error::Result;
+
+/// True when the sm90 kernels are built with DG_TRACE.
+pub fn enabled() -> bool {
+    static ON: Lazy<bool> = Lazy::new(|| {
+        std::env::var("DEEPGEMM_NVRTC_DEFINES")
+            .is_ok_and(|d| d.split(',').any(|x| x.trim() == "DG_TRACE"))
+    });
+    *ON
+}
+
+/// Waits for `stream` and prints `kernel`'s trace buffer (`dg_trace`), then clears it.
+pub fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
+    const SLOTS: usize = 2 * 2 * 9;
+    // SAFETY: `stream` belongs to the current context (the caller just launched on it).
+    check(unsafe { sys::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+    let name = CString::new("dg_trace").expect("no NUL");
+    let (mut ptr, mut bytes): (CUdeviceptr, usize) = (0, 0);
+    // SAFETY: out-pointers valid; the library is live (the registry never unloads).
+    check(
+        unsafe { sys::cuLibraryGetGlobal(&mut ptr, &mut bytes, kernel.library, name.as_ptr()) },
+        "cuLibraryGetGlobal(dg_trace)",
+    )?;
+    let mut buf = [0i64; SLOTS];
+    if bytes < std::mem::size_of_val(&buf) {
+        return Ok(());
+    }
+    // SAFETY: `ptr` holds at least `bytes` >= size_of(buf) bytes of device memory.
+    check(
+        unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, std::mem::size_of_val(&buf)) },
+        "cuMemcpyDtoH(dg_trace)",
+    )?;
+    for (slot, cta) in buf.chunks(18).enumerate() {
+        if slot == 1 && grid <= 1 {
+            break;
+        }
+        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(9)) {
+            let marks: Vec<String> = r[2..].iter().map(|m| m.to_string()).collect();
+            eprintln!(
+                "dg_trace {} cta {}/{grid} {role} start_ns {} clk {}",
+                kernel.name,
+                r[0],
+                r[1],
+                marks.join(" ")
+            );
+        }
+    }
+    let zeros = [0i64; SLOTS];
+    // SAFETY: as above, same size.
+    check(
+        unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), std::mem::size_of_val(&zeros)) },
+        "cuMemcpyHtoD(dg_trace)",
+    )
+}
