@@ -179,6 +179,28 @@ fn extent(name: &str, rows: u64, cols: u64, s: Strides, batch: u64) -> Result<u6
     Ok(max as u64 + 1)
 }
 
+/// The strides of a logical `rows` x `cols` matrix with one row (or column), which never steps
+/// along its rows (columns): when it is contiguous along the other dimension, the unused
+/// stride becomes the line length rounded up to 16 elements. The layout then reads as the
+/// contiguous line it is (an m = 1 column-major D with ld = 1 is one row, as TMA and the
+/// TMA-store epilogue can take it) instead of a column-major matrix with a 2-byte ld.
+fn unit_extent_strides(rows: u64, cols: u64, s: Strides) -> Strides {
+    let line = |len: u64| len.max(1).next_multiple_of(16).min(i64::MAX as u64) as i64;
+    if rows == 1 && s.col == 1 {
+        Strides {
+            row: line(cols),
+            ..s
+        }
+    } else if cols == 1 && s.row == 1 {
+        Strides {
+            col: line(rows),
+            ..s
+        }
+    } else {
+        s
+    }
+}
+
 impl GemmProblem {
     /// Validates the descriptors as cuBLASLt would. INVALID_VALUE for malformed input,
     /// NOT_SUPPORTED for well-formed requests deepgemm does not implement.
@@ -336,10 +358,10 @@ impl GemmProblem {
                 batch: spec.batch_stride,
             }
         };
-        let sa = logical(a, ord_a, op_a);
-        let sb = logical(b, ord_b, op_b);
-        let sc = logical(c, ord_c, Op::N);
-        let sd = logical(d, ord_d, Op::N);
+        let sa = unit_extent_strides(m, k, logical(a, ord_a, op_a));
+        let sb = unit_extent_strides(k, n, logical(b, ord_b, op_b));
+        let sc = unit_extent_strides(m, n, logical(c, ord_c, Op::N));
+        let sd = unit_extent_strides(m, n, logical(d, ord_d, Op::N));
         let batch = batch as u64;
         let extent = [
             extent("A", m, k, sa, batch)?,
@@ -587,6 +609,37 @@ mod tests {
         // B stored n x k (ld 7): op(B)(kk, j) = B[j + kk*7]
         assert_eq!((p.b.row, p.b.col), (7, 1));
         assert_eq!((p.op_a, p.op_b), (Op::T, Op::T));
+    }
+
+    #[test]
+    fn a_single_row_or_column_reads_as_the_contiguous_line_it_is() {
+        // m = 1, NN, column-major with the smallest lds: A (1 x 64, lda 1) and D (1 x 96,
+        // ldd 1) are rows; B (64 x 96, ldb 64) keeps its strides.
+        let o = op();
+        let (a, b, c) = specs(1, 96, 64, 0, 0, R_16BF, R_16BF);
+        assert_eq!((a.ld, c.ld), (1, 1));
+        let p = GemmProblem::new(&o, &a, &b, &c, &c).unwrap();
+        assert_eq!((p.a.row, p.a.col), (64, 1));
+        assert_eq!((p.d.row, p.d.col), (96, 1));
+        assert_eq!((p.c.row, p.c.col), (96, 1));
+        assert_eq!((p.b.row, p.b.col), (1, 64));
+        assert_eq!(p.extent, [64, 96 * 64, 96, 96]);
+        // n = 1: B (k x 1) and D (m x 1) are columns; ld rounded up to 16 elements.
+        let (a, b, c) = specs(5, 1, 7, 0, 0, R_32F, R_32F);
+        let p = GemmProblem::new(&o, &a, &b, &c, &c).unwrap();
+        assert_eq!((p.b.row, p.b.col), (1, 16));
+        assert_eq!((p.d.row, p.d.col), (1, 16));
+        assert_eq!(p.extent[3], 5);
+        // A strided row (1 x 5 column-major, ld 3) has no unit stride along it: unchanged.
+        let mut a = MatrixSpec::col(R_32F, 1, 5, 3);
+        a.batch_count = 1;
+        let b = MatrixSpec::col(R_32F, 5, 2, 5);
+        let c = MatrixSpec::col(R_32F, 1, 2, 1);
+        let p = GemmProblem::new(&o, &a, &b, &c, &c).unwrap();
+        assert_eq!((p.a.row, p.a.col), (1, 3));
+        // The transposed problem exchanges the settled strides.
+        let t = p.transposed();
+        assert_eq!((t.d.row, t.d.col), (p.d.col, p.d.row));
     }
 
     #[test]

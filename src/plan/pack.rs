@@ -301,11 +301,14 @@ pub fn d_misfit(p: &GemmProblem) -> Option<String> {
 
 /// Whether copying D through the workspace beats the general epilogue for `tiles` output
 /// tiles of `area` (block_m x block_n) on `sms` SMs: the epilogue's per-tile cost (from the
-/// H200: ~17 us per 128x256 tile, proportional to area) per wave, against reading and writing
-/// D once more plus a launch, by a margin of 1.5 (C's copy, when beta != 0, is not counted).
+/// H200: ~17 us per 128x256 tile, proportional to the elements it writes) per wave, against
+/// reading and writing D once more plus a launch, by a margin of 1.5 (C's copy, when beta != 0,
+/// is not counted). A tile writes only the elements of D inside it: a one-row D (m = 1) costs
+/// the general epilogue one row per tile, not a whole tile.
 pub fn d_pays(p: &GemmProblem, tiles: u64, area: u64, sms: u32) -> bool {
     let waves = tiles.div_ceil(sms.max(1) as u64) as f64;
-    let staged_s = waves * 17e-6 * area as f64 / (128.0 * 256.0);
+    let filled = ((p.m * p.n * p.batch) as f64 / tiles.max(1) as f64).min(area as f64);
+    let staged_s = waves * 17e-6 * filled / (128.0 * 256.0);
     let d_bytes = (p.m * p.n * p.batch * p.cd_type.size_bytes() as u64) as f64;
     // The copy is a dependent launch after the GEMM: its launch latency is paid in full.
     let copy_s = 2.0 * d_bytes / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
@@ -486,7 +489,8 @@ pub fn hopper_packed_plans(
     let spec = spec(p, which).ok_or("the operands cannot be packed (sizes)")?;
     let mut pack_ns = (estimate(p, &spec).pack_s * 1e9) as u64;
     if let Some(d) = spec.d {
-        pack_ns += ((2 * d.bytes_read()) as f64 / PACK_BYTES_PER_S * 1e9) as u64;
+        let copy_s = (2 * d.bytes_read()) as f64 / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
+        pack_ns += (copy_s * 1e9) as u64;
     }
     let mut plans = crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?;
     for plan in &mut plans {

@@ -28,7 +28,10 @@ pub fn enabled() -> bool {
 pub fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
     const SLOTS: usize = 2 * 2 * 9;
     // SAFETY: `stream` belongs to the current context (the caller just launched on it).
-    check(unsafe { sys::cuStreamSynchronize(stream) }, "cuStreamSynchronize")?;
+    check(
+        unsafe { sys::cuStreamSynchronize(stream) },
+        "cuStreamSynchronize",
+    )?;
     let name = CString::new("dg_trace").expect("no NUL");
     let (mut ptr, mut bytes): (CUdeviceptr, usize) = (0, 0);
     // SAFETY: out-pointers valid; the library is live (the registry never unloads).
