@@ -8,13 +8,16 @@
 // a call anywhere in the kernel makes ptxas serialise every wgmma (C7510).
 #pragma once
 
-namespace dg_sm90 {
-
 #ifdef DG_TRACE
 // [first / last CTA][role: producer, consumer 0][CTA index, globaltimer ns at entry, then the
-// clocks of marks 1..7 after mark 0, -1 where a mark was not reached].
+// clocks of marks 1..7 after mark 0, -1 where a mark was not reached]. Unmangled, so that
+// the host finds it by name (cuLibraryGetGlobal).
+extern "C" {
 __device__ long long dg_trace[2][2][9];
+}
 #endif
+
+namespace dg_sm90 {
 
 struct PhaseTrace {
 #ifdef DG_TRACE
