@@ -283,10 +283,11 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
     // (deterministic). Every load of a batch of contributors is issued before any is used, and
     // before this round's staging barriers: one exposed L2 latency per batch and round instead
     // of one per contributor and item (with many contributors, as in split-K for small m,
-    // those latencies made the fixup cost more than the split saved).
+    // those latencies made the fixup cost more than the split saved). Tiles up to 64 wide,
+    // whose accumulators leave the registers for it, take 4 contributors per batch.
     float part[kPerThread][8];
     if constexpr (kFixup) {
-      constexpr int kBatch = 2;
+      constexpr int kBatch = kAccRegs <= 32 ? 4 : 2;
 #pragma unroll
       for (int j = 0; j < kPerThread; ++j) {
 #pragma unroll

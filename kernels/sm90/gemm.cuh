@@ -178,8 +178,10 @@ struct OperandTile {
 
 // Stream-K fixup, owner side: waits until every CTA that computed a share of the tile of `unit`
 // (the CTAs before this one whose ranges reach into it) has raised its flag for this
-// warpgroup, and returns where their partials are, in CTA order. One thread spins; the
-// barrier passes the acquired view on to the others.
+// warpgroup, and returns where their partials are, in CTA order. Thread i spins on
+// contributors i, i + 128, ... (one exposed L2 round trip when the flags are up, instead of
+// one per contributor: split-K owners of small-m problems have up to 131 of them); the
+// barrier passes the acquired views on to the others.
 __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
                                                        const WorkUnit& unit, int consumer,
                                                        int barrier_id, int tid,
@@ -191,17 +193,15 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
          WorkSchedule::range_begin(p.sk_tiles, k_iters, p.sk_ctas, first) > tile_start) {
     --first;
   }
-  if (tid == 0) {
 #pragma unroll 1
-    for (int c = first; c < last; ++c) {
-      unsigned long long* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
-      while (ld_acquire_gpu(flag) != p.epoch) {
-        nanosleep(64);
-      }
-      // Cleared for the next launch on this workspace (stream order puts it after this one):
-      // nobody else reads this flag in this launch.
-      st_relaxed_gpu(flag, 0ull);
+  for (int c = first + tid; c < last; c += 128) {
+    unsigned long long* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
+    while (ld_acquire_gpu(flag) != p.epoch) {
+      nanosleep(64);
     }
+    // Cleared for the next launch on this workspace (stream order puts it after this one):
+    // nobody else reads this flag in this launch.
+    st_relaxed_gpu(flag, 0ull);
   }
   named_barrier_sync(barrier_id, 128);
   return Fixup{StreamKWorkspace::partial(p.workspace, p.sk_ctas, first, consumer, slot_floats),
@@ -278,36 +278,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert((kTransA == 0 || kTransA == 1) && (kTransB == 0 || kTransB == 1), "0 K-major, 1 MN-major");
   static_assert(TileA::kChunkBytes % 1024 == 0, "MN-major chunks keep the swizzle period");
 
+  // DG_TRACE builds only (sm90/trace.cuh): phase timestamps. Producer thread: 1 CTA barrier
+  // passed, 2 registers handed over, 3 every load issued, 4 the ring's first stages issued.
+  // Consumer 0: 1 CTA barrier, 2 registers taken, 3 first stage full, 4 first unit's mainloop
+  // done, 5 its epilogue done, 6 every unit done, 7 TMA stores drained.
+  PhaseTrace trace;
+  trace.begin();
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
   // kSmemBytes) let the storage start on the swizzle period.
-  PhaseTrace trace;  // DG_TRACE builds only: phase timestamps (sm90/trace.cuh)
-  trace.begin();
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned raw = smem_addr(smem_raw);
   Storage& smem = *reinterpret_cast<Storage*>(smem_raw + ((1024u - (raw & 1023u)) & 1023u));
-
   const Pipeline<kNumStages> pipe{smem_addr(&smem.full[0]), smem_addr(&smem.empty[0])};
-  if (threadIdx.x == 0) {
-#pragma unroll 1
-    for (int s = 0; s < kNumStages; ++s) {
-      mbarrier_init(pipe.full(s), 1);
-      // With multicast, a stage is free only when the consumers of every CTA in the cluster
-      // have released it (the peers' TMA writes into it too).
-      mbarrier_init(pipe.empty(s), kStageReaders * 4 * kClusterM);
-    }
-    if constexpr (kPingPong) {
-      mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
-      mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
-    }
-    fence_barrier_init();
-  }
-  // The peers' barriers must be initialised before the first multicast or remote arrival.
-  if constexpr (kMulticast) {
-    cluster_sync();
-  } else {
-    __syncthreads();
-  }
-  trace.mark<1>();
 
   // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
   // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
@@ -329,6 +311,79 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
   const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
+
+  // The producer's walk over its units' k-iterations (thread 0 only), resumable: the ring's
+  // first stages are issued right after the barriers are initialised, ahead of the CTA barrier
+  // and the register hand-over (setmaxnreg), which kept a small launch from its first load for
+  // ~1,900 of its ~5,000 cycles (DG_TRACE on the H200, session 7); the rest after them.
+  PipelineState<kNumStages> load_state;
+  WorkSchedule load_work;
+  WorkUnit load_unit{0, 0, 0};
+  int load_k = 0;  // next k-iteration of load_unit
+  int load_m0 = 0, load_n0 = 0, load_batch = 0;
+  // Issues the next `budget` loads (all that are left when negative).
+  const auto issue_loads = [&](int budget) {
+#pragma unroll 1
+    for (; budget != 0; --budget) {
+      if (load_k == load_unit.k_end) {
+        if (!load_work.next(load_unit)) {
+          return;
+        }
+        const TileCoord tile = sched.coord(load_unit.tile);
+        load_m0 = tile_row(tile) * BLOCK_M;
+        load_n0 = tile.n_tile * BLOCK_N;
+        load_batch = static_cast<int>(tile.batch);
+        load_k = load_unit.k_begin;
+      }
+      pipe.producer_acquire(load_state);
+      // The whole B tile lands here either way: this CTA's share and the peers'.
+      pipe.producer_expect(load_state, kStageBytesA + kStageBytesB);
+      const unsigned full = pipe.full(load_state.stage);
+      const int k0 = load_k * BLOCK_K;
+      TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0, load_batch);
+      if constexpr (kMulticast) {
+        TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
+                                              full, load_n0, k0, load_batch, cluster_rank(),
+                                              static_cast<unsigned short>((1u << kClusterM) - 1));
+      } else {
+        TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
+                    load_batch);
+      }
+      load_state.advance();
+      ++load_k;
+    }
+  };
+
+  if (threadIdx.x == 0) {
+    tma_prefetch_descriptor(&tmap_a);
+    tma_prefetch_descriptor(&tmap_b);
+#pragma unroll 1
+    for (int s = 0; s < kNumStages; ++s) {
+      mbarrier_init(pipe.full(s), 1);
+      // With multicast, a stage is free only when the consumers of every CTA in the cluster
+      // have released it (the peers' TMA writes into it too).
+      mbarrier_init(pipe.empty(s), kStageReaders * 4 * kClusterM);
+    }
+    if constexpr (kPingPong) {
+      mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
+      mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
+    }
+    fence_barrier_init();
+    if constexpr (!kMulticast) {
+      // The ring starts empty: these acquire no stage a consumer holds.
+      load_work = make_schedule();
+      issue_loads(kNumStages);
+      trace.mark<4>();
+    }
+  }
+  // The peers' barriers must be initialised before the first multicast or remote arrival.
+  if constexpr (kMulticast) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  trace.mark<1>();
+
   // Warp-uniform in the compiler's eyes, so the role branch is not treated as divergent.
   const int warpgroup = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / kThreadsPerWarpgroup, 0);
 
@@ -337,39 +392,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     setmaxnreg_dec<kProducerRegs>();
     if (threadIdx.x == 0) {
       trace.mark<2>();
-      tma_prefetch_descriptor(&tmap_a);
-      tma_prefetch_descriptor(&tmap_b);
-      PipelineState<kNumStages> state;
-      WorkSchedule work = make_schedule();
-      WorkUnit unit;
-#pragma unroll 1
-      while (work.next(unit)) {
-        const TileCoord tile = sched.coord(unit.tile);
-        const int m0 = tile_row(tile) * BLOCK_M;
-        const int n0 = tile.n_tile * BLOCK_N;
-        const int batch = static_cast<int>(tile.batch);
-#pragma unroll 1
-        for (int k_iter = unit.k_begin; k_iter < unit.k_end; ++k_iter) {
-          pipe.producer_acquire(state);
-          // The whole B tile lands here either way: this CTA's share and the peers'.
-          pipe.producer_expect(state, kStageBytesA + kStageBytesB);
-          const unsigned full = pipe.full(state.stage);
-          TileA::load(smem_addr(&smem.a[state.stage][0]), tmap_a, full, m0, k_iter * BLOCK_K, batch);
-          if constexpr (kMulticast) {
-            TileB::template load_share<kClusterM>(smem_addr(&smem.b[state.stage][0]), tmap_b,
-                                                  full, n0, k_iter * BLOCK_K, batch, cluster_rank(),
-                                                  static_cast<unsigned short>((1u << kClusterM) - 1));
-          } else {
-            TileB::load(smem_addr(&smem.b[state.stage][0]), tmap_b, full, n0, k_iter * BLOCK_K,
-                        batch);
-          }
-          state.advance();
-          trace.mark<3>();  // the last load issued; the first one's mark stays at 4
-          if (k_iter == unit.k_begin) {
-            trace.mark<4>();
-          }
-        }
+      if constexpr (kMulticast) {
+        load_work = make_schedule();
+        issue_loads(kNumStages);
+        trace.mark<4>();
       }
+      issue_loads(-1);
+      trace.mark<3>();
       trace.store(0);
     }
   } else {

@@ -15,31 +15,35 @@ struct TileCoord {
   long long batch;
 };
 
+// 32-bit tile arithmetic (the host launches fewer than 2^31 tiles, Sm90Variant::check): the
+// 64-bit divisions it replaced were calls of a ~100-instruction routine, on the path from the
+// kernel's entry to its first TMA load.
 struct TileScheduler {
   int num_m_tiles;
   int num_n_tiles;
   int group_m;
-  long long tiles_per_batch;
-  long long num_tiles;
+  int tiles_per_batch;
+  int num_tiles;
 
   __device__ __forceinline__ TileScheduler(long long m, long long n, long long batch, int block_m,
                                            int block_n, int group)
       : num_m_tiles(static_cast<int>((m + block_m - 1) / block_m)),
         num_n_tiles(static_cast<int>((n + block_n - 1) / block_n)),
         group_m(group < 1 ? 1 : group) {
-    tiles_per_batch = static_cast<long long>(num_m_tiles) * num_n_tiles;
-    num_tiles = tiles_per_batch * batch;
+    tiles_per_batch = num_m_tiles * num_n_tiles;
+    num_tiles = tiles_per_batch * static_cast<int>(batch);
   }
 
-  __device__ __forceinline__ TileCoord coord(long long t) const {
-    const long long batch = t / tiles_per_batch;
-    const long long r = t - batch * tiles_per_batch;
-    const long long group_size = static_cast<long long>(group_m) * num_n_tiles;
-    const int group = static_cast<int>(r / group_size);
+  __device__ __forceinline__ TileCoord coord(int t) const {
+    // Unbatched launches skip the division.
+    const int batch = t < tiles_per_batch ? 0 : t / tiles_per_batch;
+    const int r = t - batch * tiles_per_batch;
+    const int group_size = group_m * num_n_tiles;
+    const int group = r / group_size;
     const int first_m = group * group_m;
     // The last group may have fewer tile rows.
     const int rows = num_m_tiles - first_m < group_m ? num_m_tiles - first_m : group_m;
-    const int local = static_cast<int>(r - group * group_size);
+    const int local = r - group * group_size;
     return TileCoord{first_m + local % rows, local / rows, batch};
   }
 };
@@ -85,6 +89,7 @@ struct WorkSchedule {
   int dp_next;  // next data-parallel tile
   int stride;   // gridDim.x
 
+  WorkSchedule() = default;
   __device__ __forceinline__ WorkSchedule(long long tiles, long long sk_tiles, int iters,
                                           int sk_ctas, int cta, int grid)
       : num_tiles(static_cast<int>(tiles)), k_iters(iters), stride(grid) {

@@ -10,10 +10,10 @@
 
 #ifdef DG_TRACE
 // [first / last CTA][role: producer, consumer 0][CTA index, globaltimer ns at entry, then the
-// clocks of marks 1..7 after mark 0, -1 where a mark was not reached]. Unmangled, so that
-// the host finds it by name (cuLibraryGetGlobal).
+// clocks of marks 1..7 after mark 0, -1 where a mark was not reached, then the globaltimer ns
+// from entry to the store]. Unmangled, so that the host finds it by name (cuLibraryGetGlobal).
 extern "C" {
-__device__ long long dg_trace[2][2][9];
+__device__ long long dg_trace[2][2][10];
 }
 #endif
 
@@ -57,6 +57,9 @@ struct PhaseTrace {
       for (int i = 1; i < kMarks; ++i) {
         out[1 + i] = t[i] < 0 ? -1 : t[i] - t[0];
       }
+      long long now;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      out[9] = now - start_ns;
     }
 #endif
   }

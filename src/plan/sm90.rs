@@ -424,6 +424,11 @@ impl Sm90Variant {
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
         }
+        // The kernel's scheduler counts tiles and Stream-K iterations in 32 bits.
+        let k_iters = p.k.div_ceil(self.block_k as u64).max(1);
+        if self.num_tiles(p).saturating_mul(k_iters) > i32::MAX as u64 {
+            return Err("tiles x k-iterations exceed the scheduler's 32-bit counters".into());
+        }
         let (lda, ldb) = self.leading_dims(p).map_err(|why| {
             if math == Math::MmaTf32 {
                 format!(
@@ -982,6 +987,11 @@ mod tests {
         assert!(v.fits(&tn(4096, 4096, 4096)));
         assert!(v.fits(&tn(127, 4095, 4096)));
         assert!(v.fits(&tn(1, 1, 8)));
+        // Tiles x k-iterations must fit the scheduler's 32-bit counters: 2^20 x 2^7 tiles of
+        // 8 k-iterations each is 2^30, of 16 is 2^31.
+        assert!(v.fits(&tn(1 << 27, 1 << 14, 1 << 9)));
+        let e = v.check(&tn(1 << 27, 1 << 14, 1 << 10)).unwrap_err();
+        assert!(e.contains("32-bit counters"), "{e}");
         // Unaligned leading dimension: k = 4097 makes lda = 4097 elements, not 16-byte aligned.
         let e = v.check(&tn(128, 128, 4097)).unwrap_err();
         assert!(e.contains("16 bytes"), "{e}");
