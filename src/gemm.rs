@@ -185,7 +185,8 @@ pub fn run(
                 )
             }?;
             if trace::enabled() {
-                trace::dump(&kernel, stream as CUstream, plan.grid[0])?;
+                // SAFETY: the stream just launched on, in the current context.
+                unsafe { trace::dump(&kernel, stream as CUstream, plan.grid[0]) }?;
             }
             match unpack {
                 Some(mut launch) => launch.enqueue(stream),

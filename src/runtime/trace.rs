@@ -27,9 +27,13 @@ pub fn enabled() -> bool {
 }
 
 /// Waits for `stream` and prints `kernel`'s trace buffer (`dg_trace`), then clears it.
-pub fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
+///
+/// # Safety
+/// `stream` must belong to the current context (or be NULL / a special handle), as for the
+/// launch it follows.
+pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
     const SLOTS: usize = 2 * 2 * 10;
-    // SAFETY: `stream` belongs to the current context (the caller just launched on it).
+    // SAFETY: the caller's contract.
     check(
         unsafe { sys::cuStreamSynchronize(stream) },
         "cuStreamSynchronize",
