@@ -190,7 +190,7 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
   const int last = static_cast<int>(blockIdx.x);
   int first = last;
   while (first > 0 &&
-         WorkSchedule::range_begin(p.sk_tiles, k_iters, p.sk_ctas, first) > tile_start) {
+         WorkSchedule::range_begin(p.sk_base, p.sk_rem, first) > tile_start) {
     --first;
   }
 #pragma unroll 1
@@ -296,17 +296,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // row count) still loads and multicasts its B share; TMA zero-fills its A, and the epilogue
   // skips it. Clusters and ping-pong run data-parallel only (the planner launches no Stream-K
   // phase; sk_tiles is ignored).
-  const TileScheduler sched(p.m, p.n, p.batch, BLOCK_M * kClusterM, BLOCK_N, p.group_m);
-  const int num_k_iters = static_cast<int>((p.k + BLOCK_K - 1) / BLOCK_K);
+  // The host computed the tile counts for BLOCK_M * kClusterM rows per tile (set_tiles).
+  const TileScheduler sched{p};
+  const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kMulticast) {
-      return WorkSchedule(sched.num_tiles, 0, num_k_iters, 0, static_cast<int>(cluster_id_x()),
-                          static_cast<int>(cluster_count_x()));
+    if constexpr (kMulticast || kPingPong) {
+      const int unit = kMulticast ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
+      const int units = kMulticast ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+      return WorkSchedule(p, 0, 0, 0, 0, unit, units);
     } else {
-      return WorkSchedule(sched.num_tiles, kPingPong ? 0 : p.sk_tiles, num_k_iters,
-                          kPingPong ? 0 : p.sk_ctas, static_cast<int>(blockIdx.x),
-                          static_cast<int>(gridDim.x));
+      return WorkSchedule(p, static_cast<int>(p.sk_tiles), p.sk_base, p.sk_rem, p.sk_ctas,
+                          static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
     }
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };

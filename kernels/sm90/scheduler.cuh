@@ -15,36 +15,25 @@ struct TileCoord {
   long long batch;
 };
 
-// 32-bit tile arithmetic (the host launches fewer than 2^31 tiles, Sm90Variant::check): the
-// 64-bit divisions it replaced were calls of a ~100-instruction routine, on the path from the
-// kernel's entry to its first TMA load.
+// The tile counts and divisors come from the host (Sm90Params::set_tiles): no division on the
+// path from the kernel's entry to its first load.
 struct TileScheduler {
-  int num_m_tiles;
-  int num_n_tiles;
-  int group_m;
-  int tiles_per_batch;
-  int num_tiles;
+  const Sm90Params& p;
 
-  __device__ __forceinline__ TileScheduler(long long m, long long n, long long batch, int block_m,
-                                           int block_n, int group)
-      : num_m_tiles(static_cast<int>((m + block_m - 1) / block_m)),
-        num_n_tiles(static_cast<int>((n + block_n - 1) / block_n)),
-        group_m(group < 1 ? 1 : group) {
-    tiles_per_batch = num_m_tiles * num_n_tiles;
-    num_tiles = tiles_per_batch * static_cast<int>(batch);
-  }
+  __device__ __forceinline__ int num_tiles() const { return p.num_tiles; }
 
   __device__ __forceinline__ TileCoord coord(int t) const {
     // Unbatched launches skip the division.
-    const int batch = t < tiles_per_batch ? 0 : t / tiles_per_batch;
-    const int r = t - batch * tiles_per_batch;
-    const int group_size = group_m * num_n_tiles;
-    const int group = r / group_size;
-    const int first_m = group * group_m;
+    const int batch = t < p.tiles_per_batch ? 0 : p.div_tiles_per_batch.div(t);
+    const int r = t - batch * p.tiles_per_batch;
+    const int group = p.div_group.div(r);
+    const int first_m = group * p.group_m;
     // The last group may have fewer tile rows.
-    const int rows = num_m_tiles - first_m < group_m ? num_m_tiles - first_m : group_m;
-    const int local = r - group * group_size;
-    return TileCoord{first_m + local % rows, local / rows, batch};
+    const bool last = p.tiles_m - first_m < p.group_m;
+    const int rows = last ? p.tiles_m - first_m : p.group_m;
+    const int local = r - group * p.group_m * p.tiles_n;
+    const int n_tile = last ? p.div_last_rows.div(local) : p.div_group_m.div(local);
+    return TileCoord{first_m + local - n_tile * rows, n_tile, batch};
   }
 };
 
@@ -83,40 +72,42 @@ struct WorkUnit {
 struct WorkSchedule {
   int num_tiles;
   int k_iters;
-  int pos;      // next Stream-K iteration of this CTA
-  int sk_end;   // end of this CTA's Stream-K range
-  int tail;     // first iteration of the deferred tail unit, or -1
-  int dp_next;  // next data-parallel tile
-  int stride;   // gridDim.x
+  FastDiv div_k;  // by k_iters
+  int pos;        // next Stream-K iteration of this CTA
+  int sk_end;     // end of this CTA's Stream-K range
+  int tail;       // first iteration of the deferred tail unit, or -1
+  int dp_next;    // next data-parallel tile
+  int stride;     // gridDim.x
 
   WorkSchedule() = default;
-  __device__ __forceinline__ WorkSchedule(long long tiles, long long sk_tiles, int iters,
-                                          int sk_ctas, int cta, int grid)
-      : num_tiles(static_cast<int>(tiles)), k_iters(iters), stride(grid) {
-    pos = cta < sk_ctas ? range_begin(sk_tiles, iters, sk_ctas, cta) : 0;
-    sk_end = cta < sk_ctas ? range_begin(sk_tiles, iters, sk_ctas, cta + 1) : 0;
+  // The Stream-K phase: sk_tiles tiles shared by CTAs 0 .. sk_ctas - 1, sk_base iterations
+  // each and one more for the first sk_rem (all 0 without one).
+  __device__ __forceinline__ WorkSchedule(const Sm90Params& p, int sk_tiles, int sk_base,
+                                          int sk_rem, int sk_ctas, int cta, int grid)
+      : num_tiles(p.num_tiles), k_iters(p.k_iters), div_k(p.div_k_iters), stride(grid) {
+    pos = cta < sk_ctas ? range_begin(sk_base, sk_rem, cta) : 0;
+    sk_end = cta < sk_ctas ? range_begin(sk_base, sk_rem, cta + 1) : 0;
     tail = -1;
-    // iters > 0: the host never launches k = 0 (Sm90Variant::check).
-    const int first_tile_end = (pos / iters + 1) * iters;
-    if (pos % iters != 0 && sk_end >= first_tile_end) {
-      tail = pos;
-      pos = first_tile_end;
+    // k_iters > 0: the host never launches k = 0 (Sm90Variant::check).
+    if (pos != 0) {
+      const int first_tile = div_k.div(pos);
+      const int first_tile_end = (first_tile + 1) * k_iters;
+      if (pos != first_tile * k_iters && sk_end >= first_tile_end) {
+        tail = pos;
+        pos = first_tile_end;
+      }
     }
-    dp_next = static_cast<int>(sk_tiles) + cta;
+    dp_next = sk_tiles + cta;
   }
 
   // First Stream-K iteration of CTA c: the remainder goes one each to the first CTAs.
-  __device__ __forceinline__ static int range_begin(long long sk_tiles, int k_iters, int sk_ctas,
-                                                    int c) {
-    const int total = static_cast<int>(sk_tiles) * k_iters;
-    const int base = total / sk_ctas;
-    const int rem = total - base * sk_ctas;
-    return c * base + (c < rem ? c : rem);
+  __device__ __forceinline__ static int range_begin(int sk_base, int sk_rem, int c) {
+    return c * sk_base + (c < sk_rem ? c : sk_rem);
   }
 
   __device__ __forceinline__ bool next(WorkUnit& u) {
     if (pos < sk_end) {
-      const int tile = pos / k_iters;
+      const int tile = div_k.div(pos);
       const int tile_end = (tile + 1) * k_iters;
       const int end = tile_end < sk_end ? tile_end : sk_end;
       u.tile = tile;
@@ -126,7 +117,7 @@ struct WorkSchedule {
       return true;
     }
     if (tail >= 0) {
-      u.tile = tail / k_iters;
+      u.tile = div_k.div(tail);
       u.k_begin = tail - u.tile * k_iters;
       u.k_end = k_iters;
       tail = -1;

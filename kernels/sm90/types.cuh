@@ -103,6 +103,21 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_ACT_RELU 1
 #define SM90_ACT_GELU 2
 
+// A divisor prepared on the host (`FastDiv` in src/runtime/tensor_map.rs): x / d by a multiply
+// and a shift, for 0 <= x < 2^31 and 1 <= d < 2^31. A plain integer division is ~25 dependent
+// instructions, and the scheduler's sat on the path from the kernel's entry to its first load.
+struct FastDiv {
+  unsigned mul;
+  unsigned shift;
+
+  __device__ __forceinline__ int div(int x) const {
+    const unsigned ux = static_cast<unsigned>(x);
+    unsigned hi;
+    asm("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(ux), "r"(mul));
+    return static_cast<int>((hi + ux) >> shift);
+  }
+};
+
 // Everything the kernel needs besides the tensor maps (which carry A's, B's and, for the
 // TMA-store epilogue, D's addresses, extents and strides). Mirrors `Sm90Params` in
 // src/runtime/tensor_map.rs field for field: 8-byte fields first, then 4-byte ones, so both layouts agree without padding rules.
@@ -131,8 +146,15 @@ struct Sm90Params {
   int flags;       // SM90_FLAG_*
   int group_m;     // tile rows per L2 group of the scheduler (>= 1)
   int sk_ctas;     // CTAs sharing the Stream-K phase (<= gridDim.x; >= 1)
+  // The scheduler's counts and divisors, computed by the host for the variant
+  // (`Sm90Params::set_tiles`): tile rows (of BLOCK_M x cluster rows), tile columns, tiles per
+  // batch, all tiles, k-iterations per tile; Stream-K iterations per CTA and the remainder.
+  int tiles_m, tiles_n, tiles_per_batch, num_tiles, k_iters;
+  int sk_base, sk_rem, pad;
+  // Divisors: k_iters, tiles_per_batch, group_m x tiles_n, group_m, the last group's rows.
+  FastDiv div_k_iters, div_tiles_per_batch, div_group, div_group_m, div_last_rows;
 };
-static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4,
+static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4 + 8 * 4 + 5 * 8,
               "Sm90Params layout must match src/runtime/tensor_map.rs");
 
 // The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial

@@ -248,6 +248,34 @@ pub fn encode_store_args_with(
     })
 }
 
+/// A divisor prepared for the kernel's division by multiply and shift (`dg_sm90::FastDiv`,
+/// kernels/sm90/types.cuh): for 0 <= x < 2^31 and 1 <= d < 2^31,
+/// `x / d == (umulhi(x, mul) + x) >> shift` with shift = ceil(log2 d) (Granlund-Montgomery).
+/// A hardware-less integer division cost the kernel ~25 dependent instructions on the path
+/// from its entry to its first load.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FastDiv {
+    pub mul: u32,
+    pub shift: u32,
+}
+
+impl FastDiv {
+    /// `d` is clamped to [1, 2^31 - 1].
+    pub fn new(d: u32) -> FastDiv {
+        let d = d.clamp(1, i32::MAX as u32) as u64;
+        let shift = 64 - (d - 1).leading_zeros();
+        let mul = (((1u64 << 32) * ((1u64 << shift) - d)) / d + 1) as u32;
+        FastDiv { mul, shift }
+    }
+
+    /// What the kernel computes, for 0 <= x < 2^31.
+    pub fn div(&self, x: u32) -> u32 {
+        let hi = ((x as u64 * self.mul as u64) >> 32) as u32;
+        (hi + x) >> self.shift
+    }
+}
+
 /// The kernel's `dg_sm90::Sm90Params` (kernels/sm90/types.cuh), field for field: 8-byte
 /// fields first, then 4-byte ones, so the C and Rust layouts agree without padding rules.
 #[repr(C)]
@@ -289,9 +317,28 @@ pub struct Sm90Params {
     pub group_m: i32,
     /// CTAs sharing the Stream-K phase (>= 1 when `sk_tiles` > 0).
     pub sk_ctas: i32,
+    /// The scheduler's tile counts (`set_tiles`): tile rows (of block_m x cluster_m rows),
+    /// tile columns, tiles per batch, all tiles, k-iterations per tile.
+    pub tiles_m: i32,
+    pub tiles_n: i32,
+    pub tiles_per_batch: i32,
+    pub num_tiles: i32,
+    pub k_iters: i32,
+    /// Stream-K iterations per CTA, `sk_tiles * k_iters / sk_ctas`, and the remainder (the
+    /// first `sk_rem` CTAs take one more; `set_decomposition`).
+    pub sk_base: i32,
+    pub sk_rem: i32,
+    pub pad: i32,
+    /// Divisors of the scheduler: k_iters, tiles_per_batch, group_m x tiles_n (tiles per
+    /// group), group_m, and the last group's tile rows.
+    pub div_k_iters: FastDiv,
+    pub div_tiles_per_batch: FastDiv,
+    pub div_group: FastDiv,
+    pub div_group_m: FastDiv,
+    pub div_last_rows: FastDiv,
 }
 
-pub const SM90_PARAMS_SIZE: usize = 6 * 8 + 13 * 8 + 6 * 4;
+pub const SM90_PARAMS_SIZE: usize = 6 * 8 + 13 * 8 + 6 * 4 + 8 * 4 + 5 * 8;
 const _: () = assert!(std::mem::size_of::<Sm90Params>() == SM90_PARAMS_SIZE);
 
 impl Sm90Params {
@@ -353,7 +400,61 @@ impl Sm90Params {
             flags,
             group_m: group_m.clamp(1, i32::MAX as u32) as i32,
             sk_ctas: 0,
+            ..Default::default()
         }
+    }
+
+    /// The scheduler's counts and divisors for variant `v` (its tile, cluster and k-depth) on
+    /// `p`, as the kernel's TileScheduler and WorkSchedule use them. `Sm90Variant::check`
+    /// keeps tiles x k-iterations below 2^31.
+    pub fn set_tiles(&mut self, v: &Sm90Variant, p: &GemmProblem) {
+        let unit_m = v.block_m as u64 * v.cluster_m.max(1) as u64;
+        let c32 = |x: u64| x.min(i32::MAX as u64) as i32;
+        self.tiles_m = c32(p.m.div_ceil(unit_m).max(1));
+        self.tiles_n = c32(p.n.div_ceil(v.block_n as u64).max(1));
+        self.tiles_per_batch = c32(self.tiles_m as u64 * self.tiles_n as u64);
+        self.num_tiles = c32(self.tiles_per_batch as u64 * p.batch);
+        self.k_iters = c32(p.k.div_ceil(v.block_k as u64).max(1));
+        let group_m = self.group_m.max(1);
+        let groups = (self.tiles_m + group_m - 1) / group_m;
+        self.div_k_iters = FastDiv::new(self.k_iters as u32);
+        self.div_tiles_per_batch = FastDiv::new(self.tiles_per_batch as u32);
+        self.div_group = FastDiv::new(c32(group_m as u64 * self.tiles_n as u64) as u32);
+        self.div_group_m = FastDiv::new(group_m as u32);
+        self.div_last_rows = FastDiv::new((self.tiles_m - (groups - 1) * group_m) as u32);
+        self.set_stream_k_ranges();
+    }
+
+    /// Linear tile `t` -> (m_tile, n_tile, batch) as the kernel's `TileScheduler::coord` computes
+    /// it from these fields (no division), for the tests against `plan::sm90::tile_coords`.
+    pub fn tile_coord(&self, t: u32) -> (u32, u32, u32) {
+        let per_batch = self.tiles_per_batch as u32;
+        let batch = if t < per_batch {
+            0
+        } else {
+            self.div_tiles_per_batch.div(t)
+        };
+        let r = t - batch * per_batch;
+        let group = self.div_group.div(r);
+        let group_m = self.group_m as u32;
+        let first_m = group * group_m;
+        let last = (self.tiles_m as u32) - first_m < group_m;
+        let (rows, div_rows) = if last {
+            ((self.tiles_m as u32) - first_m, self.div_last_rows)
+        } else {
+            (group_m, self.div_group_m)
+        };
+        let local = r - group * group_m * self.tiles_n as u32;
+        let n_tile = div_rows.div(local);
+        (first_m + local - n_tile * rows, n_tile, batch)
+    }
+
+    /// `sk_base` and `sk_rem` from `sk_tiles`, `sk_ctas` and `k_iters`.
+    fn set_stream_k_ranges(&mut self) {
+        let total = self.sk_tiles.max(0) * self.k_iters as i64;
+        let ctas = self.sk_ctas.max(1) as i64;
+        self.sk_base = (total / ctas).min(i32::MAX as i64) as i32;
+        self.sk_rem = (total % ctas) as i32;
     }
 
     /// Switches the launch to decomposition `d`, with its Stream-K workspace (if it needs one)
@@ -362,6 +463,7 @@ impl Sm90Params {
     pub fn set_decomposition(&mut self, d: &crate::plan::streamk::Decomposition, workspace: u64) {
         self.sk_tiles = d.sk_tiles as i64;
         self.sk_ctas = d.sk_ctas as i32;
+        self.set_stream_k_ranges();
         self.workspace = if d.sk_tiles > 0 { workspace } else { 0 };
         self.epoch = if d.sk_tiles > 0 { next_epoch() } else { 0 };
     }
@@ -424,7 +526,8 @@ impl Sm90Args {
         padded_d: bool,
     ) -> Result<Sm90Args> {
         let store_cols = v.has_tma_store().then(|| v.store_box_cols());
-        let params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
+        let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
+        params.set_tiles(v, p);
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
             let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
                 StoreLayout::RowMajor
@@ -691,6 +794,87 @@ mod tests {
         let first = params.epoch;
         params.set_decomposition(&sk, 0x9000);
         assert!(first != 0 && params.epoch != 0 && params.epoch != first);
+    }
+
+    #[test]
+    fn fast_division_equals_division() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let max = i32::MAX as u32;
+        let mut divisors: Vec<u32> = (1..=300)
+            .chain([1 << 20, (1 << 30) + 1, max - 1, max])
+            .collect();
+        divisors.extend((0..2000).map(|_| (next() % max as u64) as u32 + 1));
+        for d in divisors {
+            let f = FastDiv::new(d);
+            let mut xs: Vec<u32> = vec![0, 1, d - 1, d, d.saturating_add(1).min(max), max - 1, max];
+            xs.extend((0..200).map(|_| (next() % (max as u64 + 1)) as u32));
+            xs.extend((0..50).map(|_| ((next() % 1000) as u32).saturating_mul(d).min(max)));
+            for x in xs {
+                assert_eq!(f.div(x), x / d, "{x} / {d}");
+            }
+        }
+        assert_eq!(FastDiv::new(0), FastDiv::new(1));
+    }
+
+    #[test]
+    fn the_kernels_tile_coordinates_match_the_planners() {
+        let ptrs = crate::problem::aligned_ptrs();
+        for (m, n, batch) in [
+            (1, 1, 1),
+            (4096, 4096, 1),
+            (1000, 3000, 3),
+            (129, 17, 7),
+            (8193, 640, 2),
+        ] {
+            let (_, mut p) = tn(m, n, 4000, 4008, 4000, R_16BF);
+            p.batch = batch;
+            for (block_n, cluster) in [(256, 1), (128, 2), (16, 1)] {
+                let mut v = variant(ScalarType::BF16, ScalarType::BF16, block_n);
+                if cluster > 1 {
+                    v = v.with_cluster(cluster).unwrap();
+                }
+                for group_m in [1, 3, 8, 16, 1000] {
+                    let mut params = Sm90Params::new(&p, &ptrs, group_m);
+                    params.set_tiles(&v, &p);
+                    let tm = m.div_ceil(v.block_m as u64 * cluster as u64);
+                    let tn = n.div_ceil(block_n as u64);
+                    assert_eq!((params.tiles_m, params.tiles_n), (tm as i32, tn as i32));
+                    assert_eq!(params.num_tiles as u64, tm * tn * batch);
+                    assert_eq!(params.k_iters as u64, 4000u64.div_ceil(v.block_k as u64));
+                    for t in 0..params.num_tiles as u32 {
+                        let (a, b, c) =
+                            crate::plan::sm90::tile_coords(t as u64, tm, tn, group_m as u64);
+                        assert_eq!(
+                            params.tile_coord(t),
+                            (a as u32, b as u32, c as u32),
+                            "{t} {m}x{n} g{group_m}"
+                        );
+                    }
+                }
+            }
+        }
+        // The Stream-K ranges: what plan::streamk::Decomposition::range_begin computes.
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
+        let mut params = Sm90Params::new(&p, &ptrs, 16);
+        params.set_tiles(&v, &p);
+        let sk = crate::plan::streamk::Decomposition {
+            sk_tiles: 10,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        params.set_decomposition(&sk, 0x9000);
+        let k_iters = params.k_iters as u64;
+        for c in 0..=132u32 {
+            let begin = c as u64 * params.sk_base as u64 + (c as u64).min(params.sk_rem as u64);
+            assert_eq!(begin, sk.range_begin(c, k_iters));
+        }
     }
 
     #[test]
