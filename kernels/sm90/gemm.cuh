@@ -279,9 +279,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(TileA::kChunkBytes % 1024 == 0, "MN-major chunks keep the swizzle period");
 
   // DG_TRACE builds only (sm90/trace.cuh): phase timestamps. Producer thread: 1 CTA barrier
-  // passed, 2 registers handed over, 3 every load issued, 4 the ring's first stages issued.
-  // Consumer 0: 1 CTA barrier, 2 registers taken, 3 first stage full, 4 first unit's mainloop
-  // done, 5 its epilogue done, 6 every unit done, 7 TMA stores drained.
+  // passed, 2 registers handed over, 3 every load issued, 4 the ring's first stages issued,
+  // 5 barriers initialised, 6 its schedule made. Consumer 0: 1 CTA barrier, 2 registers taken,
+  // 3 first stage full, 4 first unit's mainloop done, 5 its epilogue done, 6 every unit done,
+  // 7 TMA stores drained; Stream-K (the last such unit): 8 partial stored, 9 flag raised,
+  // 10 the contributors' flags seen, 11 the owner's epilogue done.
   PhaseTrace trace;
   trace.begin();
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
@@ -370,9 +372,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
     }
     fence_barrier_init();
+    trace.mark<5>();
     if constexpr (!kMulticast) {
       // The ring starts empty: these acquire no stage a consumer holds.
       load_work = make_schedule();
+      trace.mark<6>();
       issue_loads(kNumStages);
       trace.mark<4>();
     }
@@ -581,16 +585,20 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           epilogue_store_partial(
               acc, staged, barrier_id, tid,
               StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
+          trace.mark<8>();
           named_barrier_sync(barrier_id, 128);
           if (tid == 0) {
             st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), p.epoch);
           }
+          trace.mark<9>();
         } else {
           // This CTA ends the tile; the CTAs before it computed the rest.
           const Fixup fixup = streamk_wait_partials(p, num_k_iters, unit, consumer, barrier_id,
                                                     tid, kSlotFloats);
+          trace.mark<10>();
           epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
                                              row_base, col_base, tile.batch, fixup);
+          trace.mark<11>();
         }
         // The next TMA-store epilogue writes the buffer without a barrier first.
         named_barrier_sync(barrier_id, 128);

@@ -10,10 +10,10 @@
 
 #ifdef DG_TRACE
 // [first / last CTA][role: producer, consumer 0][CTA index, globaltimer ns at entry, then the
-// clocks of marks 1..7 after mark 0, -1 where a mark was not reached, then the globaltimer ns
+// clocks of marks 1..11 after mark 0, -1 where a mark was not reached, then the globaltimer ns
 // from entry to the store]. Unmangled, so that the host finds it by name (cuLibraryGetGlobal).
 extern "C" {
-__device__ long long dg_trace[2][2][10];
+__device__ long long dg_trace[2][2][14];
 }
 #endif
 
@@ -21,7 +21,7 @@ namespace dg_sm90 {
 
 struct PhaseTrace {
 #ifdef DG_TRACE
-  static constexpr int kMarks = 8;
+  static constexpr int kMarks = 12;
   long long t[kMarks];
   long long start_ns;
 #endif
@@ -59,7 +59,7 @@ struct PhaseTrace {
       }
       long long now;
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-      out[9] = now - start_ns;
+      out[kMarks + 1] = now - start_ns;
     }
 #endif
   }

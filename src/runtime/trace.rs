@@ -2,7 +2,7 @@
 //! `DEEPGEMM_NVRTC_DEFINES=DG_TRACE` the kernels are built with kernels/sm90/trace.cuh's marks,
 //! and after every launch of one the stream is synchronised and the first and last CTA's
 //! marks are printed to stderr, one line per CTA and role:
-//!   dg_trace NAME cta I/GRID ROLE start_ns T clk M1 M2 ... M7 ns N
+//!   dg_trace NAME cta I/GRID ROLE start_ns T clk M1 M2 ... M11 ns N
 //! (clocks since the thread's mark 0, the kernel's entry; N: globaltimer nanoseconds from
 //! mark 0 to the store, which with the clocks gives the SM clock rate). What the marks are:
 //! kernels/sm90/gemm.cuh. A developer tool: the
@@ -32,7 +32,7 @@ pub fn enabled() -> bool {
 /// `stream` must belong to the current context (or be NULL / a special handle), as for the
 /// launch it follows.
 pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
-    const SLOTS: usize = 2 * 2 * 10;
+    const SLOTS: usize = 2 * 2 * 14;
     // SAFETY: the caller's contract.
     check(
         unsafe { sys::cuStreamSynchronize(stream) },
@@ -54,19 +54,19 @@ pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
         unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, std::mem::size_of_val(&buf)) },
         "cuMemcpyDtoH(dg_trace)",
     )?;
-    for (slot, cta) in buf.chunks(20).enumerate() {
+    for (slot, cta) in buf.chunks(28).enumerate() {
         if slot == 1 && grid <= 1 {
             break;
         }
-        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(10)) {
-            let marks: Vec<String> = r[2..9].iter().map(|m| m.to_string()).collect();
+        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(14)) {
+            let marks: Vec<String> = r[2..13].iter().map(|m| m.to_string()).collect();
             eprintln!(
                 "dg_trace {} cta {}/{grid} {role} start_ns {} clk {} ns {}",
                 kernel.name,
                 r[0],
                 r[1],
                 marks.join(" "),
-                r[9]
+                r[13]
             );
         }
     }
