@@ -81,6 +81,16 @@ impl Decomposition {
         c as u64 * base + (c as u64).min(rem)
     }
 
+    /// Split-K: tiles are split but no CTA's range crosses a tile boundary, so every CTA works
+    /// on one tile only and no owner waits for a contributor busy with another tile.
+    pub fn ranges_within_tiles(&self, k_iters: u64) -> bool {
+        let k = k_iters.max(1);
+        (0..self.sk_ctas).all(|c| {
+            let (begin, end) = (self.range_begin(c, k), self.range_begin(c + 1, k));
+            end <= begin || begin / k == (end - 1) / k
+        })
+    }
+
     /// Whether some tile is computed by more than one CTA (then the fixup needs workspace).
     pub fn splits_tiles(&self, k_iters: u64) -> bool {
         (1..self.sk_ctas).any(|c| self.range_begin(c, k_iters) % k_iters != 0)
@@ -189,6 +199,21 @@ const STAGED_EPILOGUE_S: f64 = 6e-6;
 /// directions within 5 us (16x28672x8192: split 3% faster than the chosen data-parallel plan;
 /// 64x8192x8192: data-parallel 10% faster than the chosen split), so it stays.
 const SPLIT_LAUNCH_S: f64 = 3e-6;
+/// A split-K launch's fixup (every CTA range inside one tile), from the owner's mainloop end to
+/// its epilogue's end: the hand-off (contributors store their partials and raise their flags,
+/// the owner sees them) and, per 128 x 256 of tile area, the reading of each further
+/// contributor's partial. Fitted to DG_TRACE phase clocks on the H200 (session 7): 128 x 16
+/// tiles with 3 contributors 3.0 us, 128 x 64 with 1 contributor 4.2-4.9 us, with 3 5.4 us.
+/// (The constants above, fitted to Stream-K launches whose owners wait for contributors that
+/// are still finishing other tiles, made these 2-3x too expensive: the model chose 64x2112x7168
+/// on 128 x 16 tiles, 27.6 us, over 128 x 64 split 17 x 68, 21.6 us.)
+const SPLITK_HANDOFF_S: f64 = 2.5e-6;
+/// Each further contributor of a split-K tile, whatever its size (its flag and partial reach the
+/// owner through L2 under the other CTAs' streaming): past ~4 per tile the sweeps stop
+/// improving (1x2112x7168 on 128 x 16: 4 per tile 17.9 us, 5-7 18.7-19.6).
+const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
+const SPLITK_READ_S: f64 = 2e-6;
+const SPLITK_FITTED_MAX_N: u32 = 64;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
@@ -323,6 +348,9 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
     let mut busiest = dp_waves * (k_iters as f64 * it + EPILOGUE_S);
+    // A fixup of split tiles starts when the mainloops end, after the operands have streamed
+    // in: it adds to the HBM floor below instead of hiding under it.
+    let mut fixup = 0.0;
     if d.sk_tiles > 0 {
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
@@ -332,9 +360,19 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // The busiest CTA writes one partial and finishes one split tile, reading the
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
-            sk += area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
-                + STAGED_EPILOGUE_S * area
-                + SPLIT_LAUNCH_S;
+            if v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters) {
+                // Split-K: every range lies inside one tile, so the CTAs of a tile end their
+                // mainloops together and no owner waits for a contributor busy with another
+                // tile. (Measured on tiles up to 64 wide; the wider ones keep the Stream-K
+                // constants.)
+                fixup = SPLITK_HANDOFF_S
+                    + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
+                    + area * STAGED_EPILOGUE_S;
+            } else {
+                fixup = area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
+                    + STAGED_EPILOGUE_S * area
+                    + SPLIT_LAUNCH_S;
+            }
         }
         busiest += sk;
     }
@@ -350,7 +388,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
-    let t = busiest.max(floor) + 0.1 * busiest.min(floor);
+    let t = busiest.max(floor) + 0.1 * busiest.min(floor) + fixup;
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
@@ -612,6 +650,35 @@ mod tests {
         let d = Decomposition::data_parallel(v.num_tiles(&p64), &dev);
         let r = estimate_s(&v, &p64, &d, &dev) / estimate_s(&v, &p65, &d, &dev);
         assert!((r - 1.0).abs() < 0.05, "{r}");
+    }
+
+    #[test]
+    fn split_k_fixups_come_after_the_operands_stream_in() {
+        let dev = DeviceSpec::H200;
+        let sk = |tiles: u64, ctas: u32| Decomposition {
+            sk_tiles: tiles,
+            sk_ctas: ctas,
+            grid: ctas,
+        };
+        // 32 tiles of 64 iterations: 128 CTAs take 16 each, inside one tile; 132 or 96 cross
+        // tile boundaries; whole tiles per CTA do not split at all.
+        assert!(sk(32, 128).ranges_within_tiles(64) && sk(32, 64).ranges_within_tiles(64));
+        assert!(!sk(32, 132).ranges_within_tiles(64) && !sk(32, 96).ranges_within_tiles(64));
+        assert!(sk(32, 32).ranges_within_tiles(64) && !sk(32, 32).splits_tiles(64));
+        // A decode GEMM (16 x 4096 x 4096 swapped: 32 tiles of 128 x 16) streams 32 MB of weights
+        // whatever the split: the fixup adds to that floor, so a 4-way split costs more than a
+        // 2-way one by the extra contributors, not less by its shorter mainloops.
+        let v = variant(16);
+        let p = tn(4096, 16, 4096);
+        let floor = (4096.0 * 4096.0 + 2.0 * 4096.0 * 16.0) * 2.0 / HBM_BYTES_PER_S;
+        for ctas in [64, 128] {
+            let t = estimate_s(&v, &p, &sk(32, ctas), &dev);
+            assert!(
+                t >= floor + SPLITK_HANDOFF_S,
+                "{ctas}: {t} vs floor {floor}"
+            );
+        }
+        assert!(estimate_s(&v, &p, &sk(32, 64), &dev) < estimate_s(&v, &p, &sk(32, 128), &dev));
     }
 
     #[test]
