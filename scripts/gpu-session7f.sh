@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sixth GPU call of session 7: the shapes whose plans the re-read charge for narrow tile
-# columns (L2_RELOAD_BYTES_PER_S) changes, against cuBLASLt.
+# Written in session 7, not run (no device time left): the shapes whose plans the re-read charge
+# for narrow tile columns (L2_RELOAD_BYTES_PER_S, branch next/l2-reload-charge) changes, against
+# cuBLASLt. Pack and run it from that branch; on main it times main's plans.
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session7f.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

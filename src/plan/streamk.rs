@@ -203,7 +203,7 @@ const SPLIT_LAUNCH_S: f64 = 3e-6;
 /// its epilogue's end: the hand-off (contributors store their partials and raise their flags,
 /// the owner sees them) and, per 128 x 256 of tile area, the reading of each further
 /// contributor's partial. Fitted to DG_TRACE phase clocks on the H200 (session 7): 128 x 16
-/// tiles with 3 contributors 3.0 us, 128 x 64 with 1 contributor 4.2-4.9 us, with 3 5.4 us.
+/// tiles with 3 contributors 3.0 us, 128 x 64 with 1 contributor 4.2-5.0 us, with 3 5.4 us.
 /// (The constants above, fitted to Stream-K launches whose owners wait for contributors that
 /// are still finishing other tiles, made these 2-3x too expensive: the model chose 64x2112x7168
 /// on 128 x 16 tiles, 27.6 us, over 128 x 64 split 17 x 68, 21.6 us.)
