@@ -360,19 +360,19 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // The busiest CTA writes one partial and finishes one split tile, reading the
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
-            if v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters) {
+            fixup = if v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters) {
                 // Split-K: every range lies inside one tile, so the CTAs of a tile end their
                 // mainloops together and no owner waits for a contributor busy with another
                 // tile. (Measured on tiles up to 64 wide; the wider ones keep the Stream-K
                 // constants.)
-                fixup = SPLITK_HANDOFF_S
+                SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
-                    + area * STAGED_EPILOGUE_S;
+                    + area * STAGED_EPILOGUE_S
             } else {
-                fixup = area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
+                area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
                     + STAGED_EPILOGUE_S * area
-                    + SPLIT_LAUNCH_S;
-            }
+                    + SPLIT_LAUNCH_S
+            };
         }
         busiest += sk;
     }
