@@ -20,8 +20,6 @@ struct TileCoord {
 struct TileScheduler {
   const Sm90Params& p;
 
-  __device__ __forceinline__ int num_tiles() const { return p.num_tiles; }
-
   __device__ __forceinline__ TileCoord coord(int t) const {
     // Unbatched launches skip the division.
     const int batch = t < p.tiles_per_batch ? 0 : p.div_tiles_per_batch.div(t);
