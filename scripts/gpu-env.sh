@@ -1,9 +1,27 @@
 # Sourced by the scripts/gpu-*.sh that run on the GPU machine (from the repo root, .gpu carried):
 # the output folder ($OUT, what the device tool brings back), cuBLAS on the loader path, one
-# kernel cache for the session's calls, and `groups LOG` (a gpu_matmul log's pass/fail tally and
-# its first failures).
+# kernel cache for the session's calls, `groups LOG` (a gpu_matmul log's pass/fail tally and
+# its first failures), and the `bench` and `trace` runs of the bench (below).
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export DEEPGEMM_CACHE_DIR=${DEEPGEMM_CACHE_DIR:-/tmp/deepgemm-session-cache}
 groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+# `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
+# deepgemm ms, cuBLASLt ms, ratio) and the plans it took.
+bench() {
+    local name=$1; shift
+    timeout 150 "${B:-.gpu/deepgemm-bench}" "$@" >"$OUT/$name.txt" 2>&1
+    echo "== $name rc=$? ${SECONDS}s"
+    grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$name.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
+    grep -E "^\[" "$OUT/$name.txt" | sed -e 's/.*heuristic [0-9.]* ms, //' -e 's/); check.*//' -e 's/dg_sm90_bf16_bf16_tn_//' | tr '\n' ' ' | cut -c1-3000; echo
+}
+# `trace LABEL ARGS...`: a DG_TRACE run of deepgemm alone (kernels built with phase clocks,
+# kernels/sm90/trace.cuh); prints the last launch's dg_trace lines, or why there were none.
+trace() {
+    local label=$1; shift
+    DEEPGEMM_NVRTC_DEFINES=DG_TRACE timeout 30 "${B:-.gpu/deepgemm-bench}" --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
+    echo "== $label ($(grep -m1 -oE 'dg_sm90[^ ,)]*' "$OUT/tr.txt" | sed 's/dg_sm90_bf16_bf16_tn_//'))"
+    grep "^dg_trace" "$OUT/tr.txt" | tail -4 | sed -e 's/dg_trace dg_sm90_bf16_bf16_tn_[^ ]* //' -e 's/start_ns [0-9]* //'
+    grep -qm1 "^dg_trace" "$OUT/tr.txt" || grep -iE "error|fail" "$OUT/tr.txt" | head -3
+}

@@ -11,13 +11,6 @@ K=bf16_bf16_tn_m128n128k64_s6_c1x1,bf16_bf16_tn_m128n16k64,bf16_bf16_tn_m128n32k
 DEEPGEMM_NVRTC_DEFINES=DG_TRACE $B --precompile $K >/dev/null
 $B --precompile bf16_bf16_tn >/dev/null
 echo "precompile ${SECONDS}s"
-trace() {  # label, bench args...: the last launch's trace lines
-    local label=$1; shift
-    DEEPGEMM_NVRTC_DEFINES=DG_TRACE timeout 30 $B --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
-    echo "== $label ($(grep -m1 -oE 'dg_sm90[^ ,)]*' "$OUT/tr.txt"))"
-    grep "^dg_trace" "$OUT/tr.txt" | tail -4 | sed -e 's/dg_sm90_bf16_bf16_tn_//'
-    grep -qm1 "^dg_trace" "$OUT/tr.txt" || grep -iE "error|fail" "$OUT/tr.txt" | head -3
-}
 trace "1x64x64" --shape 1x64x64
 trace "1x64x64 no-flush" --shape 1x64x64 --no-flush
 trace "128x128x128" --shape 128x128x128

@@ -11,12 +11,6 @@ SECONDS=0
 B=.gpu/deepgemm-bench
 ONLY_TRACES=1 bash "$(dirname "$0")/gpu-session7a.sh"
 echo "traces ${SECONDS}s"
-bench() {  # name, args...
-    local name=$1; shift
-    timeout 150 $B "$@" >"$OUT/$name.txt" 2>&1
-    echo "== $name rc=$? ${SECONDS}s"
-    grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$name.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
-}
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256 --shape 1x4096x4096 --shape 16x4096x4096
 bench small-m --shapes .gpu/shapes/small-m.txt
 bench waves --shapes .gpu/shapes/waves.txt

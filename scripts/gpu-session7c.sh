@@ -12,12 +12,6 @@ B=.gpu/deepgemm-bench
 $B --precompile all >/dev/null
 echo "precompile all ${SECONDS}s"
 ONLY_TRACES=1 bash "$(dirname "$0")/gpu-session7a.sh" | grep -v precompile
-bench() {  # name, args...
-    local name=$1; shift
-    timeout 150 $B "$@" >"$OUT/$name.txt" 2>&1
-    echo "== $name rc=$? ${SECONDS}s"
-    grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$name.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
-}
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256 --shape 1x4096x4096 --shape 16x4096x4096
 bench small-m --shapes .gpu/shapes/small-m.txt
 bench set-a3 --shape 2048x2048x2048 --shape 4096x4096x4096 --shape 8192x8192x1024

@@ -12,13 +12,6 @@ K=bf16_bf16_tn_m128n128k64_s6_c1x1,bf16_bf16_tn_m128n16k64,bf16_bf16_tn_m128n32k
 DEEPGEMM_NVRTC_DEFINES=DG_TRACE $B --precompile $K >/dev/null
 $B --precompile all >/dev/null
 echo "precompile ${SECONDS}s"
-trace() {  # label, bench args...: the last launch's trace lines
-    local label=$1; shift
-    DEEPGEMM_NVRTC_DEFINES=DG_TRACE timeout 30 $B --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
-    echo "== $label ($(grep -m1 -oE 'dg_sm90[^ ,)]*' "$OUT/tr.txt" | sed 's/dg_sm90_bf16_bf16_tn_//'))"
-    grep "^dg_trace" "$OUT/tr.txt" | tail -4 | sed -e 's/dg_trace dg_sm90_bf16_bf16_tn_[^ ]* //' -e 's/start_ns [0-9]* //'
-    grep -qm1 "^dg_trace" "$OUT/tr.txt" || grep -iE "error|fail" "$OUT/tr.txt" | head -3
-}
 trace "1x64x64" --shape 1x64x64
 trace "16x4096x4096" --shape 16x4096x4096
 trace "64x2112x7168 #0" --shape 64x2112x7168
@@ -30,7 +23,5 @@ trace "1664x1664x8192" --shape 1664x1664x8192
 echo "traces ${SECONDS}s"
 [ -n "${ONLY_TRACES:-}" ] && exit 0
 for set in small-n waves random cliffs; do
-    timeout 150 $B --shapes .gpu/shapes/$set.txt >"$OUT/$set.txt" 2>&1
-    echo "== $set rc=$? ${SECONDS}s"
-    grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$set.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
+    bench $set --shapes .gpu/shapes/$set.txt
 done

@@ -10,13 +10,6 @@ SECONDS=0
 B=.gpu/deepgemm-bench
 $B --precompile all >/dev/null
 echo "precompile all ${SECONDS}s"
-bench() {  # name, args...
-    local name=$1; shift
-    timeout 150 $B "$@" >"$OUT/$name.txt" 2>&1
-    echo "== $name rc=$? ${SECONDS}s"
-    grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$name.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
-    grep -E "^\[" "$OUT/$name.txt" | sed -e 's/.*heuristic [0-9.]* ms, //' -e 's/); check.*//' -e 's/dg_sm90_bf16_bf16_tn_//' | tr '\n' ' ' | cut -c1-3000; echo
-}
 bench small-m --shapes .gpu/shapes/small-m.txt
 bench small-n --shapes .gpu/shapes/small-n.txt
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256
