@@ -276,6 +276,10 @@ const SM_LOAD_BYTES_PER_S: f64 = 100e9;
 /// it: B multicast in clusters of 2 cut 4096^3's loads from 1.6 GB to 1.1 GB and changed
 /// nothing (BENCHMARKS.md).
 const L2_LOAD_BYTES_PER_S: f64 = 9.5e12;
+/// The same when several narrow tile columns each stream the whole of an A larger than the L2
+/// can share (the weights of a decode GEMM, swapped): 64x7168x16384 on 128 x 32 tiles, two columns, loaded 573 MB
+/// in 92 us (6.2 TB/s; session 7), against the 75 us of one 64-wide column split over k.
+const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
 /// whichever is slower.
@@ -380,7 +384,13 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         // Charged to the tiles whose loads outweigh their math only (for 128-256 wide tiles it
         // would misrank 128x192 against 128x256 at 4097^3, where 128x192 measured 4% faster).
         let loads = (tiles * k_iters) as f64 * v.stage_bytes() as f64;
-        busiest = busiest.max(loads / (L2_LOAD_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0));
+        let a_bytes = (p.m * p.k * p.batch) as f64 * v.ab.size_bytes() as f64;
+        let rate = if p.n.div_ceil(v.block_n as u64) > 1 && a_bytes > L2_REUSE_BYTES {
+            L2_RELOAD_BYTES_PER_S
+        } else {
+            L2_LOAD_BYTES_PER_S
+        };
+        busiest = busiest.max(loads / (rate * dev.sm_count.max(1) as f64 / 132.0));
     }
     let elem = v.ab.size_bytes() as f64;
     let bytes = (p.m * p.k + p.n * p.k) as f64 * elem * p.batch as f64
