@@ -161,14 +161,18 @@ __device__ __forceinline__ StagedItem staged_item(int tid, int j) {
 
 // Step (1) of a round of the staged epilogue: after a barrier (the previous round's readers
 // are done), the round's 32 columns of the fragment go to the buffer, transposed; a second
-// barrier publishes them.
-template <int kAccRegs>
-__device__ __forceinline__ void stage_round(const float (&acc)[kAccRegs], float* buf,
-                                            int barrier_id, int tid, int round) {
+// barrier publishes them. kAdd: 0 the accumulators alone; 1 plus `add`, which holds a value
+// per accumulator register; 2 plus `add`, which holds this round's registers only (a Stream-K
+// owner's sum of its contributors' partials, `sum_partials`).
+template <int kAdd, int kAccRegs, int kAddRegs>
+__device__ __forceinline__ void stage_round(const float (&acc)[kAccRegs], const float (&add)[kAddRegs],
+                                            float* buf, int barrier_id, int tid, int round) {
   using S = StagedShape;
   using R = Rounds<kAccRegs * 2>;
   constexpr int kRounds = R::kCount;
   constexpr int kGroupsPerRound = R::kCols / 8;  // 8-column fragment groups (t)
+  constexpr int kRoundRegs = 4 * kGroupsPerRound;
+  static_assert(kAdd == 0 || kAddRegs == (kAdd == 1 ? kAccRegs : kRoundRegs), "addend size");
   const int warp = tid / 32;
   const int lane = tid % 32;
   named_barrier_sync(barrier_id, 128);
@@ -183,7 +187,14 @@ __device__ __forceinline__ void stage_round(const float (&acc)[kAccRegs], float*
           for (int e = 0; e < 2; ++e) {
             const int col = 8 * tt + 2 * (lane % 4) + e;
             const int row = 16 * warp + lane / 4 + 8 * h;
-            buf[col * S::kColStride + row] = acc[4 * (r * kGroupsPerRound + tt) + 2 * h + e];
+            const int reg = 4 * (r * kGroupsPerRound + tt) + 2 * h + e;
+            float v = acc[reg];
+            if constexpr (kAdd == 1) {
+              v += add[reg];
+            } else if constexpr (kAdd == 2) {
+              v += add[reg - r * kRoundRegs];
+            }
+            buf[col * S::kColStride + row] = v;
           }
         }
       }
@@ -201,39 +212,66 @@ struct Fixup {
   int count;
 };
 
-// Where thread `tid`'s 8 floats of item block `block` (round * items per thread + j) live in a
-// partial: the block's 128 threads write their first 4 floats as one dense 2 KiB run and their
-// last 4 as the next, so each 16-byte store or load instruction of a warp covers 512
-// contiguous bytes (whole sectors). With 8 consecutive floats per thread, each instruction
-// half-filled 32 sectors: ncu counted 46% excessive sectors in a Stream-K launch.
-constexpr int kPartialHalf = 128 * 4;
-__device__ __forceinline__ long long partial_offset(int block, int tid) {
-  return static_cast<long long>(block) * 128 * 8 + tid * 4;
+// A partial is the warpgroup's accumulator registers as they are (the owner's fragment layout
+// is the same): float4 q of thread tid at floats (q * 128 + tid) * 4, so each 16-byte store or
+// load instruction of a warp covers 512 contiguous bytes.
+__device__ __forceinline__ long long partial_offset(int q, int tid) {
+  return (static_cast<long long>(q) * 128 + tid) * 4;
 }
 
 // Stream-K contributor: writes the warpgroup's raw 64 x N accumulators (no alpha, nothing
-// else) to `slot` in the staged epilogue's item order (`partial_offset`), and the owner reads
-// them back in the same order. Goes
-// through the same staging buffer (and rounds) as `epilogue_staged`, so the fragment layout
-// never reaches global memory. The caller raises the slot's flag afterwards.
+// else) to `slot`, straight from the registers (no staging: it cost the contributor two
+// barriers and a shared-memory round trip before its flag). The caller raises the slot's flag
+// after a barrier.
 template <int kAccRegs>
-__device__ __forceinline__ void epilogue_store_partial(const float (&acc)[kAccRegs], float* buf,
-                                                       int barrier_id, int tid, float* slot) {
-  using S = StagedShape;
-  constexpr int kRounds = Rounds<kAccRegs * 2>::kCount;
-  constexpr int kItems = Rounds<kAccRegs * 2>::kItems;
-#pragma unroll 1
-  for (int round = 0; round < kRounds; ++round) {
-    stage_round(acc, buf, barrier_id, tid, round);
+__device__ __forceinline__ void epilogue_store_partial(const float (&acc)[kAccRegs], int tid,
+                                                       float* slot) {
 #pragma unroll
-    for (int j = 0; j < kItems / 128; ++j) {
-      const StagedItem item = staged_item(tid, j);
-      const float* src = buf + item.col * S::kColStride + 8 * item.group;
-      const F32x4 lo = reinterpret_cast<const F32x4*>(src)[0];
-      const F32x4 hi = reinterpret_cast<const F32x4*>(src)[1];
-      float* dst = slot + partial_offset(round * (kItems / 128) + j, tid);
-      st_cg_f32x4(dst, lo.x, lo.y, lo.z, lo.w);
-      st_cg_f32x4(dst + kPartialHalf, hi.x, hi.y, hi.z, hi.w);
+  for (int q = 0; q < kAccRegs / 4; ++q) {
+    st_cg_f32x4(slot + partial_offset(q, tid), acc[4 * q], acc[4 * q + 1], acc[4 * q + 2],
+                acc[4 * q + 3]);
+  }
+}
+
+// A Stream-K owner's sum of its contributors' partials for its accumulator registers
+// [first, first + kCount), in CTA order (deterministic). Every load of a batch of contributors
+// is issued before any is used: one exposed L2 latency per batch.
+template <int kAccRegs, int kCount>
+__device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int first,
+                                             float (&out)[kCount]) {
+  static_assert(kCount % 4 == 0, "whole float4s");
+  // The temporaries of a batch sit next to the accumulators: 4 contributors at a time on the
+  // narrow tiles, 2 where the accumulators take most registers.
+  constexpr int kBatch = kAccRegs <= 32 && kCount <= 16 ? 4 : 2;
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) {
+    out[i] = 0.f;
+  }
+#pragma unroll 1
+  for (int c0 = 0; c0 < fixup.count; c0 += kBatch) {
+    float x[kBatch][kCount];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      if (c0 + b < fixup.count) {
+        const float* src = fixup.slot0 + (c0 + b) * fixup.slot_stride;
+#pragma unroll
+        for (int q = 0; q < kCount / 4; ++q) {
+          ld_cg_f32x4(src + partial_offset(first / 4 + q, tid), x[b][4 * q], x[b][4 * q + 1],
+                      x[b][4 * q + 2], x[b][4 * q + 3]);
+        }
+      } else {
+#pragma unroll
+        for (int i = 0; i < kCount; ++i) {
+          x[b][i] = 0.f;
+        }
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+#pragma unroll
+      for (int i = 0; i < kCount; ++i) {
+        out[i] += x[b][i];
+      }
     }
   }
 }
@@ -277,57 +315,27 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
   constexpr int kPerThread = kItems / 128;
+  // kFixup: the other CTAs' shares of this tile's k-loop, added to the accumulators on their
+  // way into the buffer. Tiles up to 64 wide (at most two rounds) load every round's sums
+  // before the first, one exposed L2 latency per batch of contributors for the whole tile; the
+  // wider ones a round at a time, their accumulators leaving no registers for more.
+  constexpr int kRoundRegs = kAccRegs / kRounds;
+  constexpr bool kSumAll = kFixup && kAccRegs <= 32;
+  float all[kSumAll ? kAccRegs : 4];
+  if constexpr (kSumAll) {
+    sum_partials<kAccRegs>(fixup, tid, 0, all);
+  }
 #pragma unroll 1
   for (int round = 0; round < kRounds; ++round) {
-    // The other CTAs' shares of this tile's k-loop (kFixup), summed in CTA order
-    // (deterministic). Every load of a batch of contributors is issued before any is used, and
-    // before this round's staging barriers: one exposed L2 latency per batch and round instead
-    // of one per contributor and item (with many contributors, as in split-K for small m,
-    // those latencies made the fixup cost more than the split saved). Tiles up to 64 wide,
-    // whose accumulators leave the registers for it, take 4 contributors per batch.
-    float part[kPerThread][8];
-    if constexpr (kFixup) {
-      constexpr int kBatch = kAccRegs <= 32 ? 4 : 2;
-#pragma unroll
-      for (int j = 0; j < kPerThread; ++j) {
-#pragma unroll
-        for (int i = 0; i < 8; ++i) {
-          part[j][i] = 0.f;
-        }
-      }
-#pragma unroll 1
-      for (int c0 = 0; c0 < fixup.count; c0 += kBatch) {
-        float x[kBatch][kPerThread][8];
-#pragma unroll
-        for (int q = 0; q < kBatch; ++q) {
-#pragma unroll
-          for (int j = 0; j < kPerThread; ++j) {
-            const long long at = partial_offset(round * kPerThread + j, tid);
-            if (c0 + q < fixup.count) {
-              const float* src = fixup.slot0 + (c0 + q) * fixup.slot_stride + at;
-              ld_cg_f32x4(src, x[q][j][0], x[q][j][1], x[q][j][2], x[q][j][3]);
-              ld_cg_f32x4(src + kPartialHalf, x[q][j][4], x[q][j][5], x[q][j][6], x[q][j][7]);
-            } else {
-#pragma unroll
-              for (int i = 0; i < 8; ++i) {
-                x[q][j][i] = 0.f;
-              }
-            }
-          }
-        }
-#pragma unroll
-        for (int q = 0; q < kBatch; ++q) {
-#pragma unroll
-          for (int j = 0; j < kPerThread; ++j) {
-#pragma unroll
-            for (int i = 0; i < 8; ++i) {
-              part[j][i] += x[q][j][i];
-            }
-          }
-        }
-      }
+    if constexpr (kSumAll) {
+      stage_round<1>(acc, all, buf, barrier_id, tid, round);
+    } else if constexpr (kFixup) {
+      float part[kRoundRegs];
+      sum_partials<kAccRegs>(fixup, tid, round * kRoundRegs, part);
+      stage_round<2>(acc, part, buf, barrier_id, tid, round);
+    } else {
+      stage_round<0>(acc, all, buf, barrier_id, tid, round);
     }
-    stage_round(acc, buf, barrier_id, tid, round);
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
       const StagedItem item = staged_item(tid, j);
@@ -344,12 +352,6 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const F32x4 lo = reinterpret_cast<const F32x4*>(src)[0];
       const F32x4 hi = reinterpret_cast<const F32x4*>(src)[1];
       float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-      if constexpr (kFixup) {
-#pragma unroll
-        for (int i = 0; i < 8; ++i) {
-          v[i] += part[j][i];
-        }
-      }
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
         v[i] *= alpha;

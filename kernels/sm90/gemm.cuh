@@ -583,8 +583,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if (unit.k_end < num_k_iters) {
           // A later CTA finishes this tile: hand the partial over and raise the flag.
           epilogue_store_partial(
-              acc, staged, barrier_id, tid,
-              StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
+              acc, tid, StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
           trace.mark<8>();
           named_barrier_sync(barrier_id, 128);
           if (tid == 0) {

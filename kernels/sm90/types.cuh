@@ -158,8 +158,8 @@ static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4 + 8 * 4 + 5 * 8,
               "Sm90Params layout must match src/runtime/tensor_map.rs");
 
 // The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial
-// 64 x BLOCK_N fp32 tile (in the staged epilogue's item order, sm90/epilogue.cuh
-// `epilogue_store_partial`).
+// 64 x BLOCK_N fp32 tile (the accumulator registers in fragment order, sm90/epilogue.cuh
+// `partial_offset`).
 // src/plan/streamk.rs `Decomposition::workspace_bytes` mirrors the sizes.
 struct StreamKWorkspace {
   static constexpr unsigned kConsumers = 2;
