@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds deepgemm-bench at revision REV (default HEAD~1) in a scratch worktree and puts it in
+# .gpu/old/, next to the current pack: a before/after comparison inside one GPU run. Run it
+# after scripts/gpu-pack.sh (which empties .gpu/). Needs no GPU.
+#     bash scripts/gpu-pack-old.sh [REV]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REV=${1:-HEAD~1}
+TREE=${TMPDIR:-/tmp}/deepgemm-old-tree
+git worktree remove --force "$TREE" 2>/dev/null || rm -rf "$TREE"
+git worktree add --detach "$TREE" "$REV" >/dev/null
+(cd "$TREE" && CARGO_TARGET_DIR=${TMPDIR:-/tmp}/deepgemm-old-target cargo build --release --bin deepgemm-bench)
+mkdir -p .gpu/old
+cp "${TMPDIR:-/tmp}/deepgemm-old-target/release/deepgemm-bench" .gpu/old/
+strip --strip-debug .gpu/old/deepgemm-bench
+git worktree remove --force "$TREE"
+echo "== .gpu/old/deepgemm-bench from $(git rev-parse --short "$REV")"
