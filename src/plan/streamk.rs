@@ -277,8 +277,9 @@ const SM_LOAD_BYTES_PER_S: f64 = 100e9;
 /// nothing (BENCHMARKS.md).
 const L2_LOAD_BYTES_PER_S: f64 = 9.5e12;
 /// The same when several narrow tile columns each stream the whole of an A larger than the L2
-/// can share (the weights of a decode GEMM, swapped): 64x7168x16384 on 128 x 32 tiles, two columns, loaded 573 MB
-/// in 92 us (6.2 TB/s; session 7), against the 75 us of one 64-wide column split over k.
+/// can share (the weights of a decode GEMM, swapped): 64x7168x16384 on 128 x 32 tiles, two
+/// columns, loaded 573 MB in 92 us (6.2 TB/s; session 7), against the 75 us of one 64-wide
+/// column split over k.
 const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
