@@ -7,8 +7,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-cluster.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 echo "== nvrtc_sm90 (direct variant cases incl. clusters)"
 timeout 150 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 >"$OUT/sm90.txt" 2>&1
 rc=$?

@@ -4,8 +4,6 @@
 # overhead, then gpu_pack (packing and D copies, whose candidates share the ranking).
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
 echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
 $B --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --json "$OUT/cliffs.json" >"$OUT/bench.txt" 2>&1

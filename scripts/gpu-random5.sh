@@ -6,8 +6,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-random5.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 $B --shapes .gpu/shapes/random.txt >"$OUT/random.txt" 2>&1
 echo "random rc=$? ${SECONDS}s"
 grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/random.txt" | awk '{print $1, $5, $6, $7, $8, $9, $12}'

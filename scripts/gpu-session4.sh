@@ -6,8 +6,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session4.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 if [ -z "${SKIP_TESTS:-}" ]; then
     timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
     echo "gpu_pack rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/pack.txt")"; grep -E "FAIL|panicked" "$OUT/pack.txt" | head -5

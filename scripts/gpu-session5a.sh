@@ -7,8 +7,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session5a.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [ -z "${SKIP_TESTS:-}" ]; then
     timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture transposed_orientation narrow_and_swapped shapes_types >"$OUT/matmul.txt" 2>&1

@@ -7,8 +7,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session5b.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 if [ -z "${SKIP_TESTS:-}" ]; then
     DEEPGEMM_SM90_VARIANTS=n96k,n112k,n144k,n160k,n176k,n208k,n224k,n240k timeout 150 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 sm90_kernel_matches_reference_on_gpu >"$OUT/sm90.txt" 2>&1
     echo "nvrtc_sm90 fill rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"

@@ -8,8 +8,6 @@
 #     there: bash scripts/gpu-session5c.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 if [ -z "${SKIP_TESTS:-}" ]; then
     timeout 100 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture transposed_orientation large >"$OUT/matmul.txt" 2>&1
     echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"

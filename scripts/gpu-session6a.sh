@@ -8,8 +8,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session6a.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 $B --precompile _m64n
 echo "precompile ${SECONDS}s"
 if [ -z "${SKIP_TESTS:-}" ]; then

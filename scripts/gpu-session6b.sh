@@ -7,8 +7,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session6b.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 $B --precompile _m64n >/dev/null
 echo "precompile ${SECONDS}s"
 DEEPGEMM_PINGPONG=1 timeout 130 $B --shapes .gpu/shapes/small-m.txt >"$OUT/small-m-pp.txt" 2>&1

@@ -6,8 +6,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session6c.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 $B --precompile bf16_bf16_tn_m128 >/dev/null
 echo "precompile ${SECONDS}s"
 S="--shape 127x4095x4096 --shape 128x4096x4096 --shape 64x4096x4096 --shape 64x2112x7168 --shape 128x2112x7168 --shape 16x4096x4096 --shape 1x2112x7168"

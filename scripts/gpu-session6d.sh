@@ -6,8 +6,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session6d.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 DEEPGEMM_SM90_VARIANTS=_m128n timeout 100 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 sm90_kernel_matches_reference_on_gpu >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result|cases$' "$OUT/sm90.txt" | tr '\n' ' ')"
 grep -E "FAIL|panicked|max scaled err [1-9]" "$OUT/sm90.txt" | head -5 | cut -c1-250

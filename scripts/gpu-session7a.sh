@@ -5,8 +5,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session7a.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 K=bf16_bf16_tn_m128n128k64_s6_c1x1,bf16_bf16_tn_m128n16k64,bf16_bf16_tn_m128n32k64,bf16_bf16_tn_m128n64k64,bf16_bf16_tn_m128n256k64_s4_c1x1
 DEEPGEMM_NVRTC_DEFINES=DG_TRACE $B --precompile $K >/dev/null
 $B --precompile bf16_bf16_tn >/dev/null

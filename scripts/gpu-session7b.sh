@@ -7,8 +7,6 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session7b.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
 ONLY_TRACES=1 bash "$(dirname "$0")/gpu-session7a.sh"
 echo "traces ${SECONDS}s"
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256 --shape 1x4096x4096 --shape 16x4096x4096
@@ -16,7 +14,7 @@ bench small-m --shapes .gpu/shapes/small-m.txt
 bench waves --shapes .gpu/shapes/waves.txt
 bench set-a3 --shape 2048x2048x2048 --shape 4096x4096x4096 --shape 8192x8192x1024
 [ -n "${SKIP_TESTS:-}" ] && exit 0
-$B --precompile all >/dev/null; echo "precompile all ${SECONDS}s"
+precompile_all
 timeout 200 .gpu/tests/nvrtc_sm90 --ignored --nocapture --test-threads=1 sm90_kernel_matches_reference_on_gpu >"$OUT/sm90.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E 'test result' "$OUT/sm90.txt")"
 grep -E "FAIL|panicked|max scaled err [1-9]" "$OUT/sm90.txt" | head -5 | cut -c1-250

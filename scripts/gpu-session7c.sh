@@ -7,10 +7,7 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session7c.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
-$B --precompile all >/dev/null
-echo "precompile all ${SECONDS}s"
+precompile_all
 ONLY_TRACES=1 bash "$(dirname "$0")/gpu-session7a.sh" | grep -v precompile
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256 --shape 1x4096x4096 --shape 16x4096x4096
 bench small-m --shapes .gpu/shapes/small-m.txt

@@ -6,10 +6,7 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session7e.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
-$B --precompile all >/dev/null
-echo "precompile all ${SECONDS}s"
+precompile_all
 bench small-m --shapes .gpu/shapes/small-m.txt
 bench small-n --shapes .gpu/shapes/small-n.txt
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256

@@ -9,10 +9,7 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session8a.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
-$B --precompile all >/dev/null
-echo "precompile all ${SECONDS}s"
+precompile_all
 for d in streamk splitk; do
     DEEPGEMM_DECOMPOSITION=$d timeout 80 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
         large_shapes repeated narrow alpha_beta strided epilogues >"$OUT/matmul-$d.txt" 2>&1

@@ -5,10 +5,7 @@
 #     here:  bash scripts/gpu-pack.sh        there: bash scripts/gpu-session8e.sh  (.gpu carried)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-SECONDS=0
-B=.gpu/deepgemm-bench
-$B --precompile all >/dev/null
-echo "precompile all ${SECONDS}s"
+precompile_all
 bench small-n --shapes .gpu/shapes/small-n.txt
 bench tiny --shape 1x64x64 --shape 64x64x64 --shape 128x128x128 --shape 256x256x256
 bench cliffs --shapes .gpu/shapes/cliffs.txt --workspace-mib 160
