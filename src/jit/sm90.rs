@@ -57,24 +57,29 @@ pub fn render(v: &Sm90Variant) -> String {
 }
 
 /// NVRTC options for every sm90 variant. `sm_90a` (not `sm_90`) enables wgmma and setmaxnreg.
-/// `DEEPGEMM_NVRTC_DEFINES` (comma-separated `NAME` or `NAME=VALUE`) adds `-D` options for
-/// kernel experiments, e.g. `DG_TRACE` (sm90/trace.cuh); the options are part of the disk
-/// cache key, so such builds never mix with the plain ones.
+/// Plus a `-D` for each of `defines()`; the options are part of the disk cache key, so such
+/// builds never mix with the plain ones.
 pub fn options() -> Vec<String> {
     let mut options = vec![
         "--gpu-architecture=sm_90a".to_string(),
         "--std=c++17".to_string(),
     ];
-    if let Ok(defines) = std::env::var("DEEPGEMM_NVRTC_DEFINES") {
-        options.extend(
-            defines
-                .split(',')
+    options.extend(defines().into_iter().map(|d| format!("-D{d}")));
+    options
+}
+
+/// `DEEPGEMM_NVRTC_DEFINES` (comma-separated `NAME` or `NAME=VALUE`): preprocessor definitions
+/// for kernel experiments, e.g. `DG_TRACE` (sm90/trace.cuh).
+pub fn defines() -> Vec<String> {
+    std::env::var("DEEPGEMM_NVRTC_DEFINES")
+        .map(|d| {
+            d.split(',')
                 .map(str::trim)
                 .filter(|d| !d.is_empty())
-                .map(|d| format!("-D{d}")),
-        );
-    }
-    options
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -19,12 +19,18 @@ use crate::error::Result;
 
 /// True when the sm90 kernels are built with DG_TRACE.
 pub fn enabled() -> bool {
-    static ON: Lazy<bool> = Lazy::new(|| {
-        std::env::var("DEEPGEMM_NVRTC_DEFINES")
-            .is_ok_and(|d| d.split(',').any(|x| x.trim() == "DG_TRACE"))
-    });
+    static ON: Lazy<bool> =
+        Lazy::new(|| crate::jit::sm90::defines().iter().any(|d| d == "DG_TRACE"));
     *ON
 }
+
+/// kernels/sm90/trace.cuh `dg_trace[2][2][14]`: per traced CTA (first, last) and role
+/// (producer, consumer 0), the CTA index, the entry's globaltimer, marks 1..11, the ns to the
+/// store.
+const CTAS: usize = 2;
+const ROLES: usize = 2;
+const ROLE_SLOTS: usize = 14;
+const MARKS: std::ops::Range<usize> = 2..ROLE_SLOTS - 1;
 
 /// Waits for `stream` and prints `kernel`'s trace buffer (`dg_trace`), then clears it.
 ///
@@ -32,7 +38,7 @@ pub fn enabled() -> bool {
 /// `stream` must belong to the current context (or be NULL / a special handle), as for the
 /// launch it follows.
 pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
-    const SLOTS: usize = 2 * 2 * 14;
+    const SLOTS: usize = CTAS * ROLES * ROLE_SLOTS;
     // SAFETY: the caller's contract.
     check(
         unsafe { sys::cuStreamSynchronize(stream) },
@@ -54,19 +60,19 @@ pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
         unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, std::mem::size_of_val(&buf)) },
         "cuMemcpyDtoH(dg_trace)",
     )?;
-    for (slot, cta) in buf.chunks(28).enumerate() {
+    for (slot, cta) in buf.chunks(ROLES * ROLE_SLOTS).enumerate() {
         if slot == 1 && grid <= 1 {
             break;
         }
-        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(14)) {
-            let marks: Vec<String> = r[2..13].iter().map(|m| m.to_string()).collect();
+        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(ROLE_SLOTS)) {
+            let marks: Vec<String> = r[MARKS].iter().map(|m| m.to_string()).collect();
             eprintln!(
                 "dg_trace {} cta {}/{grid} {role} start_ns {} clk {} ns {}",
                 kernel.name,
                 r[0],
                 r[1],
                 marks.join(" "),
-                r[13]
+                r[ROLE_SLOTS - 1]
             );
         }
     }
