@@ -598,16 +598,12 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
     (first_m + local % rows, local / rows, batch)
 }
 
-/// `DEEPGEMM_PINGPONG` = `1` (the ping-pong variants wherever one takes the problem) or `0`
-/// (none), for tests that must run each consumer schedule and for measuring one against the
-/// other; unset: none (they measured slower, `PINGPONG_TILES`). Read once.
-pub fn pingpong_forced() -> Option<bool> {
-    static F: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| {
-        match std::env::var("DEEPGEMM_PINGPONG").as_deref().map(str::trim) {
-            Ok("1") => Some(true),
-            Ok("0") => Some(false),
-            _ => None,
-        }
+/// `DEEPGEMM_PINGPONG=1`: the ping-pong variants wherever one takes the problem, for tests that
+/// must run each consumer schedule and for measuring one against the other; otherwise none
+/// (they measured slower, `PINGPONG_TILES`). Read once.
+pub fn pingpong_forced() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_PINGPONG").is_ok_and(|v| v.trim() == "1")
     });
     *F
 }
@@ -631,13 +627,13 @@ pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
 }
 
 /// `variants` under `DEEPGEMM_PINGPONG` (`pingpong_forced`): only the ping-pong ones where any
-/// takes the problem (`Some(true)`), else none of them: slower than the cooperative tiles where
+/// takes the problem (`forced`), else none of them: slower than the cooperative tiles where
 /// measured (`PINGPONG_TILES`), they run only on request.
-pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: Option<bool>) -> Vec<Sm90Variant> {
-    match forced {
-        Some(true) if variants.iter().any(|x| x.pingpong()) => variants.retain(|x| x.pingpong()),
-        Some(true) => {}
-        Some(false) | None => variants.retain(|x| !x.pingpong()),
+pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+    if !forced {
+        variants.retain(|x| !x.pingpong());
+    } else if variants.iter().any(|x| x.pingpong()) {
+        variants.retain(|x| x.pingpong());
     }
     variants
 }
@@ -1389,17 +1385,15 @@ mod tests {
         let p = tn(4096, 4096, 4096);
         let all = fitting_with(&p, &dev, None);
         assert!(all.iter().any(|v| v.pingpong()) && all.iter().any(|v| !v.pingpong()));
-        for unset in [None, Some(false)] {
-            let v = with_pingpong(all.clone(), unset);
-            assert!(!v.is_empty() && v.iter().all(|v| !v.pingpong()));
-        }
-        let forced = with_pingpong(all.clone(), Some(true));
+        let v = with_pingpong(all.clone(), false);
+        assert!(!v.is_empty() && v.iter().all(|v| !v.pingpong()));
+        let forced = with_pingpong(all.clone(), true);
         assert_eq!(forced.len(), PINGPONG_TILES.len());
         assert!(forced.iter().all(|v| v.pingpong() && v.cluster_m == 1));
         // tf32 has no ping-pong variant: forcing it leaves the problem its variants.
         let f32p = problem(512, 512, 512, 1, 0, R_32F, R_32F, None);
         let tf32 = fitting_with(&f32p, &dev, None);
-        assert_eq!(with_pingpong(tf32.clone(), Some(true)), tf32);
+        assert_eq!(with_pingpong(tf32.clone(), true), tf32);
         // Data-parallel only, whatever the schedule forced.
         let pp = forced[0];
         let d = decompositions_with(&pp, &tn(1664, 1664, 8192), &dev, Forced::Auto);
