@@ -8,6 +8,8 @@
 // a call anywhere in the kernel makes ptxas serialise every wgmma (C7510).
 #pragma once
 
+#include "ptx/special.cuh"
+
 #ifdef DG_TRACE
 // [first / last CTA][role: producer, consumer 0][CTA index, globaltimer ns at entry, then the
 // clocks of marks 1..11 after mark 0, -1 where a mark was not reached, then the globaltimer ns
@@ -28,7 +30,7 @@ struct PhaseTrace {
 
   __device__ __forceinline__ void begin() {
 #ifdef DG_TRACE
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+    start_ns = globaltimer_ns();
 #pragma unroll
     for (int i = 0; i < kMarks; ++i) {
       t[i] = -1;
@@ -41,7 +43,7 @@ struct PhaseTrace {
   __device__ __forceinline__ void mark() {
 #ifdef DG_TRACE
     static_assert(I < kMarks, "PhaseTrace has kMarks marks");
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t[I])::"memory");
+    t[I] = clock64_now();
 #endif
   }
 
@@ -57,9 +59,7 @@ struct PhaseTrace {
       for (int i = 1; i < kMarks; ++i) {
         out[1 + i] = t[i] < 0 ? -1 : t[i] - t[0];
       }
-      long long now;
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-      out[kMarks + 1] = now - start_ns;
+      out[kMarks + 1] = globaltimer_ns() - start_ns;
     }
 #endif
   }

@@ -7,6 +7,7 @@
 
 #include "ptx/cvt16.cuh"
 #include "ptx/cvt16x2.cuh"
+#include "ptx/special.cuh"
 #include "ptx/wgmma.cuh"
 
 namespace dg_sm90 {
@@ -112,9 +113,7 @@ struct FastDiv {
 
   __device__ __forceinline__ int div(int x) const {
     const unsigned ux = static_cast<unsigned>(x);
-    unsigned hi;
-    asm("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(ux), "r"(mul));
-    return static_cast<int>((hi + ux) >> shift);
+    return static_cast<int>((mul_hi_u32(ux, mul) + ux) >> shift);
   }
 };
 

@@ -56,6 +56,10 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("ptx/wgmma.cuh", include_str!("../../kernels/ptx/wgmma.cuh")),
     ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
+    (
+        "ptx/special.cuh",
+        include_str!("../../kernels/ptx/special.cuh"),
+    ),
     ("ptx/cvt16.cuh", include_str!("../../kernels/ptx/cvt16.cuh")),
     (
         "ptx/cvt16x2.cuh",
