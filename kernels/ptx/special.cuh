@@ -22,3 +22,12 @@ __device__ __forceinline__ long long globaltimer_ns() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
+
+// The thread's lane in its warp, read afresh each time (volatile): values derived from it in a
+// loop body cannot be hoisted out of the loop and kept in registers across it (an epilogue's
+// per-lane offsets, live across the mainloop next to 128 accumulators, made ptxas spill).
+__device__ __forceinline__ int lane_id_volatile() {
+  int lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  return lane;
+}

@@ -10,6 +10,7 @@
 
 #include "ptx/barrier.cuh"
 #include "ptx/global_sync.cuh"
+#include "ptx/special.cuh"
 #include "sm90/types.cuh"
 
 namespace dg_sm90 {
@@ -311,6 +312,9 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
   const bool has_bias = !kPlain && (p.flags & SM90_FLAG_BIAS) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
   const bool read_c = !kPlain && beta != 0.f;
+  // Unit stride along m, but runs of 8 rows off the 16-byte grid (odd ld, or D's address):
+  // the stores go down the columns instead (see the round loop).
+  const bool down_lanes = p.d_ms == 1 && (!aligned16(d) || (p.d_ns * sizeof(OutT)) % 16 != 0);
 
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
@@ -335,6 +339,50 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       stage_round<2>(acc, part, buf, barrier_id, tid, round);
     } else {
       stage_round<0>(acc, all, buf, barrier_id, tid, round);
+    }
+    if (down_lanes) {
+      // Column-major D whose 8-row runs are not 16-byte aligned: each warp takes the round's
+      // columns [warp, warp + 1) * kRoundCols / 4, its lanes rows lane and lane + 32, so
+      // every store instruction writes 32 consecutive elements of one column (64 contiguous
+      // bytes for 16-bit D). The item mapping below would make each instruction write one
+      // element of each of 32 runs 16 bytes apart: 8 partial writes into every 32-byte
+      // sector of D instead of one or two (PyTorch's logits at vocabulary 50257 ran 2.6x
+      // the time of an aligned D, H200, session 8).
+      constexpr int kColsPerWarp = kRoundCols / 4;
+      const int lane = lane_id_volatile();  // ptx/special.cuh: not hoisted out of the tile loop
+      const int warp = (tid - lane) / 32;
+#pragma unroll 1
+      for (int cc = 0; cc < kColsPerWarp; ++cc) {
+        const int local_col = warp * kColsPerWarp + cc;
+        const long long col = col_base + round * kRoundCols + local_col;
+        if (col >= p.n) {
+          break;  // uniform across the warp
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int local_row = lane + 32 * h;
+          const long long row = row_base + local_row;
+          if (row >= p.m) {
+            continue;
+          }
+          float v = alpha * buf[local_col * S::kColStride + local_row];
+          if (read_c) {
+            v += beta * to_f32(c[batch * p.c_bs + row * p.c_ms + col * p.c_ns]);
+          }
+          if (has_bias) {
+            constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
+            const bool along_n = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0;
+            const long long at = batch * p.bias_bs + (along_n ? col : row);
+            v += bias_f32 ? static_cast<const float*>(p.bias)[at]
+                          : to_f32(static_cast<const OutT*>(p.bias)[at]);
+          }
+          if (!kPlain) {
+            v = activate(v, p.activation);
+          }
+          d[row + col * p.d_ns] = FromF32<OutT>::convert(v);
+        }
+      }
+      continue;
     }
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
