@@ -460,16 +460,19 @@ fn too_little_workspace_takes_the_portable_kernel() {
 /// D whose layout keeps the Hopper kernel from its TMA-store epilogue (odd leading dimension,
 /// lines ending inside a 16-byte unit, odd batch stride), big enough for the aligned copy to
 /// pay: the kernel writes D's copy in the workspace, which is then copied into the caller's D
-/// (C copied in first when beta != 0, C aliasing D or not). Column- and row-major D, bf16 and
-/// fp16, epilogues, A/B packed too or not. The plan must say `pack_d` / `pack_abd`.
+/// (C copied in first when beta != 0, C aliasing D or not). Row-major D (a column-major one is
+/// stored down its columns by the general epilogue instead, `plan::pack::d_pays`), bf16 and
+/// fp16, epilogues, A/B packed too or not. The plan must say `pack_d` / `pack_bd` / `pack_ad`.
 fn odd_d_cases() -> Vec<(GemmSpec, &'static str)> {
+    const ROW_CD: [Order; 4] = [Order::Col, Order::Col, Order::Row, Order::Row];
     let mut out = Vec::new();
     for (i, &(ab, cd)) in [(DType::BF16, DType::BF16), (DType::F16, DType::F16)]
         .iter()
         .enumerate()
     {
-        // Column-major D, ld = m = 4097 (264 tiles of 128x256 on 132 SMs: 2 waves).
-        let mut s = spec(ab, cd, (true, false), 4097, 2048, 64);
+        // Row-major D, ld = n = 4097 (272 tiles of 128x256 on 132 SMs: 3 waves).
+        let mut s = spec(ab, cd, (true, false), 2048, 4097, 64);
+        s.order = ROW_CD;
         out.push((s.clone(), "+pack_d"));
         s.beta = 0.5;
         s.epi = Epi::GeluBias;
@@ -478,18 +481,20 @@ fn odd_d_cases() -> Vec<(GemmSpec, &'static str)> {
         s.pad = [0, 0, 8, 0];
         s.epi = Epi::Relu;
         out.push((s.clone(), "+pack_d"));
-        // Row-major C and D, ld = n = 2049; with transb = T B (n x k, ld 2049) is packed too.
+        // ld = n = 2049; with transb = T B (n x k, ld 2049) is packed too.
         let (tr, tag) = [((true, false), "+pack_d"), ((true, true), "+pack_bd")][i];
         let mut s = spec(ab, cd, tr, 4096, 2049, 64);
-        s.order = [Order::Col, Order::Col, Order::Row, Order::Row];
+        s.order = ROW_CD;
         s.beta = -1.0;
         out.push((s, tag));
         // A packed as well (lda = 65).
-        let mut s = spec(ab, cd, (true, false), 4097, 2048, 64);
+        let mut s = spec(ab, cd, (true, false), 2048, 4097, 64);
+        s.order = ROW_CD;
         s.pad = [1, 0, 0, 0];
         out.push((s, "+pack_ad"));
         // Batched, D's batch stride odd.
         let mut s = spec(ab, cd, (true, false), 2048, 2048, 64);
+        s.order = ROW_CD;
         s.batch = 2;
         s.batch_pad = [0, 0, 1, 1];
         s.beta = 0.25;

@@ -282,8 +282,7 @@ fn d_layout(p: &GemmProblem) -> Option<(Major, u64, u64, i64)> {
 /// Why D's layout keeps the Hopper kernel from its TMA-store epilogue when it could have it
 /// through an aligned copy in the workspace (16-bit D whose leading dimension, batch stride or
 /// line length breaks TMA's 16-byte rules, with C, when read, laid out like D), or `None`.
-/// The general epilogue that D would otherwise take costs ~17 us per 128x256 tile on the
-/// H200 (4095^3 with D's ld = 4095 ran 72 us slower than 4096^3 on the same 4 waves).
+/// Whether the copy pays is `d_pays`'s question.
 pub fn d_misfit(p: &GemmProblem) -> Option<String> {
     if p.cd_type.size_bytes() != 2 {
         return None;
@@ -300,15 +299,22 @@ pub fn d_misfit(p: &GemmProblem) -> Option<String> {
 }
 
 /// Whether copying D through the workspace beats the general epilogue for `tiles` output
-/// tiles of `area` (block_m x block_n) on `sms` SMs: the epilogue's per-tile cost (from the
-/// H200: ~17 us per 128x256 tile, proportional to the elements it writes) per wave, against
+/// tiles of `area` (block_m x block_n) on `sms` SMs: the epilogue's per-tile cost, over the
+/// TMA-store epilogue's, per wave (proportional to the elements a tile writes), against
 /// reading and writing D once more plus a launch, by a margin of 1.5 (C's copy, when beta != 0,
 /// is not counted). A tile writes only the elements of D inside it: a one-row D (m = 1) costs
-/// the general epilogue one row per tile, not a whole tile.
+/// the general epilogue one row per tile, not a whole tile. Per 128x256 tile on the H200:
+/// - D with unit stride along m (cuBLAS's column-major), stored down the columns
+///   (kernels/sm90/epilogue.cuh): ~6.4 us (session 9: 4097x4096x4096 203.6 us against 178 for
+///   4096^3 on 4 waves; 50257x8192x768 1.31 ms against 0.91 aligned, 4.2 us). The copy, ~6.9 us
+///   of HBM traffic per wave of tiles plus a launch, never pays against that.
+/// - D with unit stride along n (row-major): ~17 us (the element-wise path; 4095^3 with
+///   column-major D's ld = 4095 ran 72 us slower than 4096^3 before session 9's stores).
 pub fn d_pays(p: &GemmProblem, tiles: u64, area: u64, sms: u32) -> bool {
     let waves = tiles.div_ceil(sms.max(1) as u64) as f64;
     let filled = ((p.m * p.n * p.batch) as f64 / tiles.max(1) as f64).min(area as f64);
-    let staged_s = waves * 17e-6 * filled / (128.0 * 256.0);
+    let per_tile_s = if p.d.row == 1 { 6.4e-6 } else { 17e-6 };
+    let staged_s = waves * per_tile_s * filled / (128.0 * 256.0);
     let d_bytes = (p.m * p.n * p.batch * p.cd_type.size_bytes() as u64) as f64;
     // The copy is a dependent launch after the GEMM: its launch latency is paid in full.
     let copy_s = 2.0 * d_bytes / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
@@ -781,10 +787,23 @@ mod tests {
         GemmProblem::new(&op, &a, &b, &c, &d).unwrap()
     }
 
+    /// bf16 TN with D and C row-major, leading dimension `ldd`.
+    fn tn_d_row(m: u64, n: u64, k: u64, ldd: i64) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, k, m, k as i64);
+        let b = MatrixSpec::col(R_16BF, k, n, k as i64);
+        let mut d = MatrixSpec::col(R_16BF, m, n, ldd);
+        d.order = order::ROW;
+        GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
+    }
+
     #[test]
     fn d_goes_through_an_aligned_copy_when_its_layout_costs_the_tma_store() {
-        // ldd = 4097: not 16-byte lines; m = 4097 also ends lines inside a 16-byte unit.
-        let p = tn_d(4097, 4096, 4096, 4097, R_16BF, false);
+        // Row-major D, ldd = 4097: not 16-byte lines; n = 4097 also ends lines inside a
+        // 16-byte unit. (A column-major D like it is stored down its columns instead:
+        // `d_pays`.)
+        let p = tn_d_row(4096, 4097, 4096, 4097);
         assert!(d_misfit(&p).is_some());
         let c = candidates(&p, &H200).unwrap();
         let first = c[0];
@@ -793,7 +812,7 @@ mod tests {
         let d = s.d.unwrap();
         assert_eq!(
             (d.major, d.inner, d.outer, d.src_ld, d.ld),
-            (Major::MN, 4097, 4096, 4097, 4160)
+            (Major::K, 4097, 4096, 4097, 4160)
         );
         assert_eq!(d.bytes, 4160 * 4096 * 2);
         assert!(first.workspace >= s.workspace_bytes());
@@ -804,13 +823,13 @@ mod tests {
                 .any(|p| p.pack.is_none() && matches!(p.kernel, Kernel::Sm90(_)))
         );
         assert!(matches!(c.last().unwrap().kernel, Kernel::Portable(_)));
-        // The kernel then runs on D's (and C's) copy: unit stride along m, ld 4160.
+        // The kernel then runs on D's (and C's) copy: unit stride along n, ld 4160.
         let q = packed_problem(&p, &s);
-        assert_eq!((q.d.row, q.d.col, q.c.row, q.c.col), (1, 4160, 1, 4160));
+        assert_eq!((q.d.row, q.d.col, q.c.row, q.c.col), (4160, 1, 4160, 1));
         assert!(sm90::tma_store_with(&q, 0x1000, Scalar::Host(0.0), true).is_ok());
         assert!(
             sm90::tma_store(&q, 0x1000, Scalar::Host(0.0)).is_err(),
-            "ragged m"
+            "ragged n"
         );
         let ws = 0x4000_0000;
         let r = packed_pointers(&ptrs(0x1000, 0x2000), &s, ws);
@@ -822,7 +841,7 @@ mod tests {
         let cd = c_into_d_copy(&p, &d);
         assert_eq!((cd.src_ld, cd.ld, cd.offset), (4097, 4160, d.offset));
         // A/B packed too: D follows them in the workspace.
-        let abd = tn_d(4097, 4096, 4097, 4097, R_16BF, false);
+        let abd = tn_d_row(4096, 4097, 4097, 4097);
         let s = candidates(&abd, &H200).unwrap()[0].pack.unwrap();
         assert_eq!(s.tag(), "abd");
         assert!(s.d.unwrap().offset >= s.b.unwrap().offset + s.b.unwrap().bytes);
@@ -846,13 +865,24 @@ mod tests {
         assert!(!d_pays(&small, 2, 128 * 64, 132));
         let c = candidates(&small, &H200).unwrap();
         assert!(c.iter().all(|p| p.pack.is_none()), "{:?}", c[0].name());
-        // Big ones pay: 5 waves of 128x256 tiles against ~27 us of copies.
+        // Big row-major ones pay: 5 waves of 128x256 tiles against ~27 us of copies.
         assert!(d_pays(
-            &tn_d(4097, 4096, 4096, 4097, R_16BF, false),
+            &tn_d_row(4096, 4097, 4096, 4097),
             561,
             128 * 256,
             132
         ));
+        // A column-major D never does: stored down its columns, ~6.4 us per tile and wave
+        // against ~6.9 us of copying per wave.
+        let col = tn_d(4097, 4096, 4096, 4097, R_16BF, false);
+        assert!(!d_pays(&col, 561, 128 * 256, 132));
+        assert!(!d_pays(&col, 132 * 100, 128 * 256, 132));
+        assert!(
+            candidates(&col, &H200)
+                .unwrap()
+                .iter()
+                .all(|p| p.pack.is_none())
+        );
     }
 
     fn ptrs(a: u64, b: u64) -> GemmPointers {
