@@ -55,7 +55,13 @@ pub const HOPPER_SMEM_BUDGET: u32 = 232_448;
 /// Tile rows per L2 group in the scheduler (kernels/sm90/scheduler.cuh); DeepGEMM and fast.cu
 /// use 8-16. Not yet tuned on the H200.
 pub const DEFAULT_GROUP_M: u32 = 16;
-/// TMA global strides must be multiples of 16 bytes and below 2^40.
+/// TMA global strides must be multiples of 16 bytes and below 2^40, and base addresses 16-byte
+/// aligned. A box may not start inside a 16-byte unit of its line either: coordinates along
+/// the contiguous dimension are element-granular, but a load or store at one that is not a
+/// multiple of 16 bytes from an aligned base stops the kernel with
+/// CUDA_ERROR_ILLEGAL_INSTRUCTION, swizzled or not (H200, session 9, branch `next/residue`:
+/// per-residue-class maps of lines with an odd leading dimension). So an odd leading dimension
+/// cannot be read or written through TMA at all, only through copies or element-wise paths.
 pub const TMA_STRIDE_ALIGN: u64 = 16;
 pub const TMA_MAX_STRIDE: u64 = 1 << 40;
 /// TMA coordinates are signed 32-bit; the kernel adds a tile to them.
