@@ -1,8 +1,8 @@
 # Sourced by the scripts/gpu-*.sh that run on the GPU machine (from the repo root, .gpu carried):
 # the output folder ($OUT, what the device tool brings back), cuBLAS on the loader path, one
 # kernel cache for the session's calls, the timer and the bench's path (`SECONDS`, `B`),
-# `precompile_all`, `groups LOG` (a gpu_matmul log's pass/fail tally and its first failures),
-# and the `bench` and `trace` runs of the bench (below).
+# `precompile_all`, the earlier-commit helpers, `groups LOG` (a gpu_matmul log's pass/fail
+# tally and its first failures), and the `bench` and `trace` runs of the bench (below).
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -12,6 +12,13 @@ SECONDS=0
 B=${B:-.gpu/deepgemm-bench}
 # `precompile_all`: every sm90 kernel into the session's cache, on every core (~30 s), timed.
 precompile_all() { "$B" --precompile all >/dev/null; echo "precompile all ${SECONDS}s"; }
+# An earlier commit's bench (scripts/gpu-pack-old.sh puts it in .gpu/old), with a kernel cache of
+# its own, for before/after timings in one run: `precompile_old [NAMES]` (default all),
+# `bench_old NAME ARGS...` (as `bench`).
+OLD_B=.gpu/old/deepgemm-bench
+OLD_CACHE=/tmp/deepgemm-old-cache
+precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all}" >/dev/null; echo "precompile old ${SECONDS}s"; }
+bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
 groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
 # `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
 # deepgemm ms, cuBLASLt ms, ratio) and the plans it took.

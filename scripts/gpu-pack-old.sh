@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds deepgemm-bench at revision REV (default HEAD~1) in a scratch worktree and puts it in
 # .gpu/old/, next to the current pack: a before/after comparison inside one GPU run. Run it
-# after scripts/gpu-pack.sh (which empties .gpu/). Needs no GPU.
+# after scripts/gpu-pack.sh (which empties .gpu/); scripts/gpu-env.sh times it with
+# `bench_old`. Needs no GPU.
 #     bash scripts/gpu-pack-old.sh [REV]
 set -euo pipefail
 cd "$(dirname "$0")/.."

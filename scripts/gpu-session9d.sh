@@ -11,12 +11,12 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
-B=.gpu/old/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old-cache precompile_all
+precompile_old
 timeout 120 .gpu/tests/nvrtc_sm90 --ignored --test-threads=1 --nocapture >"$OUT/direct.txt" 2>&1
 echo "nvrtc_sm90 rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/direct.txt")"; grep -m5 -E "FAIL|panicked" "$OUT/direct.txt"
 timeout 150 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
 echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
 S="--shape 50257x8192x768 --shape 50257x512x768 --shape 4097x4096x4096 --shape 1001x776x1032 --shape 127x4095x4096 --shape 50304x8192x768"
 bench odd-d $S --workspace-mib 0
-B=.gpu/old/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old-cache bench odd-d-main $S --workspace-mib 0 --no-cublas
+bench_old odd-d-main $S --workspace-mib 0 --no-cublas
 (cd "$OUT" && tar czf tests.tgz direct.txt matmul.txt && rm -f direct.txt matmul.txt)

@@ -10,11 +10,11 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
-B=.gpu/old/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old-cache precompile_all
+precompile_old
 timeout 120 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
 echo "gpu_pack rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/pack.txt")"; grep -m5 -E "FAIL|panicked" "$OUT/pack.txt"
 bench cliffs --shapes .gpu/shapes/cliffs.txt --workspace-mib 160
-B=.gpu/old/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old-cache bench cliffs-main --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --no-cublas
+bench_old cliffs-main --shapes .gpu/shapes/cliffs.txt --workspace-mib 160 --no-cublas
 bench set-a --shapes .gpu/shapes/set-a.txt
-B=.gpu/old/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old-cache bench set-a-main --shapes .gpu/shapes/set-a.txt --no-cublas
+bench_old set-a-main --shapes .gpu/shapes/set-a.txt --no-cublas
 (cd "$OUT" && tar czf tests.tgz pack.txt && rm -f pack.txt)

@@ -9,9 +9,8 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 S="--shape 4096x7168x16384 --shape 4096x8192x8192 --shape 4096x4096x14336 --shape 4096x24576x1536 --shape 4096x4096x4096"
 "$B" --precompile m128n256k64_s4_c1x1,m128n240k64_s4_c1x1 >/dev/null
-.gpu/old/deepgemm-bench --precompile m128n256k64_s4_c1x1,m128n240k64_s4_c1x1 >/dev/null 2>&1 || true
-echo "precompiled ${SECONDS}s"
+precompile_old m128n256k64_s4_c1x1,m128n240k64_s4_c1x1
 for i in 1 2; do
     bench new-$i $S --no-cublas
-    B=.gpu/old/deepgemm-bench bench main-$i $S --no-cublas
+    bench_old main-$i $S --no-cublas
 done
