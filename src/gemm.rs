@@ -157,8 +157,7 @@ pub fn run(
         }
         Kernel::Sm90(v) => {
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
-            let mut args =
-                Sm90Args::new_with(&v, &problem, &ptrs, sm90::DEFAULT_GROUP_M, padded_d)?;
+            let mut args = Sm90Args::new_with(&v, &problem, &ptrs, sm90::group_m(), padded_d)?;
             // The Stream-K fixup's flags and partials follow the packed copies: whatever the
             // plan's workspace holds beyond them is the fixup's.
             let d = plan.decomposition;

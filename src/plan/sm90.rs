@@ -627,6 +627,19 @@ pub fn cluster_forced() -> Option<u32> {
     *F
 }
 
+/// Tile rows per L2 group of the launches: `DEEPGEMM_GROUP_M` = N (1 to 4096), for tuning
+/// experiments like `DEEPGEMM_CLUSTER`, else DEFAULT_GROUP_M. Read once.
+pub fn group_m() -> u32 {
+    static G: once_cell::sync::Lazy<u32> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_GROUP_M")
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+            .filter(|g| (1..=4096).contains(g))
+            .unwrap_or(DEFAULT_GROUP_M)
+    });
+    *G
+}
+
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
     with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced())
