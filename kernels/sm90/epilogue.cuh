@@ -10,6 +10,7 @@
 
 #include "ptx/barrier.cuh"
 #include "ptx/global_sync.cuh"
+#include "ptx/mufu.cuh"
 #include "ptx/special.cuh"
 #include "sm90/types.cuh"
 
@@ -28,6 +29,20 @@ __device__ __forceinline__ float gelu_tanh(float x) {
   return __fdividef(x, 1.f + __expf(kMinusTwoSqrt2OverPi * u));
 }
 
+// GELU for 16-bit outputs (the TMA-store epilogue): 0.5 x (1 + tanh(u)) with one tanh.approx
+// (relative error <= 2^-11, below a bf16 or fp16 rounding of the result's scale) instead of
+// gelu_tanh's ex2 and reciprocal: GELU's special-function work, which the epilogue cannot hide
+// (~4,000 cycles per 128 x 256 tile on the H200, 5% of 4096x14336x4096), halves.
+// x = -inf gives -0 as gelu_tanh does (h * (1 + t) would be -inf * 0).
+__device__ __forceinline__ float gelu_tanh_16bit(float x) {
+  const float kSqrt2OverPi = 0.7978845608028654f;
+  const float kCoeff = 0.044715f;
+  const float u = kSqrt2OverPi * x * fmaf(kCoeff * x, x, 1.f);
+  const float h = 0.5f * x;
+  const float y = fmaf(h, tanh_approx(u), h);
+  return x == -__int_as_float(0x7f800000) ? -0.f : y;
+}
+
 // The activation known at compile time (the TMA-store epilogue is instantiated per activation).
 template <int kAct>
 __device__ __forceinline__ float activate(float x) {
@@ -37,6 +52,16 @@ __device__ __forceinline__ float activate(float x) {
     return gelu_tanh(x);
   } else {
     return x;
+  }
+}
+
+// The same for a 16-bit D (only GELU differs: gelu_tanh_16bit).
+template <int kAct>
+__device__ __forceinline__ float activate_16bit(float x) {
+  if constexpr (kAct == SM90_ACT_GELU) {
+    return gelu_tanh_16bit(x);
+  } else {
+    return activate<kAct>(x);
   }
 }
 

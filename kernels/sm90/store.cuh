@@ -142,8 +142,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       for (int i = 0; i < 4; ++i) {
         const int t = box * kGroupsPerBox + 2 * k + i / 2;
         const int a = 4 * t + 2 * (i % 2);
-        const float lo = activate<kAct>(fmaf(alpha, acc[a], bias[i % 2]));
-        const float hi = activate<kAct>(fmaf(alpha, acc[a + 1], bias[i % 2]));
+        const float lo = activate_16bit<kAct>(fmaf(alpha, acc[a], bias[i % 2]));
+        const float hi = activate_16bit<kAct>(fmaf(alpha, acc[a + 1], bias[i % 2]));
         r[i] = Pack2<OutT>::convert(lo, hi);
       }
       if (row_major) {

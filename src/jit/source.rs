@@ -97,6 +97,7 @@ const FILES: &[(&str, &str)] = &[
         "sm90/descriptor.cuh",
         include_str!("../../kernels/sm90/descriptor.cuh"),
     ),
+    ("ptx/mufu.cuh", include_str!("../../kernels/ptx/mufu.cuh")),
     (
         "sm90/epilogue.cuh",
         include_str!("../../kernels/sm90/epilogue.cuh"),
