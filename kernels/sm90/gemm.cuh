@@ -17,6 +17,14 @@
 //     several phases early and take an earlier unit's data. Data-parallel only (the host
 //     launches no Stream-K phase), like clusters.
 //
+// Split-K in a cluster (kSplitK = 2): the two CTAs of a cluster compute the two halves of the
+// k-loop of the same tiles. CTA c finishes consumer c's 64 rows: the other CTA's consumer c
+// stores its partial accumulators straight into CTA c's shared memory (distributed shared
+// memory) and arrives on CTA c's barrier, and CTA c adds them to its own and runs the
+// epilogue. No workspace, no flags through L2 (a split-K fixup through global memory cost
+// 3-5 us per launch on the H200: BENCHMARKS.md, session 7), and the sum does not depend on
+// which CTA finished first (fp32 addition commutes). Data-parallel over clusters.
+//
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
 // column-major transa = T, transb = N) or MN-major (= 1; transa = N, transb = T), the wgmma
@@ -46,6 +54,7 @@
 #pragma once
 
 #include "ptx/cluster.cuh"
+#include "ptx/dsmem.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/global_sync.cuh"
 #include "ptx/mbarrier.cuh"
@@ -95,18 +104,33 @@ struct CanTmaStore {
   static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 16 == 0;
 };
 
+// Split-K clusters: per consumer warpgroup, a 64 x BLOCK_N fp32 partial from the peer CTA, in
+// the accumulators' register order (thread t's registers 4j..4j+3 at float (128 j + t) * 4, so
+// each warp's 16-byte stores and loads are contiguous). Mirrored by
+// `Sm90Variant::split_landing_bytes` in src/plan/sm90.rs.
+template <int BLOCK_N, int kSplitK>
+struct SplitLanding {
+  static constexpr unsigned kStride = 64u * BLOCK_N * sizeof(float);
+  static constexpr unsigned kBytes = kSplitK > 1 ? 2 * kStride : 0;
+};
+
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
 // the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
 // wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
-template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages>
+template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
+          int kSplitK>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
-  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes];
+  // The epilogue's staging, then (split-K clusters) the landing buffers of the peer's partials.
+  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
+                                       SplitLanding<BLOCK_N, kSplitK>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
   // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
-  unsigned long long turn[2];
+  // Split-K clusters: turn[2 + c] when the peer's partial of consumer c's rows has landed here,
+  // turn[4 + c] when the peer has read the partial this CTA stored into it.
+  unsigned long long turn[kSplitK > 1 ? 6 : 2];
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
@@ -228,7 +252,7 @@ __device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, i
 }
 
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSmemBytes, int kClusterM, int kClusterN, int kTransA, int kTransB>
+          int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
@@ -251,7 +275,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr int kMmaK = Mma::kK;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
-  using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages>;
+  using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK>;
   constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
   static_assert(BLOCK_M == 128 || BLOCK_M == 64,
@@ -268,6 +292,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // TMA multicasts into every CTA of the cluster (B's L2 reads drop by that factor).
   static_assert(kClusterN == 1 && (kClusterM == 1 || kClusterM == 2), "clusters of 1 or 2 along m");
   constexpr bool kMulticast = kClusterM > 1;
+  // Split-K clusters: the pair's CTAs take k-halves of the same tiles (see the top).
+  constexpr bool kSplitCluster = kSplitK > 1;
+  static_assert(kSplitK == 1 || (kSplitK == 2 && !kMulticast && !kPingPong && !kRegA &&
+                                 kAccRegs % 4 == 0 && BLOCK_N <= 64),
+                "split-K clusters: pairs of cooperative CTAs, tiles up to 64 wide");
+  constexpr bool kClustered = kMulticast || kSplitCluster;
   static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNkK");
   static_assert(kMmaK == TileA::kMmaK && kMmaK == TileB::kMmaK, "descriptors step one wgmma's k");
   static_assert(sizeof(T) == 2 || sizeof(OutT) == 4, "tf32 writes fp32 D");
@@ -303,9 +333,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kMulticast || kPingPong) {
-      const int unit = kMulticast ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
-      const int units = kMulticast ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+    if constexpr (kClustered || kPingPong) {
+      const int unit = kClustered ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
+      const int units = kClustered ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
       return WorkSchedule(p, 0, 0, 0, 0, unit, units);
     } else {
       return WorkSchedule(p, static_cast<int>(p.sk_tiles), p.sk_base, p.sk_rem, p.sk_ctas,
@@ -314,6 +344,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
   const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
+  // Split-K clusters: CTA 0 of the pair computes k-iterations [0, mid) of each (whole) tile,
+  // CTA 1 [mid, k_iters). The host plans them only for k_iters >= 2, so neither half is empty.
+  const auto split_k_range = [](WorkUnit& u) {
+    if constexpr (kSplitCluster) {
+      const int mid = (u.k_end + 1) / 2;
+      if (cluster_ctarank() == 0) {
+        u.k_end = mid;
+      } else {
+        u.k_begin = mid;
+      }
+    }
+  };
 
   // The producer's walk over its units' k-iterations (thread 0 only), resumable: the ring's
   // first stages are issued right after the barriers are initialised, ahead of the CTA barrier
@@ -332,6 +374,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if (!load_work.next(load_unit)) {
           return;
         }
+        split_k_range(load_unit);
         const TileCoord tile = sched.coord(load_unit.tile);
         load_m0 = tile_row(tile) * BLOCK_M;
         load_n0 = tile.n_tile * BLOCK_N;
@@ -371,6 +414,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
       mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
     }
+    if constexpr (kSplitCluster) {
+      // Every thread of the peer's consumer warpgroup arrives once per tile.
+#pragma unroll 1
+      for (int i = 2; i < 6; ++i) {
+        mbarrier_init(smem_addr(&smem.turn[i]), kThreadsPerWarpgroup);
+      }
+    }
     fence_barrier_init();
     trace.mark<5>();
     if constexpr (!kMulticast) {
@@ -382,7 +432,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
   }
   // The peers' barriers must be initialised before the first multicast or remote arrival.
-  if constexpr (kMulticast) {
+  if constexpr (kClustered) {
     cluster_sync();
   } else {
     __syncthreads();
@@ -460,8 +510,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     int unit_index = 0;
     int rounds = 0;
     int traced_units = 0;  // DG_TRACE marks the first unit's phases
+    unsigned split_rounds = 0;  // split-K clusters: tiles handed over so far (barrier parity)
 #pragma unroll 1
     while (work.next(unit)) {
+      split_k_range(unit);
       if (++traced_units == 2) {
         trace.mark<5>();  // the first unit's epilogue is done
       }
@@ -571,7 +623,71 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
-      if (unit.k_begin > 0 || unit.k_end < num_k_iters) {
+      // The data-parallel epilogue of `x`: the accumulators, or a split-K cluster's sum.
+      const auto epilogue = [&](const float (&x)[kAccRegs]) {
+        if constexpr (kCanTmaStore) {
+          if (tma_store) {
+            if (p.activation == SM90_ACT_RELU) {
+              epilogue_tma_store<OutT, SM90_ACT_RELU>(x, staging, barrier_id, tid, tmap_d, p,
+                                                      alpha, row_base, col_base, tile.batch, boxes);
+            } else if (p.activation == SM90_ACT_GELU) {
+              epilogue_tma_store<OutT, SM90_ACT_GELU>(x, staging, barrier_id, tid, tmap_d, p,
+                                                      alpha, row_base, col_base, tile.batch, boxes);
+            } else {
+              epilogue_tma_store<OutT, SM90_ACT_NONE>(x, staging, barrier_id, tid, tmap_d, p,
+                                                      alpha, row_base, col_base, tile.batch, boxes);
+            }
+            return;
+          }
+        }
+        if (plain) {
+          epilogue_staged<OutT, true, false>(x, staged, barrier_id, tid, p, alpha, beta,
+                                             row_base, col_base, tile.batch, Fixup{});
+        } else {
+          epilogue_staged<OutT, false, false>(x, staged, barrier_id, tid, p, alpha, beta,
+                                              row_base, col_base, tile.batch, Fixup{});
+        }
+      };
+      if constexpr (kSplitCluster) {
+        // Consumer c's rows are finished by CTA c (see the top): the other CTA's consumer c
+        // stores its partial into CTA c's landing buffer and goes on to its next tile.
+        const unsigned rank = cluster_ctarank();
+        const unsigned landing = smem_addr(&smem.epilogue[0]) + EpiSmem::kBytes +
+                                 consumer * SplitLanding<BLOCK_N, kSplitK>::kStride;
+        const unsigned landed = smem_addr(&smem.turn[2 + consumer]);
+        const unsigned read = smem_addr(&smem.turn[4 + consumer]);
+        const unsigned parity = split_rounds++ & 1u;
+        if (static_cast<unsigned>(consumer) != rank) {
+          // The peer's buffer is free once it has read the previous tile's partial (the wait
+          // for the phase before the first completes at once).
+          mbarrier_wait_parity_acquire_cluster(read, parity ^ 1u);
+          const unsigned dst = map_shared_rank(landing, rank ^ 1u);
+#pragma unroll
+          for (int j = 0; j < kAccRegs / 4; ++j) {
+            st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, acc[4 * j], acc[4 * j + 1],
+                                    acc[4 * j + 2], acc[4 * j + 3]);
+          }
+          mbarrier_arrive_release_cluster(map_shared_rank(landed, rank ^ 1u));
+          continue;
+        }
+        // The sum goes to registers of its own: an instruction that defines the accumulators
+        // outside wgmma makes ptxas serialise the wgmmas (C7515).
+        mbarrier_wait_parity_acquire_cluster(landed, parity);
+        float sum[kAccRegs];
+#pragma unroll
+        for (int j = 0; j < kAccRegs / 4; ++j) {
+          float x, y, z, w;
+          ld_shared_f32x4(landing + (j * 128 + tid) * 16, x, y, z, w);
+          sum[4 * j] = acc[4 * j] + x;
+          sum[4 * j + 1] = acc[4 * j + 1] + y;
+          sum[4 * j + 2] = acc[4 * j + 2] + z;
+          sum[4 * j + 3] = acc[4 * j + 3] + w;
+        }
+        mbarrier_arrive_release_cluster(map_shared_rank(read, rank ^ 1u));
+        epilogue(sum);
+        continue;
+      }
+      if (!kSplitCluster && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
         // A tile shared with other CTAs (Stream-K), through the staged path, whose buffer
         // overlaps the TMA-store staging: drain this warpgroup's stores' reads first.
         if constexpr (kCanTmaStore) {
@@ -604,28 +720,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         named_barrier_sync(barrier_id, 128);
         continue;
       }
-      if constexpr (kCanTmaStore) {
-        if (tma_store) {
-          if (p.activation == SM90_ACT_RELU) {
-            epilogue_tma_store<OutT, SM90_ACT_RELU>(acc, staging, barrier_id, tid, tmap_d, p,
-                                                    alpha, row_base, col_base, tile.batch, boxes);
-          } else if (p.activation == SM90_ACT_GELU) {
-            epilogue_tma_store<OutT, SM90_ACT_GELU>(acc, staging, barrier_id, tid, tmap_d, p,
-                                                    alpha, row_base, col_base, tile.batch, boxes);
-          } else {
-            epilogue_tma_store<OutT, SM90_ACT_NONE>(acc, staging, barrier_id, tid, tmap_d, p,
-                                                    alpha, row_base, col_base, tile.batch, boxes);
-          }
-          continue;
-        }
-      }
-      if (plain) {
-        epilogue_staged<OutT, true, false>(acc, staged, barrier_id, tid, p, alpha, beta,
-                                           row_base, col_base, tile.batch, Fixup{});
-      } else {
-        epilogue_staged<OutT, false, false>(acc, staged, barrier_id, tid, p, alpha, beta,
-                                            row_base, col_base, tile.batch, Fixup{});
-      }
+      epilogue(acc);
     }
     if (traced_units == 1) {
       trace.mark<5>();
@@ -645,8 +740,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
   }
   // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast
-  // into its shared memory.
-  if constexpr (kMulticast) {
+  // or store into its shared memory.
+  if constexpr (kClustered) {
     cluster_sync();
   }
 }

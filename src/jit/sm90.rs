@@ -36,7 +36,7 @@ pub fn render(v: &Sm90Variant) -> String {
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_d) {{\n  \
-           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ta}, {tb}>(\n      \
+           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}>(\n      \
                params, tmap_a, tmap_b, tmap_d);\n\
          }}\n",
         threads = THREADS,
@@ -50,6 +50,7 @@ pub fn render(v: &Sm90Variant) -> String {
         smem = v.smem_bytes(),
         cm = v.cluster_m,
         cn = v.cluster_n,
+        ks = v.split_k,
         ta = v.major_a.trans(),
         tb = v.major_b.trans(),
     );
@@ -95,10 +96,11 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, 1, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
+                ", {}, {}, {}, 1, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
+                v.split_k,
                 v.major_a.trans(),
                 v.major_b.trans()
             )));

@@ -117,6 +117,13 @@ pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
 /// `DEEPGEMM_PINGPONG=1` (`pingpong_forced`).
 pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
+/// The tile widths built as split-K clusters as well (`Sm90Variant::with_split_k`): the two CTAs
+/// of a cluster compute the two halves of every tile's k-loop and the partial is added through
+/// distributed shared memory (kernels/sm90/gemm.cuh), for problems with too few tiles to fill
+/// the SMs (decode shapes computed swapped, small m or n with a long k). Up to 64 wide: the
+/// landing buffer of the peer's partial, 64 x block_n fp32 per consumer, costs stages.
+pub const SPLIT_K_TILES_N: [u32; 3] = [64, 32, 16];
+
 /// Which dimension of an operand is contiguous in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Major {
@@ -170,6 +177,9 @@ pub struct Sm90Variant {
     pub stages: u32,
     pub cluster_m: u32,
     pub cluster_n: u32,
+    /// CTAs of a cluster that share each tile's k-loop (1, or 2: split-K in the cluster,
+    /// `with_split_k`).
+    pub split_k: u32,
 }
 
 impl Sm90Variant {
@@ -235,6 +245,7 @@ impl Sm90Variant {
             stages: 0,
             cluster_m: 1,
             cluster_n: 1,
+            split_k: 1,
         };
         v.stages = v.stages_for(smem_budget);
         (v.stages >= 2).then_some(v)
@@ -253,6 +264,28 @@ impl Sm90Variant {
             .then_some(Sm90Variant { cluster_m, ..self })
     }
 
+    /// The same tile as a split-K cluster of `split_k` CTAs (kernels/sm90/gemm.cuh `kSplitK`), or
+    /// `None` where it is not built: pairs, cooperative 128-row tiles of `SPLIT_K_TILES_N`
+    /// without multicast or register A; the stages are recounted for the landing buffers.
+    pub fn with_split_k(self, split_k: u32) -> Option<Sm90Variant> {
+        if split_k == 1 {
+            return Some(self);
+        }
+        let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
+        if split_k != 2
+            || self.split_k != 1
+            || self.cluster_m != 1
+            || self.pingpong()
+            || reg_a
+            || !SPLIT_K_TILES_N.contains(&self.block_n)
+        {
+            return None;
+        }
+        let mut v = Sm90Variant { split_k, ..self };
+        v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
+        (v.stages >= 2).then_some(v)
+    }
+
     /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of
     /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
     pub fn pingpong(&self) -> bool {
@@ -261,7 +294,7 @@ impl Sm90Variant {
 
     /// CTAs per cluster.
     pub fn cluster_size(&self) -> u32 {
-        self.cluster_m * self.cluster_n
+        self.cluster_m * self.cluster_n * self.split_k
     }
 
     /// The operand layouts in cuBLAS column-major terms: "tn" (both K-major), "nn", "tt", "nt".
@@ -275,10 +308,16 @@ impl Sm90Variant {
     }
 
     /// The variant's name: its `extern "C"` entry symbol, cache-key prefix and log label, e.g.
-    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1`. Derived, never written by hand.
+    /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1`, with `_ks2` for a split-K cluster. Derived,
+    /// never written by hand.
     pub fn name(&self) -> String {
+        let split = if self.split_k > 1 {
+            format!("_ks{}", self.split_k)
+        } else {
+            String::new()
+        };
         format!(
-            "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}",
+            "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}{split}",
             self.ab.tag(),
             self.cd.tag(),
             self.layout_tag(),
@@ -325,14 +364,29 @@ impl Sm90Variant {
         }
     }
 
+    /// A split-K cluster's landing buffers for the peer's partials (kernels/sm90/gemm.cuh
+    /// `SplitLanding`): 64 x block_n fp32 per consumer warpgroup; 0 otherwise.
+    pub fn split_landing_bytes(&self) -> u64 {
+        if self.split_k > 1 {
+            CONSUMERS * 64 * self.block_n as u64 * 4
+        } else {
+            0
+        }
+    }
+
     /// Dynamic shared memory of the kernel with `stages` stages: the tiles, then the epilogue
-    /// staging and the full/empty and turn mbarriers (8 bytes each), padded to the 1024-byte
-    /// alignment of the storage struct, and the alignment slack. The kernel static_asserts
-    /// `sizeof(SharedStorage) + 1024` equals this.
+    /// staging (and a split-K cluster's landing buffers) and the full/empty and turn mbarriers
+    /// (8 bytes each), padded to the 1024-byte alignment of the storage struct, and the
+    /// alignment slack. The kernel static_asserts `sizeof(SharedStorage) + 1024` equals this.
     pub fn smem_bytes_with(&self, stages: u32) -> u64 {
-        // full[] and empty[] per stage, then the two ping-pong turn barriers.
-        let tail =
-            (self.epilogue_smem_bytes() + 2 * 8 * stages as u64 + 2 * 8).next_multiple_of(1024);
+        // full[] and empty[] per stage, then the two ping-pong turn barriers (and a split-K
+        // cluster's four hand-over barriers).
+        let turns = if self.split_k > 1 { 6 } else { 2 };
+        let tail = (self.epilogue_smem_bytes()
+            + self.split_landing_bytes()
+            + 2 * 8 * stages as u64
+            + 8 * turns)
+            .next_multiple_of(1024);
         stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
     }
 
@@ -373,6 +427,7 @@ impl Sm90Variant {
                             Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
+                        v.extend(base.and_then(|b| b.with_split_k(2)));
                     }
                 }
             }
@@ -432,6 +487,12 @@ impl Sm90Variant {
         }
         // The kernel's scheduler counts tiles and Stream-K iterations in 32 bits.
         let k_iters = p.k.div_ceil(self.block_k as u64).max(1);
+        if self.split_k > 1 && k_iters < self.split_k as u64 {
+            return Err(format!(
+                "a split-K cluster of {} needs at least {} k-iterations ({k_iters})",
+                self.split_k, self.split_k
+            ));
+        }
         if self.num_tiles(p).saturating_mul(k_iters) > i32::MAX as u64 {
             return Err("tiles x k-iterations exceed the scheduler's 32-bit counters".into());
         }
@@ -483,11 +544,12 @@ impl Sm90Variant {
             * p.batch
     }
 
-    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles; whole clusters.
+    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles (a split-K cluster's
+    /// `split_k` CTAs per tile); whole clusters.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
         let cs = self.cluster_size().max(1) as u64;
         let sms = (dev.sm_count.max(1) as u64 / cs * cs).max(cs);
-        self.num_tiles(p).clamp(1, sms) as u32
+        (self.num_tiles(p) * self.split_k.max(1) as u64).clamp(1, sms) as u32
     }
 }
 

@@ -25,15 +25,17 @@ pub struct Decomposition {
 }
 
 /// Which decompositions the planner may use: `DEEPGEMM_DECOMPOSITION` = `dp` (data-parallel
-/// only), `streamk` (Stream-K over every tile, one range per SM) or `splitk` (Stream-K with
-/// every tile split about four ways), for tests that force each path; unset or `auto`: the
-/// cost model decides. Read once per process.
+/// only), `streamk` (Stream-K over every tile, one range per SM), `splitk` (Stream-K with
+/// every tile split about four ways) or `splitk-cluster` (only the split-K cluster variants,
+/// `Sm90Variant::with_split_k`), for tests that force each path; unset or `auto`: the cost
+/// model decides. Read once per process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forced {
     Auto,
     DataParallel,
     StreamK,
     SplitK,
+    SplitKCluster,
 }
 
 pub fn forced() -> Forced {
@@ -45,6 +47,7 @@ pub fn forced() -> Forced {
             Ok("dp") => Forced::DataParallel,
             Ok("streamk") => Forced::StreamK,
             Ok("splitk") => Forced::SplitK,
+            Ok("splitk-cluster") => Forced::SplitKCluster,
             _ => Forced::Auto,
         }
     });
@@ -214,6 +217,10 @@ const SPLITK_HANDOFF_S: f64 = 2.5e-6;
 const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
 const SPLITK_READ_S: f64 = 2e-6;
 const SPLITK_FITTED_MAX_N: u32 = 64;
+/// A split-K cluster's hand-over per tile (kernels/sm90/gemm.cuh `kSplitK`): one CTA's
+/// consumer stores its 64 x block_n partial into the peer's shared memory and the peer adds
+/// it, no global memory or flags. A prediction (~1,000 cycles), not yet fitted.
+const SPLIT_CLUSTER_HANDOFF_S: f64 = 0.6e-6;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
@@ -348,11 +355,18 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
     let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
-    let grid = d.grid.max(1) as u64;
+    // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop.
+    let split = v.split_k.max(1) as u64;
+    let grid = (d.grid.max(1) as u64 / split).max(1);
+    let (tile_iters, handoff) = if split > 1 {
+        (k_iters.div_ceil(split), SPLIT_CLUSTER_HANDOFF_S)
+    } else {
+        (k_iters, 0.0)
+    };
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let mut busiest = dp_waves * (k_iters as f64 * it + EPILOGUE_S);
+    let mut busiest = dp_waves * (tile_iters as f64 * it + EPILOGUE_S + handoff);
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
     let mut fixup = 0.0;
@@ -432,7 +446,17 @@ pub fn decompositions_with(
     dev: &DeviceSpec,
     force: Forced,
 ) -> Vec<(Decomposition, f64)> {
-    if v.cluster_m > 1 || v.pingpong() {
+    // Split-K clusters split every tile between the CTAs of a cluster: only they run under
+    // a forced `splitk-cluster`, and none of them under the other forced schedules.
+    let allowed = if v.split_k > 1 {
+        matches!(force, Forced::Auto | Forced::SplitKCluster)
+    } else {
+        force != Forced::SplitKCluster
+    };
+    if !allowed {
+        return Vec::new();
+    }
+    if v.cluster_size() > 1 || v.pingpong() {
         // Clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none under a
         // forced Stream-K or split-K, whose tests must exercise those schedules.
         if matches!(force, Forced::StreamK | Forced::SplitK) {
@@ -456,7 +480,8 @@ pub fn decompositions_with(
         grid: sms.min(ctas.max(tiles - sk_tiles)).max(1) as u32,
     };
     match force {
-        Forced::DataParallel => {}
+        // (SplitKCluster reaches here with split-K cluster variants only, which returned above.)
+        Forced::DataParallel | Forced::SplitKCluster => {}
         Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
         Forced::Auto => {

@@ -608,7 +608,7 @@ pub unsafe fn launch(
     args: &mut Sm90Args,
 ) -> Result<()> {
     let mut kernel_args = args.launch_args();
-    if v.cluster_m > 1 {
+    if v.cluster_size() > 1 {
         // SAFETY: as below; the caller's contract covers `function` and `stream`.
         return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args) };
     }
@@ -637,7 +637,7 @@ pub unsafe fn launch(
     check(r, &format!("launching {}", v.name()))
 }
 
-/// Clusters of `v.cluster_m` CTAs the device can hold at once for `function`, per function
+/// Clusters of `v.cluster_size()` CTAs the device can hold at once for `function`, per function
 /// (queried once: ~1 us of driver time). 0 when the query fails.
 fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) -> u32 {
     use std::collections::HashMap;
@@ -648,7 +648,7 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
         return n;
     }
     let mut attr = cluster_attribute(v);
-    let config = cluster_config(v, v.cluster_m, stream, &mut attr);
+    let config = cluster_config(v, v.cluster_size(), stream, &mut attr);
     let mut n = 0i32;
     // SAFETY: `config` and its one attribute live for the call; `function` is loaded in the
     // current context (the caller's contract).
@@ -688,7 +688,7 @@ fn cluster_attribute(v: &Sm90Variant) -> sys::CUlaunchAttribute {
     // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
     let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
     attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = v.cluster_m;
+    attr.value.clusterDim.x = v.cluster_size();
     attr.value.clusterDim.y = 1;
     attr.value.clusterDim.z = 1;
     attr
@@ -707,7 +707,7 @@ unsafe fn launch_cluster(
     stream: CUstream,
     kernel_args: &mut [*mut c_void; 4],
 ) -> Result<()> {
-    let cm = v.cluster_m;
+    let cm = v.cluster_size();
     let resident = max_active_clusters(function, v, stream);
     if resident == 0 {
         return Err(unsupported!(
