@@ -386,6 +386,8 @@ mod gpu {
         alias: bool,
         /// CTAs per cluster along m (2: B multicast).
         cluster: u32,
+        /// CTAs of a cluster sharing each tile's k-loop (2: split-K cluster).
+        split_k: u32,
     }
 
     const BASE: Case = Case {
@@ -409,6 +411,7 @@ mod gpu {
         device_scalars: false,
         alias: false,
         cluster: 1,
+        split_k: 1,
     };
 
     fn cases() -> Vec<Case> {
@@ -708,7 +711,152 @@ mod gpu {
         v.extend(cluster_cases());
         v.extend(fill_cases());
         v.extend(pingpong_cases());
+        v.extend(split_k_cases());
         v
+    }
+
+    /// Split-K clusters (`Sm90Variant::with_split_k`: the two CTAs of a cluster compute the two
+    /// halves of each tile's k-loop, the partial added through distributed shared memory): every
+    /// width and layout they are built for, both 16-bit types and both orders, unequal halves
+    /// (odd k-iteration counts) and the fewest k-iterations (one each), m = 1 and ragged m and n,
+    /// the TMA-store epilogue with bias + GELU, the general one with beta, C aliasing D and fp32
+    /// out, tf32, batches, device scalars, and more tiles than clusters (the hand-over
+    /// barriers' phases across tiles).
+    fn split_k_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let ks = Case {
+            split_k: 2,
+            block_n: 64,
+            ..BASE
+        };
+        vec![
+            Case {
+                m: 300,
+                n: 200,
+                k: 136,
+                cd_pad: 8,
+                alpha: 1.5,
+                epilogue: epilogue::GELU_BIAS,
+                ..ks
+            },
+            Case {
+                row_major: true,
+                m: 136,
+                n: 264,
+                k: 1000,
+                beta: 0.5,
+                cd_pad: 3,
+                epilogue: epilogue::BIAS,
+                ..ks
+            },
+            Case {
+                ta: 0,
+                m: 136,
+                n: 127,
+                k: 72,
+                ab_pad: 8,
+                ..ks
+            },
+            Case {
+                tb: 1,
+                m: 17,
+                n: 200,
+                k: 200,
+                ab_pad: 8,
+                epilogue: epilogue::RELU,
+                ..ks
+            },
+            Case {
+                ta: 0,
+                tb: 1,
+                ab: F16,
+                cd: F16,
+                m: 264,
+                n: 136,
+                k: 264,
+                beta: 1.0,
+                ..ks
+            },
+            Case {
+                block_n: 32,
+                m: 1,
+                n: 300,
+                k: 1000,
+                cd: F32,
+                beta: 1.0,
+                alias: true,
+                ..ks
+            },
+            Case {
+                block_n: 32,
+                ta: 0,
+                ab: F16,
+                cd: F16,
+                m: 200,
+                n: 33,
+                k: 136,
+                epilogue: epilogue::GELU,
+                ..ks
+            },
+            Case {
+                block_n: 16,
+                m: 1,
+                n: 8,
+                k: 4096,
+                ..ks
+            },
+            // 2 x 70 tiles of 128x16 and 10 x 14 of 128x64 over 66 clusters.
+            Case {
+                block_n: 16,
+                m: 129,
+                n: 16 * 70,
+                k: 200,
+                beta: 0.5,
+                ..ks
+            },
+            Case {
+                m: 1280,
+                n: 64 * 14,
+                k: 136,
+                epilogue: epilogue::GELU,
+                ..ks
+            },
+            Case {
+                ab: F32,
+                cd: F32,
+                m: 300,
+                n: 200,
+                k: 100,
+                epilogue: epilogue::BIAS,
+                ..ks
+            },
+            Case {
+                block_n: 16,
+                ab: F32,
+                cd: F32,
+                m: 136,
+                n: 40,
+                k: 40,
+                ..ks
+            },
+            Case {
+                block_n: 32,
+                batch: 3,
+                m: 200,
+                n: 130,
+                k: 72,
+                ab_pad: 8,
+                epilogue: epilogue::BIAS,
+                ..ks
+            },
+            Case {
+                alpha: 0.75,
+                device_scalars: true,
+                m: 264,
+                epilogue: epilogue::RELU,
+                ..ks
+            },
+        ]
     }
 
     /// The widths between the powers of two (`sm90::FILL_TILES`, K-major B: TN and NN): every
@@ -1321,6 +1469,7 @@ mod gpu {
                     && v.block_m == c.block_m
                     && v.block_n == c.block_n
                     && v.cluster_m == c.cluster
+                    && v.split_k == c.split_k
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));

@@ -260,7 +260,11 @@ impl Sm90Variant {
         }
         let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
         // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
-        (cluster_m == 2 && CLUSTER_TILES_N.contains(&self.block_n) && !reg_a && !self.pingpong())
+        (cluster_m == 2
+            && self.split_k == 1
+            && CLUSTER_TILES_N.contains(&self.block_n)
+            && !reg_a
+            && !self.pingpong())
             .then_some(Sm90Variant { cluster_m, ..self })
     }
 
@@ -849,11 +853,12 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 16 + 12) + 6 + 3 + 4 + 16,
+            4 * (16 + 4 + 12 + 16 + 12 + 8) + 6 + 3 + 4 + 16 + 3,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles + 4 \
-             layouts x 3 ping-pong tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
-             tiles and tf32 TN and NN x 8 fill tiles"
+             layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
+             layouts x 2 narrow tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
+             tiles, tf32 TN and NN x 8 fill tiles and tf32 TN x 3 split-K cluster tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -914,6 +919,7 @@ mod tests {
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
+            "dg_sm90_f32_f32_tn_m128n64k32_s7_c1x1_ks2",
         ]
         .map(String::from)
         .to_vec();
@@ -921,7 +927,9 @@ mod tests {
         expected.extend(
             [
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
+                "dg_sm90_f32_f32_tn_m128n32k32_s9_c1x1_ks2",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
+                "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1_ks2",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
                 "dg_sm90_f32_f32_nn_m128n192k32_s5_c1x1",
                 "dg_sm90_f32_f32_nn_m128n128k32_s6_c1x1",
@@ -1090,15 +1098,16 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            // The narrow and fill tiles take K-major B only (tn, nn).
-            let narrow = if tag == "tn" || tag == "nn" {
-                NARROW_TILES.len() + FILL_TILES.len()
+            // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
+            // split-K clusters (128x64's is built for every layout).
+            let (narrow, split) = if tag == "tn" || tag == "nn" {
+                (NARROW_TILES.len() + FILL_TILES.len(), SPLIT_K_TILES_N.len())
             } else {
-                0
+                (0, 1)
             };
             assert_eq!(
                 fitting.len(),
-                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len(),
+                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len() + split,
                 "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
@@ -1172,7 +1181,11 @@ mod tests {
             .collect();
         assert_eq!(
             tf32.len(),
-            TILES.len() + NARROW_TILES.len() + CLUSTER_TILES_N.len() + FILL_TILES.len()
+            TILES.len()
+                + NARROW_TILES.len()
+                + CLUSTER_TILES_N.len()
+                + FILL_TILES.len()
+                + SPLIT_K_TILES_N.len()
         );
         assert_eq!(
             nn.len(),
@@ -1203,7 +1216,13 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            assert_eq!(fitting, tf32, "{m}x{n}x{k}");
+            // k = 8 is one k-iteration: too few for a split-K cluster.
+            let expected: Vec<Sm90Variant> = tf32
+                .iter()
+                .copied()
+                .filter(|v| v.split_k == 1 || k > 32)
+                .collect();
+            assert_eq!(fitting, expected, "{m}x{n}x{k}");
         }
         // A leading dimension of 1001 fp32 breaks TMA's 16-byte rule.
         let e = tf32[0]
@@ -1457,6 +1476,81 @@ mod tests {
             );
         }
         assert_eq!(one.len(), two.len());
+    }
+
+    #[test]
+    fn split_k_clusters_pair_k_halves_and_run_data_parallel() {
+        use crate::plan::streamk::{Decomposition, Forced, decompositions_with, estimate_s};
+        let dev = DeviceSpec::H200;
+        let new = |bm, bn| {
+            Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                bm,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+        };
+        let base = new(128, 64).unwrap();
+        let ks = base.with_split_k(2).unwrap();
+        assert_eq!(
+            ks.name(),
+            format!("dg_sm90_bf16_bf16_tn_m128n64k64_s{}_c1x1_ks2", ks.stages)
+        );
+        assert_eq!(ks.cluster_size(), 2);
+        assert_eq!(ks.split_landing_bytes(), 2 * 64 * 64 * 4);
+        assert_eq!(base.split_landing_bytes(), 0);
+        assert!(ks.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
+        assert!(ks.stages >= 2 && ks.stages < base.stages, "the landing costs stages");
+        assert_eq!(base.with_split_k(1), Some(base));
+        assert!(base.with_split_k(3).is_none());
+        assert!(ks.with_split_k(2).is_none());
+        assert!(ks.with_cluster(2).is_none());
+        assert!(new(128, 128).unwrap().with_split_k(2).is_none(), "up to 64 wide");
+        assert!(new(128, 256).unwrap().with_cluster(2).unwrap().with_split_k(2).is_none());
+        let reg_a = Sm90Variant::with_layout(
+            ScalarType::F32,
+            ScalarType::F32,
+            (Major::MN, Major::K),
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(reg_a.with_split_k(2).is_none(), "register A");
+        // Two CTAs per tile, whole pairs.
+        assert_eq!(ks.grid(&tn(128, 4096, 4096), &dev), 128);
+        assert_eq!(ks.grid(&tn(128, 64 * 100, 4096), &dev), 132);
+        let odd = DeviceSpec {
+            sm_count: 131,
+            ..dev
+        };
+        assert_eq!(ks.grid(&tn(128, 64 * 100, 4096), &odd), 130);
+        assert_eq!(ks.grid(&tn(1, 1, 128), &dev), 2);
+        // Each CTA needs a k-iteration of its own.
+        assert!(ks.check(&tn(128, 64, 64)).unwrap_err().contains("k-iterations"));
+        assert!(ks.fits(&tn(128, 64, 72)));
+        // Data-parallel over clusters, planned by the model or forced, never under the other
+        // forced schedules; the other variants are not planned under the forced one.
+        let p = tn(128, 4096, 4096);
+        let d = decompositions_with(&ks, &p, &dev, Forced::Auto);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].0.is_data_parallel());
+        assert_eq!(d[0].0.grid, 128);
+        assert_eq!(decompositions_with(&ks, &p, &dev, Forced::SplitKCluster), d);
+        for f in [Forced::DataParallel, Forced::StreamK, Forced::SplitK] {
+            assert!(decompositions_with(&ks, &p, &dev, f).is_empty(), "{f:?}");
+        }
+        assert!(decompositions_with(&base, &p, &dev, Forced::SplitKCluster).is_empty());
+        // 64 tiles with a long k: half the k-loop per CTA on 128 SMs beats the whole on 64.
+        let dp = Decomposition::data_parallel(base.num_tiles(&p), &dev);
+        assert!(d[0].1 < 0.7 * estimate_s(&base, &p, &dp, &dev));
+        // With a wave of tiles or more, halving the tiles in flight gains nothing.
+        let full = tn(128 * 8, 64 * 33, 4096);
+        let d = decompositions_with(&ks, &full, &dev, Forced::Auto);
+        let dp = Decomposition::data_parallel(base.num_tiles(&full), &dev);
+        let e = estimate_s(&base, &full, &dp, &dev);
+        assert!(d[0].1 > e, "{} {e}", d[0].1);
     }
 
     #[test]

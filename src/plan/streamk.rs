@@ -355,21 +355,22 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
     let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
-    // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop.
+    // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop; the
+    // last tile's hand-over is exposed like a fixup (earlier ones overlap the next loads).
     let split = v.split_k.max(1) as u64;
     let grid = (d.grid.max(1) as u64 / split).max(1);
-    let (tile_iters, handoff) = if split > 1 {
-        (k_iters.div_ceil(split), SPLIT_CLUSTER_HANDOFF_S)
-    } else {
-        (k_iters, 0.0)
-    };
+    let tile_iters = k_iters.div_ceil(split);
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let mut busiest = dp_waves * (tile_iters as f64 * it + EPILOGUE_S + handoff);
+    let mut busiest = dp_waves * (tile_iters as f64 * it + EPILOGUE_S);
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
-    let mut fixup = 0.0;
+    let mut fixup = if split > 1 {
+        SPLIT_CLUSTER_HANDOFF_S
+    } else {
+        0.0
+    };
     if d.sk_tiles > 0 {
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
