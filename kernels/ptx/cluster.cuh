@@ -37,3 +37,14 @@ __device__ __forceinline__ unsigned map_shared_rank(unsigned addr, unsigned rank
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
   return r;
 }
+
+// cluster_sync in two halves, so that a CTA works between them: every thread arrives once,
+// and waits (acquire) only before its first access to a peer. A relaxed arrival after
+// fence.mbarrier_init.release.cluster (ptx/fence.cuh) still publishes the barrier
+// initialisation to the peers' waits.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire;" ::: "memory");
+}

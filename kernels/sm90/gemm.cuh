@@ -422,6 +422,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
     }
     fence_barrier_init();
+    if constexpr (kSplitCluster) {
+      cluster_arrive_relaxed();
+    }
     trace.mark<5>();
     if constexpr (!kMulticast) {
       // The ring starts empty: these acquire no stage a consumer holds.
@@ -432,11 +435,28 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
   }
   // The peers' barriers must be initialised before the first multicast or remote arrival.
-  if constexpr (kClustered) {
+  // Split-K clusters touch the peer only after their first mainloop: every thread arrives now
+  // and waits there (`await_peer`); a whole cluster_sync here kept the consumers from their
+  // first stage for ~7,000 cycles (DG_TRACE on the H200, session 11).
+  if constexpr (kSplitCluster) {
+    if (threadIdx.x != 0) {
+      cluster_arrive_relaxed();
+    }
+  }
+  if constexpr (kMulticast) {
     cluster_sync();
   } else {
     __syncthreads();
   }
+  bool peer_ready = !kSplitCluster;
+  const auto await_peer = [&]() {
+    if constexpr (kSplitCluster) {
+      if (!peer_ready) {
+        cluster_wait();
+        peer_ready = true;
+      }
+    }
+  };
   trace.mark<1>();
 
   // Warp-uniform in the compiler's eyes, so the role branch is not treated as divergent.
@@ -657,6 +677,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         const unsigned landed = smem_addr(&smem.turn[2 + consumer]);
         const unsigned read = smem_addr(&smem.turn[4 + consumer]);
         const unsigned parity = split_rounds++ & 1u;
+        await_peer();
         if (static_cast<unsigned>(consumer) != rank) {
           // The peer's buffer is free once it has read the previous tile's partial (the wait
           // for the phase before the first completes at once).
@@ -742,6 +763,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast
   // or store into its shared memory.
   if constexpr (kClustered) {
+    await_peer();
     cluster_sync();
   }
 }

@@ -444,7 +444,8 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
     let portable = portable(p, dev)?;
     if !portable_only() {
-        if let Ok(h) = hopper_plans(p, dev) {
+        // (Empty when a forced decomposition leaves no fitting variant a schedule.)
+        if let Some(h) = hopper_plans(p, dev).ok().filter(|h| !h.is_empty()) {
             // A and B as they are; D through an aligned copy first when its layout would cost
             // the TMA-store epilogue and the copy pays.
             if pack::d_misfit(p).is_some() {
@@ -473,7 +474,10 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
             // No direct plan, but the transposed problem has one (tf32 TT).
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
-        } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
+        } else if let Some(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE)
+            .ok()
+            .filter(|h| !h.is_empty())
+        {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
             if pays {
                 out.extend(h);
