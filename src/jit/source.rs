@@ -54,10 +54,7 @@ const FILES: &[(&str, &str)] = &[
         "ptx/cluster.cuh",
         include_str!("../../kernels/ptx/cluster.cuh"),
     ),
-    (
-        "ptx/dsmem.cuh",
-        include_str!("../../kernels/ptx/dsmem.cuh"),
-    ),
+    ("ptx/dsmem.cuh", include_str!("../../kernels/ptx/dsmem.cuh")),
     ("ptx/wgmma.cuh", include_str!("../../kernels/ptx/wgmma.cuh")),
     ("ptx/regs.cuh", include_str!("../../kernels/ptx/regs.cuh")),
     (

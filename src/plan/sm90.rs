@@ -265,7 +265,7 @@ impl Sm90Variant {
             && CLUSTER_TILES_N.contains(&self.block_n)
             && !reg_a
             && !self.pingpong())
-            .then_some(Sm90Variant { cluster_m, ..self })
+        .then_some(Sm90Variant { cluster_m, ..self })
     }
 
     /// The same tile as a split-K cluster of `split_k` CTAs (kernels/sm90/gemm.cuh `kSplitK`), or
@@ -1501,13 +1501,26 @@ mod tests {
         assert_eq!(ks.split_landing_bytes(), 2 * 64 * 64 * 4);
         assert_eq!(base.split_landing_bytes(), 0);
         assert!(ks.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
-        assert!(ks.stages >= 2 && ks.stages < base.stages, "the landing costs stages");
+        assert!(
+            ks.stages >= 2 && ks.stages < base.stages,
+            "the landing costs stages"
+        );
         assert_eq!(base.with_split_k(1), Some(base));
         assert!(base.with_split_k(3).is_none());
         assert!(ks.with_split_k(2).is_none());
         assert!(ks.with_cluster(2).is_none());
-        assert!(new(128, 128).unwrap().with_split_k(2).is_none(), "up to 64 wide");
-        assert!(new(128, 256).unwrap().with_cluster(2).unwrap().with_split_k(2).is_none());
+        assert!(
+            new(128, 128).unwrap().with_split_k(2).is_none(),
+            "up to 64 wide"
+        );
+        assert!(
+            new(128, 256)
+                .unwrap()
+                .with_cluster(2)
+                .unwrap()
+                .with_split_k(2)
+                .is_none()
+        );
         let reg_a = Sm90Variant::with_layout(
             ScalarType::F32,
             ScalarType::F32,
@@ -1528,7 +1541,11 @@ mod tests {
         assert_eq!(ks.grid(&tn(128, 64 * 100, 4096), &odd), 130);
         assert_eq!(ks.grid(&tn(1, 1, 128), &dev), 2);
         // Each CTA needs a k-iteration of its own.
-        assert!(ks.check(&tn(128, 64, 64)).unwrap_err().contains("k-iterations"));
+        assert!(
+            ks.check(&tn(128, 64, 64))
+                .unwrap_err()
+                .contains("k-iterations")
+        );
         assert!(ks.fits(&tn(128, 64, 72)));
         // Data-parallel over clusters, planned by the model or forced, never under the other
         // forced schedules; the other variants are not planned under the forced one.
@@ -1542,9 +1559,18 @@ mod tests {
             assert!(decompositions_with(&ks, &p, &dev, f).is_empty(), "{f:?}");
         }
         assert!(decompositions_with(&base, &p, &dev, Forced::SplitKCluster).is_empty());
-        // 64 tiles with a long k: half the k-loop per CTA on 128 SMs beats the whole on 64.
+        // 64 tiles with a long k: half the k-loop per CTA on 128 SMs beats the whole on 64
+        // (H200, session 11: 21.0 us against 23.4), and so does the global split over as many.
         let dp = Decomposition::data_parallel(base.num_tiles(&p), &dev);
-        assert!(d[0].1 < 0.7 * estimate_s(&base, &p, &dp, &dev));
+        assert!(d[0].1 < estimate_s(&base, &p, &dp, &dev));
+        let global = decompositions_with(&base, &p, &dev, Forced::Auto);
+        assert!(d[0].1 < global[0].1 && !global[0].0.is_data_parallel());
+        // 33 tiles: the pairs' 66 CTAs lose to a global split over more (24.6 us against 21.3
+        // over 132).
+        let few = tn(128, 2112, 7168);
+        let pairs = decompositions_with(&ks, &few, &dev, Forced::Auto)[0].1;
+        let global = decompositions_with(&base, &few, &dev, Forced::Auto);
+        assert!(global[0].0.sk_ctas > 2 * 33 && pairs > global[0].1);
         // With a wave of tiles or more, halving the tiles in flight gains nothing.
         let full = tn(128 * 8, 64 * 33, 4096);
         let d = decompositions_with(&ks, &full, &dev, Forced::Auto);

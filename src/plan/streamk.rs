@@ -217,10 +217,18 @@ const SPLITK_HANDOFF_S: f64 = 2.5e-6;
 const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
 const SPLITK_READ_S: f64 = 2e-6;
 const SPLITK_FITTED_MAX_N: u32 = 64;
-/// A split-K cluster's hand-over per tile (kernels/sm90/gemm.cuh `kSplitK`): one CTA's
-/// consumer stores its 64 x block_n partial into the peer's shared memory and the peer adds
-/// it, no global memory or flags. A prediction (~1,000 cycles), not yet fitted.
-const SPLIT_CLUSTER_HANDOFF_S: f64 = 0.6e-6;
+/// A split-K cluster (kernels/sm90/gemm.cuh `kSplitK`): the last tile's hand-over (one CTA's
+/// consumer stores its 64 x block_n partial into the peer's shared memory, which adds it), and
+/// what one of its CTAs streams. Fitted on the H200 (session 11, `11d`, small-M set, against
+/// main's global split-K with as many CTAs): 0.2-3.3 us faster (64x4096x4096 20.7 against
+/// 22.6 us, 64x7168x16384 71.3 against 74.6, 127x4095x4096 22.0 against 23.1), where the
+/// global fixup is charged 3.3-4.8 us; 0.5-1.3% slower than data-parallel plans of half as
+/// many CTAs (1x7168x16384 71.2 against 70.5), which 1.5 us keeps; and where the pairs replace a
+/// split over more CTAs they lose (128x2112x7168: 66 CTAs 24.6 us against 132 CTAs 21.3;
+/// 1x2112x7168: 34 against 68, 20.1 against 18.0): a pair's CTA streamed its 1-1.4 MB at
+/// ~65-70 GB/s, not the 100 GB/s of `SM_LOAD_BYTES_PER_S`.
+const SPLIT_CLUSTER_HANDOFF_S: f64 = 1.5e-6;
+const SPLIT_CLUSTER_LOAD_BYTES_PER_S: f64 = 70e9;
 /// HBM bandwidth the whole device streams at in practice (bytes/s).
 const HBM_BYTES_PER_S: f64 = 4.0e12;
 /// L2 bytes the operands of concurrently running tiles can share (the H200 has 60 MiB).
@@ -363,7 +371,12 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let mut busiest = dp_waves * (tile_iters as f64 * it + EPILOGUE_S);
+    let split_it = if split > 1 {
+        it.max(v.stage_bytes() as f64 / SPLIT_CLUSTER_LOAD_BYTES_PER_S)
+    } else {
+        it
+    };
+    let mut busiest = dp_waves * (tile_iters as f64 * split_it + EPILOGUE_S);
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
     let mut fixup = if split > 1 {
