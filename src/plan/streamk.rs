@@ -363,27 +363,24 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
     let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
-    // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop; the
-    // last tile's hand-over is exposed like a fixup (earlier ones overlap the next loads).
+    // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop at
+    // its own load rate; the last tile's hand-over is exposed like a fixup (earlier ones
+    // overlap the next tile's loads).
     let split = v.split_k.max(1) as u64;
+    let (tile_iters, tile_it, handoff) = if split > 1 {
+        let it = it.max(v.stage_bytes() as f64 / SPLIT_CLUSTER_LOAD_BYTES_PER_S);
+        (k_iters.div_ceil(split), it, SPLIT_CLUSTER_HANDOFF_S)
+    } else {
+        (k_iters, it, 0.0)
+    };
     let grid = (d.grid.max(1) as u64 / split).max(1);
-    let tile_iters = k_iters.div_ceil(split);
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let split_it = if split > 1 {
-        it.max(v.stage_bytes() as f64 / SPLIT_CLUSTER_LOAD_BYTES_PER_S)
-    } else {
-        it
-    };
-    let mut busiest = dp_waves * (tile_iters as f64 * split_it + EPILOGUE_S);
+    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + EPILOGUE_S);
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
-    let mut fixup = if split > 1 {
-        SPLIT_CLUSTER_HANDOFF_S
-    } else {
-        0.0
-    };
+    let mut fixup = handoff;
     if d.sk_tiles > 0 {
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
@@ -494,7 +491,7 @@ pub fn decompositions_with(
         grid: sms.min(ctas.max(tiles - sk_tiles)).max(1) as u32,
     };
     match force {
-        // (SplitKCluster reaches here with split-K cluster variants only, which returned above.)
+        // (Unreachable under SplitKCluster: only split-K clusters pass it, and they returned.)
         Forced::DataParallel | Forced::SplitKCluster => {}
         Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
