@@ -336,7 +336,8 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
 pub const MAX_SM90_PLANS: usize = 8;
 
 /// The Hopper main-tile plans for `p`, best first by the cost model (every fitting tile with
-/// each decomposition worth considering, `streamk::decompositions`), or why there is none.
+/// each decomposition worth considering, `streamk::decompositions`), or why there is none:
+/// never an empty list, so callers may take the first.
 pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Vec<Plan>, String> {
     if dev.cc_major != 9 || dev.cc_minor != 0 {
         return Err(format!("sm_{}{} is not sm_90", dev.cc_major, dev.cc_minor));
@@ -360,6 +361,13 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
                 swap: false,
             });
         }
+    }
+    if plans.is_empty() {
+        // Every fitting variant was left without a schedule (a forced decomposition).
+        return Err(format!(
+            "no sm90 variant has a schedule under DEEPGEMM_DECOMPOSITION ({:?})",
+            streamk::forced()
+        ));
     }
     // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
     plans.sort_by_key(|p| p.estimate_ns);
@@ -444,8 +452,7 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
     let portable = portable(p, dev)?;
     if !portable_only() {
-        // (Empty when a forced decomposition leaves no fitting variant a schedule.)
-        if let Some(h) = hopper_plans(p, dev).ok().filter(|h| !h.is_empty()) {
+        if let Ok(h) = hopper_plans(p, dev) {
             // A and B as they are; D through an aligned copy first when its layout would cost
             // the TMA-store epilogue and the copy pays.
             if pack::d_misfit(p).is_some() {
@@ -474,10 +481,7 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
             // No direct plan, but the transposed problem has one (tf32 TT).
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
-        } else if let Some(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE)
-            .ok()
-            .filter(|h| !h.is_empty())
-        {
+        } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
             if pays {
                 out.extend(h);
