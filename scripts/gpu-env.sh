@@ -20,6 +20,16 @@ OLD_CACHE=/tmp/deepgemm-old-cache
 precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all}" >/dev/null; echo "precompile old ${SECONDS}s"; }
 bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
 groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+# `direct`: every direct nvrtc_sm90 case into $OUT/direct.txt; prints the result and the first
+# failures; returns the test's status (a script stops on it: a hang or a failure there would
+# only repeat in the timings).
+direct() {
+    timeout 150 .gpu/tests/nvrtc_sm90 --ignored --test-threads=1 --nocapture >"$OUT/direct.txt" 2>&1
+    local rc=$?
+    echo "nvrtc_sm90 rc=$rc ${SECONDS}s: $(grep -E '^test result' "$OUT/direct.txt")"; grep -m5 -E "FAIL|panicked" "$OUT/direct.txt"
+    [ $rc -eq 0 ] || tail -30 "$OUT/direct.txt"
+    return $rc
+}
 # `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
 # deepgemm ms, cuBLASLt ms, ratio) and the plans it took.
 bench() {
