@@ -31,3 +31,28 @@ __device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const void* 
       "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
       : "memory");
 }
+
+// L2 eviction-priority policies for the `.L2::cache_hint` forms below (PTX ISA "createpolicy"):
+// kKind 1 = evict_first (streamed data), 2 = evict_last (data other CTAs re-read soon).
+template <int kKind>
+__device__ __forceinline__ unsigned long long l2_policy() {
+  static_assert(kKind == 1 || kKind == 2, "evict_first or evict_last");
+  unsigned long long policy;
+  if constexpr (kKind == 1) {
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  } else {
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  }
+  return policy;
+}
+
+// As tma_load_3d, with an L2 eviction policy from l2_policy for the lines it reads.
+__device__ __forceinline__ void tma_load_3d_hint(unsigned dst, const void* tmap, unsigned bar,
+                                                 int c0, int c1, int c2,
+                                                 unsigned long long policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".L2::cache_hint [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}

@@ -148,16 +148,28 @@ struct OperandTile {
   static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
   static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 128-byte chunks");
 
-  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`.
+  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`, with L2
+  // eviction hint kHint (0 none; an experiment's DG_L2_HINT_A / _B, sm90/types.cuh).
+  template <int kHint>
   __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
                                               unsigned full, int row0, int k0, int batch) {
     if constexpr (kTrans == 0) {
-      tma_load_3d(dst, &tmap, full, k0, row0, batch);
+      copy<kHint>(dst, tmap, full, k0, row0, batch);
     } else {
 #pragma unroll
       for (int c = 0; c < kLoads; ++c) {
-        tma_load_3d(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0, batch);
+        copy<kHint>(dst + c * kChunkBytes, tmap, full, row0 + c * kMnPerLine, k0, batch);
       }
+    }
+  }
+
+  template <int kHint>
+  __device__ __forceinline__ static void copy(unsigned dst, const TmaDescriptor& tmap,
+                                              unsigned full, int c0, int c1, int batch) {
+    if constexpr (kHint == 0) {
+      tma_load_3d(dst, &tmap, full, c0, c1, batch);
+    } else {
+      tma_load_3d_hint(dst, &tmap, full, c0, c1, batch, l2_policy<kHint>());
     }
   }
 
@@ -386,14 +398,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       pipe.producer_expect(load_state, kStageBytesA + kStageBytesB);
       const unsigned full = pipe.full(load_state.stage);
       const int k0 = load_k * BLOCK_K;
-      TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0, load_batch);
+      TileA::template load<DG_L2_HINT_A>(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full,
+                                         load_m0, k0, load_batch);
       if constexpr (kMulticast) {
         TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
                                               full, load_n0, k0, load_batch, cluster_rank(),
                                               static_cast<unsigned short>((1u << kClusterM) - 1));
       } else {
-        TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
-                    load_batch);
+        TileB::template load<DG_L2_HINT_B>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
+                                           full, load_n0, k0, load_batch);
       }
       load_state.advance();
       ++load_k;

@@ -10,6 +10,19 @@
 #include "ptx/special.cuh"
 #include "ptx/wgmma.cuh"
 
+// Experiments only (DEEPGEMM_NVRTC_DEFINES, e.g. DG_L2_HINT_A=2): L2 eviction hints on A's
+// and B's TMA loads and D's TMA stores, 0 none (the production kernels), 1 evict_first,
+// 2 evict_last (ptx/tma.cuh `l2_policy`).
+#ifndef DG_L2_HINT_A
+#define DG_L2_HINT_A 0
+#endif
+#ifndef DG_L2_HINT_B
+#define DG_L2_HINT_B 0
+#endif
+#ifndef DG_L2_HINT_D
+#define DG_L2_HINT_D 0
+#endif
+
 namespace dg_sm90 {
 
 struct Bf16 {
