@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 12, branch next/l2-stream: is the small-M gap the L2 flush's dirty lines? The bench
+# Session 12 (run as part of 12d), branch next/l2-stream: is the small-M gap the L2 flush's dirty lines? The bench
 # flushes L2 with a memset (as the peers' do_bench does), which leaves L2 full of dirty lines;
 # a GEMM streaming B (N x K, read once when M fits one tile) evicts them, so HBM also writes
 # back about as many bytes as it reads. 1x4096x4096 takes ~19 us against 7 us of reads at
@@ -11,6 +11,8 @@
 # If the dirty lines are not the cause: every mode within 3%.
 #     here:  bash scripts/gpu-pack.sh && bash scripts/gpu-pack-branch.sh next/l2-stream l2-stream
 #     there: (cd .gpu/l2-stream && OUT=$OUT/l2 bash scripts/gpu-session12e.sh)
+# Ran at 40f9e2e (from 12d). The DG_L2_HINT_* defines are gone since: SM90_FLAG_STREAM_A/_B,
+# set by the host where an operand is loaded once, replace them (12f).
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 S="--shape 1x4096x4096 --shape 16x4096x4096 --shape 64x4096x4096 --shape 128x4096x4096 --shape 1x2112x7168 --shape 16x7168x2048 --shape 1x28672x8192 --shape 127x4095x4096 --shape 4096x4096x4096"

@@ -32,21 +32,16 @@ __device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const void* 
       : "memory");
 }
 
-// L2 eviction-priority policies for the `.L2::cache_hint` forms below (PTX ISA "createpolicy"):
-// kKind 1 = evict_first (streamed data), 2 = evict_last (data other CTAs re-read soon).
-template <int kKind>
-__device__ __forceinline__ unsigned long long l2_policy() {
-  static_assert(kKind == 1 || kKind == 2, "evict_first or evict_last");
+// An L2 policy that marks the lines a load brings in as the first to evict (PTX ISA
+// "createpolicy"): for data read once, so that it replaces itself instead of lines other
+// kernels (or the rest of this one) still want, or dirty lines that would cost a write-back.
+__device__ __forceinline__ unsigned long long l2_policy_evict_first() {
   unsigned long long policy;
-  if constexpr (kKind == 1) {
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  } else {
-    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
-  }
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
   return policy;
 }
 
-// As tma_load_3d, with an L2 eviction policy from l2_policy for the lines it reads.
+// As tma_load_3d, with an L2 policy (l2_policy_evict_first) for the lines it reads.
 __device__ __forceinline__ void tma_load_3d_hint(unsigned dst, const void* tmap, unsigned bar,
                                                  int c0, int c1, int c2,
                                                  unsigned long long policy) {

@@ -18,16 +18,6 @@ __device__ __forceinline__ void tma_store_3d(const void* tmap, unsigned src, int
       : "memory");
 }
 
-// As tma_store_3d, with an L2 eviction policy (ptx/tma.cuh `l2_policy`) for the lines it writes.
-__device__ __forceinline__ void tma_store_3d_hint(const void* tmap, unsigned src, int c0, int c1,
-                                                  int c2, unsigned long long policy) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group.L2::cache_hint"
-      " [%0, {%2, %3, %4}], [%1], %5;" ::"l"(tmap),
-      "r"(src), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
-      : "memory");
-}
-
 // Closes the bulk async-group of this thread's stores issued since the last commit.
 __device__ __forceinline__ void tma_store_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");

@@ -31,23 +31,11 @@
 #include "ptx/barrier.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/stmatrix.cuh"
-#include "ptx/tma.cuh"
 #include "ptx/tma_store.cuh"
 #include "sm90/epilogue.cuh"
 #include "sm90/types.cuh"
 
 namespace dg_sm90 {
-
-// D's TMA store of one box, with the experiment's L2 hint (DG_L2_HINT_D, sm90/types.cuh; none
-// by default).
-__device__ __forceinline__ void tma_store_d(const TmaDescriptor& tmap, unsigned src, int c0,
-                                            int c1, int c2) {
-#if DG_L2_HINT_D
-  tma_store_3d_hint(&tmap, src, c0, c1, c2, l2_policy<DG_L2_HINT_D>());
-#else
-  tma_store_3d(&tmap, src, c0, c1, c2);
-#endif
-}
 
 struct StoreShape {
   static constexpr int kBox = 64;                              // rows and columns of a box
@@ -171,9 +159,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       const int col_coord = static_cast<int>(col0);
       if constexpr (kStoreCols == S::kBox) {
         if (row_major) {
-          tma_store_d(tmap_d, buf, col_coord, row_coord, batch_coord);
+          tma_store_3d(&tmap_d, buf, col_coord, row_coord, batch_coord);
         } else {
-          tma_store_d(tmap_d, buf, row_coord, col_coord, batch_coord);
+          tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
         }
       } else {
         // Column-major lines are columns: 16 of them are 2 KiB of the buffer. Stores that
@@ -181,7 +169,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
 #pragma unroll
         for (int c = 0; c < S::kBox / kStoreCols; ++c) {
           if (c * kStoreCols < box_cols) {
-            tma_store_d(tmap_d, buf + c * kStoreCols * S::kLineBytes, row_coord,
+            tma_store_3d(&tmap_d, buf + c * kStoreCols * S::kLineBytes, row_coord,
                          col_coord + c * kStoreCols, batch_coord);
           }
         }
