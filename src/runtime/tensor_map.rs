@@ -919,7 +919,10 @@ mod tests {
         assert_eq!(stream(129, 4096, 1, None, 64), 0);
         // ... and, swapped (n small), A.
         assert_eq!(stream(4096, 16, 1, None, 16), FLAG_STREAM_A);
-        assert_eq!(stream(100, 200, 1, None, 256), FLAG_STREAM_A | FLAG_STREAM_B);
+        assert_eq!(
+            stream(100, 200, 1, None, 256),
+            FLAG_STREAM_A | FLAG_STREAM_B
+        );
         assert_eq!(stream(4096, 4096, 1, None, 256), 0);
         // Batches with their own B stream it; a B every batch shares is re-read by each.
         assert_eq!(stream(16, 4096, 4, Some(4096 * 4096), 64), FLAG_STREAM_B);
