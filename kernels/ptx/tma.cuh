@@ -31,3 +31,23 @@ __device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const void* 
       "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
       : "memory");
 }
+
+// An L2 policy that marks the lines a load brings in as the first to evict (PTX ISA
+// "createpolicy"): for data read once, so that it replaces itself instead of lines other
+// kernels (or the rest of this one) still want, or dirty lines that would cost a write-back.
+__device__ __forceinline__ unsigned long long l2_policy_evict_first() {
+  unsigned long long policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+// As tma_load_3d, with an L2 policy (l2_policy_evict_first) for the lines it reads.
+__device__ __forceinline__ void tma_load_3d_hint(unsigned dst, const void* tmap, unsigned bar,
+                                                 int c0, int c1, int c2,
+                                                 unsigned long long policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".L2::cache_hint [%0], [%1, {%3, %4, %5}], [%2], %6;" ::"r"(dst),
+      "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
+      : "memory");
+}

@@ -148,16 +148,28 @@ struct OperandTile {
   static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
   static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 128-byte chunks");
 
-  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`.
+  // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`; with
+  // `evict_first`, the lines are marked first to leave L2 (SM90_FLAG_STREAM_A / _B).
   __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
-                                              unsigned full, int row0, int k0, int batch) {
+                                              unsigned full, int row0, int k0, int batch,
+                                              bool evict_first) {
     if constexpr (kTrans == 0) {
-      tma_load_3d(dst, &tmap, full, k0, row0, batch);
+      copy(dst, tmap, full, k0, row0, batch, evict_first);
     } else {
 #pragma unroll
       for (int c = 0; c < kLoads; ++c) {
-        tma_load_3d(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0, batch);
+        copy(dst + c * kChunkBytes, tmap, full, row0 + c * kMnPerLine, k0, batch, evict_first);
       }
+    }
+  }
+
+  __device__ __forceinline__ static void copy(unsigned dst, const TmaDescriptor& tmap,
+                                              unsigned full, int c0, int c1, int batch,
+                                              bool evict_first) {
+    if (evict_first) {
+      tma_load_3d_hint(dst, &tmap, full, c0, c1, batch, l2_policy_evict_first());
+    } else {
+      tma_load_3d(dst, &tmap, full, c0, c1, batch);
     }
   }
 
@@ -366,6 +378,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   WorkUnit load_unit{0, 0, 0};
   int load_k = 0;  // next k-iteration of load_unit
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
+  const bool stream_a = (p.flags & SM90_FLAG_STREAM_A) != 0;
+  const bool stream_b = (p.flags & SM90_FLAG_STREAM_B) != 0;
   // Issues the next `budget` loads (all that are left when negative).
   const auto issue_loads = [&](int budget) {
 #pragma unroll 1
@@ -386,14 +400,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       pipe.producer_expect(load_state, kStageBytesA + kStageBytesB);
       const unsigned full = pipe.full(load_state.stage);
       const int k0 = load_k * BLOCK_K;
-      TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0, load_batch);
+      TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0, load_batch,
+                  stream_a);
       if constexpr (kMulticast) {
         TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
                                               full, load_n0, k0, load_batch, cluster_rank(),
                                               static_cast<unsigned short>((1u << kClusterM) - 1));
       } else {
         TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
-                    load_batch);
+                    load_batch, stream_b);
       }
       load_state.advance();
       ++load_k;

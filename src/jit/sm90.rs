@@ -128,6 +128,14 @@ mod tests {
                 "SM90_FLAG_BIAS_COL",
                 crate::runtime::tensor_map::FLAG_BIAS_COL,
             ),
+            (
+                "SM90_FLAG_STREAM_A",
+                crate::runtime::tensor_map::FLAG_STREAM_A,
+            ),
+            (
+                "SM90_FLAG_STREAM_B",
+                crate::runtime::tensor_map::FLAG_STREAM_B,
+            ),
             ("SM90_ACT_NONE", Activation::None as i32),
             ("SM90_ACT_RELU", Activation::Relu as i32),
             ("SM90_ACT_GELU", Activation::Gelu as i32),

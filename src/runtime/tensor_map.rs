@@ -184,6 +184,25 @@ pub const FLAG_TMA_STORE: i32 = 4;
 pub const FLAG_D_ROW_MAJOR: i32 = 8;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
+/// The kernel's SM90_FLAG_STREAM_A and _B: every element of A (B) is loaded once, so the
+/// producer marks its lines evict-first in L2 (`stream_flags`).
+pub const FLAG_STREAM_A: i32 = 32;
+pub const FLAG_STREAM_B: i32 = 64;
+
+/// SM90_FLAG_STREAM_A when one tile column covers n (each A tile is loaded by one CTA; a
+/// split-K or Stream-K CTA loads only its own k-range of it), SM90_FLAG_STREAM_B when one tile
+/// row covers m; not for an operand every batch shares (batch stride 0: each batch re-reads it).
+fn stream_flags(tiles_m: i32, tiles_n: i32, p: &GemmProblem) -> i32 {
+    let own_batches = |s: &crate::problem::Strides| p.batch == 1 || s.batch != 0;
+    let mut flags = 0;
+    if tiles_n == 1 && own_batches(&p.a) {
+        flags |= FLAG_STREAM_A;
+    }
+    if tiles_m == 1 && own_batches(&p.b) {
+        flags |= FLAG_STREAM_B;
+    }
+    flags
+}
 
 /// The encode arguments of D's tensor map for the TMA-store epilogue of `v`, D laid out as
 /// `layout` at device address `address` (`plan::sm90::tma_store` decides both).
@@ -405,7 +424,8 @@ impl Sm90Params {
     }
 
     /// The scheduler's counts and divisors for variant `v` (its tile, cluster and k-depth) on
-    /// `p`, as the kernel's TileScheduler and WorkSchedule use them. `Sm90Variant::check`
+    /// `p`, as the kernel's TileScheduler and WorkSchedule use them, and the L2 streaming
+    /// flags that follow from the tile counts (`stream_flags`). `Sm90Variant::check`
     /// keeps tiles x k-iterations below 2^31.
     pub fn set_tiles(&mut self, v: &Sm90Variant, p: &GemmProblem) {
         let unit_m = v.block_m as u64 * v.cluster_m.max(1) as u64;
@@ -422,6 +442,8 @@ impl Sm90Params {
         self.div_group = FastDiv::new(c32(group_m as u64 * self.tiles_n as u64) as u32);
         self.div_group_m = FastDiv::new(group_m as u32);
         self.div_last_rows = FastDiv::new((self.tiles_m - (groups - 1) * group_m) as u32);
+        self.flags = (self.flags & !(FLAG_STREAM_A | FLAG_STREAM_B))
+            | stream_flags(self.tiles_m, self.tiles_n, p);
         self.set_stream_k_ranges();
     }
 
@@ -875,6 +897,45 @@ mod tests {
             let begin = c as u64 * params.sk_base as u64 + (c as u64).min(params.sk_rem as u64);
             assert_eq!(begin, sk.range_begin(c, k_iters));
         }
+    }
+
+    #[test]
+    fn operands_loaded_once_are_streamed() {
+        let ptrs = crate::problem::aligned_ptrs();
+        let stream = |m: u64, n: u64, batch: u64, b_batch_stride: Option<i64>, bn: u32| {
+            let (_, mut p) = tn(m, n, 4096, 4096, 4096, R_16BF);
+            p.batch = batch;
+            if let Some(s) = b_batch_stride {
+                p.b.batch = s;
+            }
+            let v = variant(ScalarType::BF16, ScalarType::BF16, bn);
+            let mut params = Sm90Params::new(&p, &ptrs, 8);
+            params.set_tiles(&v, &p);
+            params.flags & (FLAG_STREAM_A | FLAG_STREAM_B)
+        };
+        // A decode GEMM: one 128-row tile covers m, so every B tile is loaded by one CTA.
+        assert_eq!(stream(16, 4096, 1, None, 64), FLAG_STREAM_B);
+        assert_eq!(stream(128, 4096, 1, None, 64), FLAG_STREAM_B);
+        assert_eq!(stream(129, 4096, 1, None, 64), 0);
+        // ... and, swapped (n small), A.
+        assert_eq!(stream(4096, 16, 1, None, 16), FLAG_STREAM_A);
+        assert_eq!(
+            stream(100, 200, 1, None, 256),
+            FLAG_STREAM_A | FLAG_STREAM_B
+        );
+        assert_eq!(stream(4096, 4096, 1, None, 256), 0);
+        // Batches with their own B stream it; a B every batch shares is re-read by each.
+        assert_eq!(stream(16, 4096, 4, Some(4096 * 4096), 64), FLAG_STREAM_B);
+        assert_eq!(stream(16, 4096, 4, Some(0), 64), 0);
+        // set_tiles for another variant replaces the bits, keeping the others.
+        let (_, p) = tn(16, 4096, 4096, 4096, 4096, R_16BF);
+        let mut params = Sm90Params::new(&p, &ptrs, 8);
+        let other = params.flags;
+        params.set_tiles(&variant(ScalarType::BF16, ScalarType::BF16, 64), &p);
+        assert_eq!(params.flags, other | FLAG_STREAM_B);
+        let (_, big) = tn(4096, 4096, 4096, 4096, 4096, R_16BF);
+        params.set_tiles(&variant(ScalarType::BF16, ScalarType::BF16, 256), &big);
+        assert_eq!(params.flags, other);
     }
 
     #[test]
