@@ -712,11 +712,6 @@ mod gpu {
         v.extend(fill_cases());
         v.extend(pingpong_cases());
         v.extend(split_k_cases());
-        // Clusters of 4: the same cases where each CTA has a k-iteration of its own.
-        v.extend(split_k_cases().into_iter().filter_map(|c| {
-            let per_iter = if c.ab == ScalarType::F32 { 32 } else { 64 };
-            (c.k.div_ceil(per_iter) >= 4).then_some(Case { split_k: 4, ..c })
-        }));
         v
     }
 

@@ -17,13 +17,14 @@
 //     several phases early and take an earlier unit's data. Data-parallel only (the host
 //     launches no Stream-K phase), like clusters.
 //
-// Split-K in a cluster (kSplitK = 2 or 4): the CTAs of a cluster compute equal shares of the
-// k-loop of the same tiles. CTA c (c = 0, 1) finishes consumer c's 64 rows: every other CTA's
-// consumer c stores its partial accumulators straight into a slot of CTA c's shared memory
-// (distributed shared memory) and arrives on CTA c's barrier, and CTA c adds them, in rank
-// order, to its own and runs the epilogue. No workspace, no flags through L2 (a split-K fixup
-// through global memory cost 3-5 us per launch on the H200: BENCHMARKS.md, session 7), and the
-// sum's order does not depend on which CTA finished first. Data-parallel over clusters.
+// Split-K in a cluster (kSplitK CTAs; pairs are built): the CTAs of a cluster compute equal
+// shares of the k-loop of the same tiles. CTA c (c = 0, 1) finishes consumer c's 64 rows:
+// every other CTA's consumer c stores its partial accumulators straight into a slot of CTA c's
+// shared memory (distributed shared memory) and arrives on CTA c's barrier, and CTA c adds
+// them, in rank order, to its own and runs the epilogue. No workspace, no flags through L2 (a
+// split-K fixup through global memory cost 3-5 us per launch on the H200: BENCHMARKS.md,
+// session 7), and the sum's order does not depend on which CTA finished first. Data-parallel
+// over clusters.
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
@@ -307,9 +308,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr bool kMulticast = kClusterM > 1;
   // Split-K clusters: the pair's CTAs take k-halves of the same tiles (see the top).
   constexpr bool kSplitCluster = kSplitK > 1;
-  static_assert(kSplitK == 1 || ((kSplitK == 2 || kSplitK == 4) && !kMulticast && !kPingPong &&
-                                 !kRegA && kAccRegs % 4 == 0 && BLOCK_N <= 64),
-                "split-K clusters: 2 or 4 cooperative CTAs, tiles up to 64 wide");
+  // Written for S CTAs, built for pairs: clusters of 4 (branch next/split4) were correct and
+  // slower in session 12 (only CTAs 0 and 1 finish tiles, so they run ~60% longer than 2 and 3).
+  static_assert(kSplitK == 1 || (kSplitK == 2 && !kMulticast && !kPingPong && !kRegA &&
+                                 kAccRegs % 4 == 0 && BLOCK_N <= 64),
+                "split-K clusters: pairs of cooperative CTAs, tiles up to 64 wide");
   constexpr bool kClustered = kMulticast || kSplitCluster;
   static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNkK");
   static_assert(kMmaK == TileA::kMmaK && kMmaK == TileB::kMmaK, "descriptors step one wgmma's k");

@@ -117,11 +117,11 @@ pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
 /// `DEEPGEMM_PINGPONG=1` (`pingpong_forced`).
 pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
-/// The tile widths built as split-K clusters of 2 and of 4 as well (`Sm90Variant::with_split_k`):
-/// the CTAs of a cluster compute equal shares of every tile's k-loop and the partials are added
-/// through distributed shared memory (kernels/sm90/gemm.cuh), for problems with too few tiles to fill
+/// The tile widths built as split-K clusters as well (`Sm90Variant::with_split_k`): the two CTAs
+/// of a cluster compute the two halves of every tile's k-loop and the partial is added through
+/// distributed shared memory (kernels/sm90/gemm.cuh), for problems with too few tiles to fill
 /// the SMs (decode shapes computed swapped, small m or n with a long k). Up to 64 wide: the
-/// landing buffer of the other CTAs' partials, 64 x block_n fp32 each, costs stages.
+/// landing buffer of the peer's partial, 64 x block_n fp32, costs stages.
 pub const SPLIT_K_TILES_N: [u32; 3] = [64, 32, 16];
 
 /// Which dimension of an operand is contiguous in memory.
@@ -269,14 +269,14 @@ impl Sm90Variant {
     }
 
     /// The same tile as a split-K cluster of `split_k` CTAs (kernels/sm90/gemm.cuh `kSplitK`), or
-    /// `None` where it is not built: clusters of 2 or 4, cooperative 128-row tiles of `SPLIT_K_TILES_N`
+    /// `None` where it is not built: pairs, cooperative 128-row tiles of `SPLIT_K_TILES_N`
     /// without multicast or register A; the stages are recounted for the landing buffers.
     pub fn with_split_k(self, split_k: u32) -> Option<Sm90Variant> {
         if split_k == 1 {
             return Some(self);
         }
         let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
-        if !matches!(split_k, 2 | 4)
+        if split_k != 2
             || self.split_k != 1
             || self.cluster_m != 1
             || self.pingpong()
@@ -368,9 +368,8 @@ impl Sm90Variant {
         }
     }
 
-    /// A split-K cluster's landing buffer for the other CTAs' partials of the consumer this CTA
-    /// finishes (kernels/sm90/gemm.cuh `SplitLanding`): 64 x block_n fp32 per other CTA; 0
-    /// otherwise.
+    /// A split-K cluster's landing buffer for the peer's partial of the consumer this CTA
+    /// finishes (kernels/sm90/gemm.cuh `SplitLanding`): 64 x block_n fp32; 0 otherwise.
     pub fn split_landing_bytes(&self) -> u64 {
         if self.split_k > 1 {
             (self.split_k as u64 - 1) * 64 * self.block_n as u64 * 4
@@ -433,7 +432,6 @@ impl Sm90Variant {
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
-                        v.extend(base.and_then(|b| b.with_split_k(4)));
                     }
                 }
             }
@@ -855,13 +853,12 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 16 + 12 + 8 + 8) + 6 + 3 + 4 + 16 + 3 + 3,
+            4 * (16 + 4 + 12 + 16 + 12 + 8) + 6 + 3 + 4 + 16 + 3,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles + 4 \
-             layouts x 3 ping-pong tiles + split-K clusters of 2 and of 4: 4 layouts x 128x64 \
-             and 2 K-major-B layouts x 2 narrow tiles each), tf32 TN x (6 tiles + 3 cluster \
-             tiles), tf32 NN x 4 tiles, tf32 TN and NN x 8 fill tiles and tf32 TN x 3 split-K \
-             cluster tiles of 2 and of 4"
+             layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
+             layouts x 2 narrow tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
+             tiles, tf32 TN and NN x 8 fill tiles and tf32 TN x 3 split-K cluster tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -923,7 +920,6 @@ mod tests {
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1_ks2",
-            "dg_sm90_f32_f32_tn_m128n64k32_s6_c1x1_ks4",
         ]
         .map(String::from)
         .to_vec();
@@ -932,10 +928,8 @@ mod tests {
             [
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1_ks2",
-                "dg_sm90_f32_f32_tn_m128n32k32_s9_c1x1_ks4",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1_ks2",
-                "dg_sm90_f32_f32_tn_m128n16k32_s10_c1x1_ks4",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
                 "dg_sm90_f32_f32_nn_m128n192k32_s5_c1x1",
                 "dg_sm90_f32_f32_nn_m128n128k32_s6_c1x1",
@@ -1105,8 +1099,7 @@ mod tests {
                 .filter(|v| v.fits(&p))
                 .collect();
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
-            // split-K clusters (128x64's is built for every layout). k = 136 is 3 k-iterations:
-            // clusters of 2 only.
+            // split-K clusters (128x64's is built for every layout).
             let (narrow, split) = if tag == "tn" || tag == "nn" {
                 (NARROW_TILES.len() + FILL_TILES.len(), SPLIT_K_TILES_N.len())
             } else {
@@ -1192,7 +1185,7 @@ mod tests {
                 + NARROW_TILES.len()
                 + CLUSTER_TILES_N.len()
                 + FILL_TILES.len()
-                + 2 * SPLIT_K_TILES_N.len()
+                + SPLIT_K_TILES_N.len()
         );
         assert_eq!(
             nn.len(),
@@ -1223,7 +1216,7 @@ mod tests {
                 .into_iter()
                 .filter(|v| v.fits(&p))
                 .collect();
-            // k = 8 is one k-iteration: too few for a split-K cluster (k = 100 is four).
+            // k = 8 is one k-iteration: too few for a split-K cluster.
             let expected: Vec<Sm90Variant> = tf32
                 .iter()
                 .copied()
@@ -1506,19 +1499,6 @@ mod tests {
         );
         assert_eq!(ks.cluster_size(), 2);
         assert_eq!(ks.split_landing_bytes(), 64 * 64 * 4);
-        let ks4 = base.with_split_k(4).unwrap();
-        assert_eq!(
-            (ks4.cluster_size(), ks4.split_landing_bytes()),
-            (4, 3 * 64 * 64 * 4)
-        );
-        assert!(ks4.name().ends_with("_c1x1_ks4") && ks4.stages < ks.stages);
-        assert_eq!(ks4.grid(&tn(128, 4096, 4096), &dev), 132 / 4 * 4);
-        assert!(
-            ks4.check(&tn(128, 64, 192))
-                .unwrap_err()
-                .contains("k-iterations")
-        );
-        assert!(ks4.fits(&tn(128, 64, 256)));
         assert_eq!(base.split_landing_bytes(), 0);
         assert!(ks.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
         assert!(
@@ -1526,7 +1506,7 @@ mod tests {
             "the landing costs stages"
         );
         assert_eq!(base.with_split_k(1), Some(base));
-        assert!(base.with_split_k(3).is_none());
+        assert!(base.with_split_k(3).is_none() && base.with_split_k(4).is_none());
         assert!(ks.with_split_k(2).is_none());
         assert!(ks.with_cluster(2).is_none());
         assert!(
