@@ -17,13 +17,14 @@
 //     several phases early and take an earlier unit's data. Data-parallel only (the host
 //     launches no Stream-K phase), like clusters.
 //
-// Split-K in a cluster (kSplitK = 2): the two CTAs of a cluster compute the two halves of the
-// k-loop of the same tiles. CTA c finishes consumer c's 64 rows: the other CTA's consumer c
-// stores its partial accumulators straight into CTA c's shared memory (distributed shared
-// memory) and arrives on CTA c's barrier, and CTA c adds them to its own and runs the
-// epilogue. No workspace, no flags through L2 (a split-K fixup through global memory cost
-// 3-5 us per launch on the H200: BENCHMARKS.md, session 7), and the sum does not depend on
-// which CTA finished first (fp32 addition commutes). Data-parallel over clusters.
+// Split-K in a cluster (kSplitK CTAs; pairs are built): the CTAs of a cluster compute equal
+// shares of the k-loop of the same tiles. CTA c (c = 0, 1) finishes consumer c's 64 rows:
+// every other CTA's consumer c stores its partial accumulators straight into a slot of CTA c's
+// shared memory (distributed shared memory) and arrives on CTA c's barrier, and CTA c adds
+// them, in rank order, to its own and runs the epilogue. No workspace, no flags through L2 (a
+// split-K fixup through global memory cost 3-5 us per launch on the H200: BENCHMARKS.md,
+// session 7), and the sum's order does not depend on which CTA finished first. Data-parallel
+// over clusters.
 //
 // Computes, for every batch, D = act(alpha * op(A) op(B) + beta * C + bias[row]) for op(A)
 // (m x k) and op(B) (k x n) each either K-major in memory (kTransA / kTransB = 0; cuBLAS
@@ -104,14 +105,15 @@ struct CanTmaStore {
   static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 16 == 0;
 };
 
-// Split-K clusters: per consumer warpgroup, a 64 x BLOCK_N fp32 partial from the peer CTA, in
+// Split-K clusters: the 64 x BLOCK_N fp32 partials of the consumer this CTA finishes, one slot
+// per other CTA of the cluster (rank r in slot r, or r - 1 past this CTA's own rank), each in
 // the accumulators' register order (thread t's registers 4j..4j+3 at float (128 j + t) * 4, so
 // each warp's 16-byte stores and loads are contiguous). Mirrored by
 // `Sm90Variant::split_landing_bytes` in src/plan/sm90.rs.
 template <int BLOCK_N, int kSplitK>
 struct SplitLanding {
   static constexpr unsigned kStride = 64u * BLOCK_N * sizeof(float);
-  static constexpr unsigned kBytes = kSplitK > 1 ? 2 * kStride : 0;
+  static constexpr unsigned kBytes = kSplitK > 1 ? (kSplitK - 1) * kStride : 0;
 };
 
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
@@ -128,8 +130,8 @@ struct SharedStorage {
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
   // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
-  // Split-K clusters: turn[2 + c] when the peer's partial of consumer c's rows has landed here,
-  // turn[4 + c] when the peer has read the partial this CTA stored into it.
+  // Split-K clusters: turn[2] when the other CTAs' partials of the consumer this CTA finishes
+  // have landed here, turn[4 + c] when consumer c's finisher has read what this CTA stored.
   unsigned long long turn[kSplitK > 1 ? 6 : 2];
 };
 
@@ -306,6 +308,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr bool kMulticast = kClusterM > 1;
   // Split-K clusters: the pair's CTAs take k-halves of the same tiles (see the top).
   constexpr bool kSplitCluster = kSplitK > 1;
+  // Written for S CTAs, built for pairs: clusters of 4 (branch next/split4) were correct and
+  // slower in session 12 (only CTAs 0 and 1 finish tiles, so they run ~60% longer than 2 and 3).
   static_assert(kSplitK == 1 || (kSplitK == 2 && !kMulticast && !kPingPong && !kRegA &&
                                  kAccRegs % 4 == 0 && BLOCK_N <= 64),
                 "split-K clusters: pairs of cooperative CTAs, tiles up to 64 wide");
@@ -356,16 +360,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
   const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
-  // Split-K clusters: CTA 0 of the pair computes k-iterations [0, mid) of each (whole) tile,
-  // CTA 1 [mid, k_iters). The host plans them only for k_iters >= 2, so neither half is empty.
+  // Split-K clusters: CTA r computes k-iterations [r k / S, (r + 1) k / S) of each (whole)
+  // tile. The host plans them only for k_iters >= S, so no share is empty.
   const auto split_k_range = [](WorkUnit& u) {
     if constexpr (kSplitCluster) {
-      const int mid = (u.k_end + 1) / 2;
-      if (cluster_ctarank() == 0) {
-        u.k_end = mid;
-      } else {
-        u.k_begin = mid;
-      }
+      const int r = static_cast<int>(cluster_ctarank());
+      const int k = u.k_end;
+      u.k_begin = r * k / kSplitK;
+      u.k_end = (r + 1) * k / kSplitK;
     }
   };
 
@@ -430,11 +432,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
     }
     if constexpr (kSplitCluster) {
-      // Every thread of the peer's consumer warpgroup arrives once per tile.
-#pragma unroll 1
-      for (int i = 2; i < 6; ++i) {
-        mbarrier_init(smem_addr(&smem.turn[i]), kThreadsPerWarpgroup);
-      }
+      // Every thread of each other CTA's sending warpgroup arrives once per tile; every thread
+      // of the finishing warpgroup once per tile on each sender's.
+      mbarrier_init(smem_addr(&smem.turn[2]), kThreadsPerWarpgroup * (kSplitK - 1));
+      mbarrier_init(smem_addr(&smem.turn[4]), kThreadsPerWarpgroup);
+      mbarrier_init(smem_addr(&smem.turn[5]), kThreadsPerWarpgroup);
     }
     fence_barrier_init();
     if constexpr (kSplitCluster) {
@@ -684,42 +686,64 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
       };
       if constexpr (kSplitCluster) {
-        // Consumer c's rows are finished by CTA c (see the top): the other CTA's consumer c
-        // stores its partial into CTA c's landing buffer and goes on to its next tile.
+        // Consumer c's rows are finished by CTA c (see the top): every other CTA's consumer c
+        // stores its partial into a slot of CTA c's landing buffer and goes on to its next
+        // tile.
+        constexpr unsigned kSlot = SplitLanding<BLOCK_N, kSplitK>::kStride;
         const unsigned rank = cluster_ctarank();
-        const unsigned landing = smem_addr(&smem.epilogue[0]) + EpiSmem::kBytes +
-                                 consumer * SplitLanding<BLOCK_N, kSplitK>::kStride;
-        const unsigned landed = smem_addr(&smem.turn[2 + consumer]);
+        const unsigned finisher = static_cast<unsigned>(consumer);
+        const unsigned landing = smem_addr(&smem.epilogue[0]) + EpiSmem::kBytes;
+        const unsigned landed = smem_addr(&smem.turn[2]);
         const unsigned read = smem_addr(&smem.turn[4 + consumer]);
         const unsigned parity = split_rounds++ & 1u;
         await_peer();
-        if (static_cast<unsigned>(consumer) != rank) {
-          // The peer's buffer is free once it has read the previous tile's partial (the wait
+        if (finisher != rank) {
+          // The finisher's slot is free once it has read the previous tile's partial (the wait
           // for the phase before the first completes at once).
           mbarrier_wait_parity_acquire_cluster(read, parity ^ 1u);
-          const unsigned dst = map_shared_rank(landing, rank ^ 1u);
+          const unsigned slot = rank < finisher ? rank : rank - 1;
+          const unsigned dst = map_shared_rank(landing + slot * kSlot, finisher);
 #pragma unroll
           for (int j = 0; j < kAccRegs / 4; ++j) {
             st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, acc[4 * j], acc[4 * j + 1],
                                     acc[4 * j + 2], acc[4 * j + 3]);
           }
-          mbarrier_arrive_release_cluster(map_shared_rank(landed, rank ^ 1u));
+          mbarrier_arrive_release_cluster(map_shared_rank(landed, finisher));
           continue;
         }
-        // The sum goes to registers of its own: an instruction that defines the accumulators
-        // outside wgmma makes ptxas serialise the wgmmas (C7515).
+        // The sum goes to registers of its own (an instruction that defines the accumulators
+        // outside wgmma makes ptxas serialise the wgmmas, C7515), in rank order: the same
+        // bits whichever CTA finished its share first.
         mbarrier_wait_parity_acquire_cluster(landed, parity);
         float sum[kAccRegs];
 #pragma unroll
         for (int j = 0; j < kAccRegs / 4; ++j) {
-          float x, y, z, w;
-          ld_shared_f32x4(landing + (j * 128 + tid) * 16, x, y, z, w);
-          sum[4 * j] = acc[4 * j] + x;
-          sum[4 * j + 1] = acc[4 * j + 1] + y;
-          sum[4 * j + 2] = acc[4 * j + 2] + z;
-          sum[4 * j + 3] = acc[4 * j + 3] + w;
+#pragma unroll
+          for (int r = 0; r < kSplitK; ++r) {
+            float x[4];
+            if (r == static_cast<int>(finisher)) {
+              x[0] = acc[4 * j];
+              x[1] = acc[4 * j + 1];
+              x[2] = acc[4 * j + 2];
+              x[3] = acc[4 * j + 3];
+            } else {
+              const int slot = r < static_cast<int>(finisher) ? r : r - 1;
+              ld_shared_f32x4(landing + slot * kSlot + (j * 128 + tid) * 16, x[0], x[1], x[2],
+                              x[3]);
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              sum[4 * j + e] = r == 0 ? x[e] : sum[4 * j + e] + x[e];
+            }
+          }
         }
-        mbarrier_arrive_release_cluster(map_shared_rank(read, rank ^ 1u));
+        // Each sender's slot is read: it may store the next tile's partial.
+#pragma unroll
+        for (int r = 0; r < kSplitK; ++r) {
+          if (r != static_cast<int>(finisher)) {
+            mbarrier_arrive_release_cluster(map_shared_rank(read, static_cast<unsigned>(r)));
+          }
+        }
         epilogue(sum);
         continue;
       }

@@ -121,7 +121,7 @@ pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 /// of a cluster compute the two halves of every tile's k-loop and the partial is added through
 /// distributed shared memory (kernels/sm90/gemm.cuh), for problems with too few tiles to fill
 /// the SMs (decode shapes computed swapped, small m or n with a long k). Up to 64 wide: the
-/// landing buffer of the peer's partial, 64 x block_n fp32 per consumer, costs stages.
+/// landing buffer of the peer's partial, 64 x block_n fp32, costs stages.
 pub const SPLIT_K_TILES_N: [u32; 3] = [64, 32, 16];
 
 /// Which dimension of an operand is contiguous in memory.
@@ -368,11 +368,11 @@ impl Sm90Variant {
         }
     }
 
-    /// A split-K cluster's landing buffers for the peer's partials (kernels/sm90/gemm.cuh
-    /// `SplitLanding`): 64 x block_n fp32 per consumer warpgroup; 0 otherwise.
+    /// A split-K cluster's landing buffer for the peer's partial of the consumer this CTA
+    /// finishes (kernels/sm90/gemm.cuh `SplitLanding`): 64 x block_n fp32; 0 otherwise.
     pub fn split_landing_bytes(&self) -> u64 {
         if self.split_k > 1 {
-            CONSUMERS * 64 * self.block_n as u64 * 4
+            (self.split_k as u64 - 1) * 64 * self.block_n as u64 * 4
         } else {
             0
         }
@@ -919,7 +919,7 @@ mod tests {
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
-            "dg_sm90_f32_f32_tn_m128n64k32_s7_c1x1_ks2",
+            "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1_ks2",
         ]
         .map(String::from)
         .to_vec();
@@ -927,7 +927,7 @@ mod tests {
         expected.extend(
             [
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1",
-                "dg_sm90_f32_f32_tn_m128n32k32_s9_c1x1_ks2",
+                "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1_ks2",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1_ks2",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
@@ -1220,7 +1220,7 @@ mod tests {
             let expected: Vec<Sm90Variant> = tf32
                 .iter()
                 .copied()
-                .filter(|v| v.split_k == 1 || k > 32)
+                .filter(|v| k.div_ceil(32) >= v.split_k as u64)
                 .collect();
             assert_eq!(fitting, expected, "{m}x{n}x{k}");
         }
@@ -1498,7 +1498,7 @@ mod tests {
             format!("dg_sm90_bf16_bf16_tn_m128n64k64_s{}_c1x1_ks2", ks.stages)
         );
         assert_eq!(ks.cluster_size(), 2);
-        assert_eq!(ks.split_landing_bytes(), 2 * 64 * 64 * 4);
+        assert_eq!(ks.split_landing_bytes(), 64 * 64 * 4);
         assert_eq!(base.split_landing_bytes(), 0);
         assert!(ks.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
         assert!(
@@ -1506,7 +1506,7 @@ mod tests {
             "the landing costs stages"
         );
         assert_eq!(base.with_split_k(1), Some(base));
-        assert!(base.with_split_k(3).is_none());
+        assert!(base.with_split_k(3).is_none() && base.with_split_k(4).is_none());
         assert!(ks.with_split_k(2).is_none());
         assert!(ks.with_cluster(2).is_none());
         assert!(
