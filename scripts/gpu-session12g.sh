@@ -14,5 +14,5 @@ set -uo pipefail
 bench small-m --shapes .gpu/shapes/small-m.txt --shape 127x4095x4096
 bench small-n --shapes .gpu/shapes/small-n.txt
 bench set-a --shapes .gpu/shapes/set-a.txt
-bench cliffs --shapes .gpu/shapes/cliffs.txt
+bench cliffs --shapes .gpu/shapes/cliffs.txt --workspace-mib 160
 echo "total ${SECONDS}s"
