@@ -189,16 +189,27 @@ pub const FLAG_BIAS_COL: i32 = 16;
 pub const FLAG_STREAM_A: i32 = 32;
 pub const FLAG_STREAM_B: i32 = 64;
 
+/// The most bytes an operand may have and still be streamed. Measured on the H200 (60 MiB of
+/// L2, session 12, the bench's memset-flushed L2): operands of 29-134 MB loaded evict_first ran
+/// 5-11% faster, 235 MB ones within +-1.4%, 470 MB ones 1% faster to 7% slower (128x28672x8192
+/// on 128x224 tiles: 125 -> 135 us). What the hint saves is bounded by what L2 holds, so
+/// beyond a few times L2 it has little to win and was seen to lose.
+pub const STREAM_MAX_BYTES: u64 = 192 << 20;
+
 /// SM90_FLAG_STREAM_A when one tile column covers n (each A tile is loaded by one CTA; a
 /// split-K or Stream-K CTA loads only its own k-range of it), SM90_FLAG_STREAM_B when one tile
-/// row covers m; not for an operand every batch shares (batch stride 0: each batch re-reads it).
+/// row covers m; not for an operand every batch shares (batch stride 0: each batch re-reads it),
+/// nor for one larger than `STREAM_MAX_BYTES` over all batches.
 fn stream_flags(tiles_m: i32, tiles_n: i32, p: &GemmProblem) -> i32 {
-    let own_batches = |s: &crate::problem::Strides| p.batch == 1 || s.batch != 0;
+    let streams = |s: &crate::problem::Strides, rows: u64| {
+        let bytes = rows * p.k * p.batch * p.ab_type.size_bytes() as u64;
+        (p.batch == 1 || s.batch != 0) && bytes <= STREAM_MAX_BYTES
+    };
     let mut flags = 0;
-    if tiles_n == 1 && own_batches(&p.a) {
+    if tiles_n == 1 && streams(&p.a, p.m) {
         flags |= FLAG_STREAM_A;
     }
-    if tiles_m == 1 && own_batches(&p.b) {
+    if tiles_m == 1 && streams(&p.b, p.n) {
         flags |= FLAG_STREAM_B;
     }
     flags
@@ -927,6 +938,10 @@ mod tests {
         // Batches with their own B stream it; a B every batch shares is re-read by each.
         assert_eq!(stream(16, 4096, 4, Some(4096 * 4096), 64), FLAG_STREAM_B);
         assert_eq!(stream(16, 4096, 4, Some(0), 64), 0);
+        // Up to STREAM_MAX_BYTES over all batches: 4096 x 4096 bf16 is 32 MiB, so 6 batches
+        // stream and 7 do not (12f: 470 MB operands lost up to 7%).
+        assert_eq!(stream(16, 4096, 6, Some(4096 * 4096), 64), FLAG_STREAM_B);
+        assert_eq!(stream(16, 4096, 7, Some(4096 * 4096), 64), 0);
         // set_tiles for another variant replaces the bits, keeping the others.
         let (_, p) = tn(16, 4096, 4096, 4096, 4096, R_16BF);
         let mut params = Sm90Params::new(&p, &ptrs, 8);
