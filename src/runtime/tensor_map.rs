@@ -202,7 +202,9 @@ pub const STREAM_MAX_BYTES: u64 = 320 << 20;
 /// nor for one larger than `STREAM_MAX_BYTES` over all batches.
 fn stream_flags(tiles_m: i32, tiles_n: i32, p: &GemmProblem) -> i32 {
     let streams = |s: &crate::problem::Strides, rows: u64| {
-        let bytes = rows * p.k * p.batch * p.ab_type.size_bytes() as u64;
+        let bytes = [p.k, p.batch, p.ab_type.size_bytes() as u64]
+            .iter()
+            .fold(rows, |x, &y| x.saturating_mul(y));
         (p.batch == 1 || s.batch != 0) && bytes <= STREAM_MAX_BYTES
     };
     let mut flags = 0;
