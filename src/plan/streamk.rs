@@ -296,6 +296,10 @@ const L2_LOAD_BYTES_PER_S: f64 = 9.5e12;
 /// columns, loaded 573 MB in 92 us (6.2 TB/s; session 7), against the 75 us of one 64-wide
 /// column split over k.
 const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
+/// The A from which that reload rate is charged. Half of `L2_REUSE_BYTES`: 64x7168x2048 (A 29
+/// MB) on two 128 x 32 columns measured 18.7 us against 15.8 on one 128 x 64 column (session
+/// 12, `12b`'s sweep), which the plain load rate had ranked the other way.
+const L2_RELOAD_MIN_BYTES: f64 = 16e6;
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
 /// whichever is slower.
@@ -411,7 +415,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         // would misrank 128x192 against 128x256 at 4097^3, where 128x192 measured 4% faster).
         let loads = (tiles * k_iters) as f64 * v.stage_bytes() as f64;
         let a_bytes = (p.m * p.k * p.batch) as f64 * v.ab.size_bytes() as f64;
-        let rate = if p.n.div_ceil(v.block_n as u64) > 1 && a_bytes > L2_REUSE_BYTES {
+        let rate = if p.n.div_ceil(v.block_n as u64) > 1 && a_bytes > L2_RELOAD_MIN_BYTES {
             L2_RELOAD_BYTES_PER_S
         } else {
             L2_LOAD_BYTES_PER_S
