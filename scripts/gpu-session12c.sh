@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# For a next session (branch next/split4; written in session 11, not run): split-K clusters of
+# Ran in session 12 (12c) at 9a9295e, results in BENCHMARKS.md (written in session 11 on branch
+# next/split4): split-K clusters of
 # 4 (each CTA a quarter of every tile's k-loop; CTA c finishes consumer c's rows, adding the
 # three other partials from its shared memory in rank order), and the pairs' landing buffer
 # halved (a CTA receives only for the consumer it finishes: one more stage). Session 11's pairs
