@@ -258,12 +258,11 @@ impl Sm90Variant {
         if cluster_m == 1 {
             return Some(Sm90Variant { cluster_m, ..self });
         }
-        let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
         // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
         (cluster_m == 2
             && self.split_k == 1
             && CLUSTER_TILES_N.contains(&self.block_n)
-            && !reg_a
+            && !self.register_a()
             && !self.pingpong())
         .then_some(Sm90Variant { cluster_m, ..self })
     }
@@ -275,12 +274,11 @@ impl Sm90Variant {
         if split_k == 1 {
             return Some(self);
         }
-        let reg_a = self.ab == ScalarType::F32 && self.major_a == Major::MN;
         if split_k != 2
             || self.split_k != 1
             || self.cluster_m != 1
             || self.pingpong()
-            || reg_a
+            || self.register_a()
             || !SPLIT_K_TILES_N.contains(&self.block_n)
         {
             return None;
@@ -288,6 +286,12 @@ impl Sm90Variant {
         let mut v = Sm90Variant { split_k, ..self };
         v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
         (v.stages >= 2).then_some(v)
+    }
+
+    /// Whether A reaches wgmma through registers (tf32 with an M-major A, which PTX's tf32 wgmma
+    /// cannot read from shared memory): kernels/sm90/gemm.cuh `kRegA`.
+    pub fn register_a(&self) -> bool {
+        self.ab == ScalarType::F32 && self.major_a == Major::MN
     }
 
     /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of

@@ -296,9 +296,9 @@ const L2_LOAD_BYTES_PER_S: f64 = 9.5e12;
 /// columns, loaded 573 MB in 92 us (6.2 TB/s; session 7), against the 75 us of one 64-wide
 /// column split over k.
 const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
-/// The A from which that reload rate is charged. Half of `L2_REUSE_BYTES`: 64x7168x2048 (A 29
-/// MB) on two 128 x 32 columns measured 18.7 us against 15.8 on one 128 x 64 column (session
-/// 12, `12b`'s sweep), which the plain load rate had ranked the other way.
+/// The A from which that reload rate is charged, about half of `L2_REUSE_BYTES`: 64x7168x2048
+/// (A 29 MB) on two 128 x 32 columns measured 18.7 us against 15.8 on one 128 x 64 column
+/// (session 12, `12b`'s sweep), which the plain load rate had ranked the other way.
 const L2_RELOAD_MIN_BYTES: f64 = 16e6;
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
