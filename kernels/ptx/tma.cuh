@@ -51,3 +51,9 @@ __device__ __forceinline__ void tma_load_3d_hint(unsigned dst, const void* tmap,
       "l"(tmap), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "l"(policy)
       : "memory");
 }
+
+// Starts bringing `bytes` (a multiple of 16) of global memory at `src` (16-byte aligned) into
+// L2, asynchronously; nothing waits for it (PTX ISA "cp.async.bulk.prefetch").
+__device__ __forceinline__ void bulk_prefetch_l2(const void* src, unsigned bytes) {
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+}

@@ -260,7 +260,8 @@ __device__ __forceinline__ void epilogue_store_partial(const float (&acc)[kAccRe
 }
 
 // A Stream-K owner's sum of its contributors' partials for its accumulator registers
-// [first, first + kCount), in CTA order (deterministic). Every load of a batch of contributors
+// [first, first + kCount), in CTA order (deterministic); registers past kAccRegs (the last
+// 16 of a 176-wide tile's 48-column box) read as 0. Every load of a batch of contributors
 // is issued before any is used: one exposed L2 latency per batch.
 template <int kAccRegs, int kCount>
 __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int first,
@@ -282,8 +283,12 @@ __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int fi
         const float* src = fixup.slot0 + (c0 + b) * fixup.slot_stride;
 #pragma unroll
         for (int q = 0; q < kCount / 4; ++q) {
-          ld_cg_f32x4(src + partial_offset(first / 4 + q, tid), x[b][4 * q], x[b][4 * q + 1],
-                      x[b][4 * q + 2], x[b][4 * q + 3]);
+          if (first + 4 * q < kAccRegs) {
+            ld_cg_f32x4(src + partial_offset(first / 4 + q, tid), x[b][4 * q], x[b][4 * q + 1],
+                        x[b][4 * q + 2], x[b][4 * q + 3]);
+          } else {
+            x[b][4 * q] = x[b][4 * q + 1] = x[b][4 * q + 2] = x[b][4 * q + 3] = 0.f;
+          }
         }
       } else {
 #pragma unroll

@@ -220,17 +220,41 @@ struct OperandTile {
 // contributors i, i + 128, ... (one exposed L2 round trip when the flags are up, instead of
 // one per contributor: split-K owners of small-m problems have up to 131 of them); the
 // barrier passes the acquired views on to the others.
-__device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
-                                                       const WorkUnit& unit, int consumer,
-                                                       int barrier_id, int tid,
-                                                       long long slot_floats) {
+// The first CTA whose Stream-K range reaches into the tile of `unit` (this CTA's own index
+// when none before it does).
+__device__ __forceinline__ int streamk_first_contributor(const Sm90Params& p, int k_iters,
+                                                         const WorkUnit& unit) {
   const int tile_start = unit.tile * k_iters;
-  const int last = static_cast<int>(blockIdx.x);
-  int first = last;
+  int first = static_cast<int>(blockIdx.x);
   while (first > 0 &&
          WorkSchedule::range_begin(p.sk_base, p.sk_rem, first) > tile_start) {
     --first;
   }
+  return first;
+}
+
+// Stream-K owner, at the start of its unit's mainloop: asks L2 for the partials it will add
+// at the end (thread i those of contributors i, i + 128, ...). A partial written at the start
+// of its CTA's range was evicted by the time the owner read it: one DRAM round trip per round
+// of the fixup, ~35k cycles for a 128 x 240 tile (DG_TRACE on the H200, session 13). One not
+// written yet is fetched stale, which its writes then replace in L2.
+__device__ __forceinline__ void streamk_prefetch_partials(const Sm90Params& p, int k_iters,
+                                                          const WorkUnit& unit, int consumer,
+                                                          int tid, long long slot_floats) {
+  const int first = streamk_first_contributor(p, k_iters, unit);
+#pragma unroll 1
+  for (int c = first + tid; c < static_cast<int>(blockIdx.x); c += 128) {
+    bulk_prefetch_l2(StreamKWorkspace::partial(p.workspace, p.sk_ctas, c, consumer, slot_floats),
+                     static_cast<unsigned>(slot_floats * 4));
+  }
+}
+
+__device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
+                                                       const WorkUnit& unit, int consumer,
+                                                       int barrier_id, int tid,
+                                                       long long slot_floats) {
+  const int last = static_cast<int>(blockIdx.x);
+  const int first = streamk_first_contributor(p, k_iters, unit);
 #pragma unroll 1
   for (int c = first + tid; c < last; c += 128) {
     unsigned long long* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
@@ -566,6 +590,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         ++rounds;
       }
       const TileCoord tile = sched.coord(unit.tile);
+      if constexpr (!kSplitCluster) {
+        if (unit.k_begin > 0 && unit.k_end == num_k_iters) {
+          streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats);
+        }
+      }
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
       if (num_k_iters > 0) {
@@ -748,16 +777,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         continue;
       }
       if (!kSplitCluster && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
-        // A tile shared with other CTAs (Stream-K), through the staged path, whose buffer
-        // overlaps the TMA-store staging: drain this warpgroup's stores' reads first.
-        if constexpr (kCanTmaStore) {
-          if (tma_store && tid == 0) {
-            tma_store_wait_read<0>();
-          }
-        }
+        // A tile shared with other CTAs (Stream-K).
         const int cta = static_cast<int>(blockIdx.x);
         if (unit.k_end < num_k_iters) {
-          // A later CTA finishes this tile: hand the partial over and raise the flag.
+          // A later CTA finishes this tile: hand the partial over (straight from the
+          // registers) and raise the flag.
           epilogue_store_partial(
               acc, tid, StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
           trace.mark<8>();
@@ -771,8 +795,30 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           const Fixup fixup = streamk_wait_partials(p, num_k_iters, unit, consumer, barrier_id,
                                                     tid, kSlotFloats);
           trace.mark<10>();
-          epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
-                                             row_base, col_base, tile.batch, fixup);
+          bool stored = false;
+          if constexpr (kCanTmaStore) {
+            // The partials join the accumulators on their way to the TMA stores.
+            if (tma_store) {
+              if (p.activation == SM90_ACT_RELU) {
+                epilogue_tma_store<OutT, SM90_ACT_RELU, true>(acc, staging, barrier_id, tid,
+                                                              tmap_d, p, alpha, row_base,
+                                                              col_base, tile.batch, boxes, fixup);
+              } else if (p.activation == SM90_ACT_GELU) {
+                epilogue_tma_store<OutT, SM90_ACT_GELU, true>(acc, staging, barrier_id, tid,
+                                                              tmap_d, p, alpha, row_base,
+                                                              col_base, tile.batch, boxes, fixup);
+              } else {
+                epilogue_tma_store<OutT, SM90_ACT_NONE, true>(acc, staging, barrier_id, tid,
+                                                              tmap_d, p, alpha, row_base,
+                                                              col_base, tile.batch, boxes, fixup);
+              }
+              stored = true;
+            }
+          }
+          if (!stored) {
+            epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
+                                               row_base, col_base, tile.batch, fixup);
+          }
           trace.mark<11>();
         }
         // Either epilogue passes a barrier before its first write into the staging, so this

@@ -63,13 +63,20 @@ static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizz
 // 8x8 matrix (rows 16w + 8h.., columns 8t..) in stmatrix's fragment, and one stmatrix.x4 takes
 // the matrices (t, h) = (2k, 0), (2k, 1), (2k + 1, 0), (2k + 1, 1) of a box: eight consecutive
 // accumulators. Each thread's two rows are fixed, so the bias costs two loads per tile.
-template <typename OutT, int kAct, int kAccRegs>
+//
+// kFixup: a Stream-K owner's tile; `fixup`'s partials are added to the accumulators, 16 of a
+// thread's registers (two stmatrix.x4) at a time: one exposed L2 latency per 32 columns and
+// batch of contributors (the owner asked L2 for them at the start of its mainloop,
+// streamk_prefetch_partials). The staged path it replaces took ~35k cycles for a 128 x 240
+// tile, ~2k a 16-column round (DG_TRACE on the H200, session 13).
+template <typename OutT, int kAct, bool kFixup = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs], unsigned staging,
                                                    int barrier_id, int tid,
                                                    const TmaDescriptor& tmap_d,
                                                    const Sm90Params& p, float alpha,
                                                    long long row_base, long long col_base,
-                                                   long long batch, unsigned& boxes) {
+                                                   long long batch, unsigned& boxes,
+                                                   const Fixup& fixup = Fixup{}) {
   using S = StoreShape;
   constexpr int kBlockN = kAccRegs * 2;
   constexpr int kBoxesPerTile = (kBlockN + S::kBox - 1) / S::kBox;
@@ -132,18 +139,33 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       tma_store_wait_read<1>();  // box - 2's store has read this buffer
     }
     named_barrier_sync(barrier_id, 128);
+    constexpr int kPartRegs = 16;
+    float part[kFixup ? kPartRegs : 1];
 #pragma unroll
     for (int k = 0; k < kGroupsPerBox / 2; ++k) {
       if (16 * k >= box_cols) {
         break;  // compile-time after unrolling
+      }
+      // The partials' sums of registers [part_first, part_first + 16): this k and the next.
+      const int part_first = 4 * (box * kGroupsPerBox + 2 * (k & ~1));
+      if constexpr (kFixup) {
+        if (k % 2 == 0) {
+          sum_partials<kAccRegs>(fixup, tid, part_first, part);
+        }
       }
       unsigned r[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int t = box * kGroupsPerBox + 2 * k + i / 2;
         const int a = 4 * t + 2 * (i % 2);
-        const float lo = activate_16bit<kAct>(fmaf(alpha, acc[a], bias[i % 2]));
-        const float hi = activate_16bit<kAct>(fmaf(alpha, acc[a + 1], bias[i % 2]));
+        float x0 = acc[a];
+        float x1 = acc[a + 1];
+        if constexpr (kFixup) {
+          x0 += part[a - part_first];
+          x1 += part[a + 1 - part_first];
+        }
+        const float lo = activate_16bit<kAct>(fmaf(alpha, x0, bias[i % 2]));
+        const float hi = activate_16bit<kAct>(fmaf(alpha, x1, bias[i % 2]));
         r[i] = Pack2<OutT>::convert(lo, hi);
       }
       if (row_major) {

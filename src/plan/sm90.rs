@@ -712,7 +712,38 @@ pub fn group_m() -> u32 {
 
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
-    with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced())
+    with_only(
+        with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+        variant_filter(),
+    )
+}
+
+/// `DEEPGEMM_VARIANT` = comma-separated parts of variant names (`m128n256k64_s4_c1x1`): only
+/// the variants whose names contain one of them, for measuring one kernel's schedules against
+/// each other (`deepgemm-bench --sweep`) like `DEEPGEMM_CLUSTER`; unset: every one. Read once.
+pub fn variant_filter() -> &'static [String] {
+    static F: once_cell::sync::Lazy<Vec<String>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_VARIANT")
+            .map(|v| {
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    });
+    &F
+}
+
+/// `variants` whose names contain one of `parts` (all of them when `parts` is empty).
+pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Variant> {
+    if !parts.is_empty() {
+        variants.retain(|v| {
+            let name = v.name();
+            parts.iter().any(|part| name.contains(part.as_str()))
+        });
+    }
+    variants
 }
 
 /// `variants` under `DEEPGEMM_PINGPONG` (`pingpong_forced`): only the ping-pong ones where any
@@ -756,6 +787,20 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Option<Sm90Variant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_filter_keeps_only_the_named_variants() {
+        let all = Sm90Variant::all();
+        let parts = vec!["m128n256k64_s4_c1x1".to_string(), "m128n16k64".to_string()];
+        let kept = with_only(all.clone(), &parts);
+        assert!(!kept.is_empty() && kept.len() < all.len());
+        for v in &all {
+            let name = v.name();
+            let named = name.contains("m128n256k64_s4_c1x1") || name.contains("m128n16k64");
+            assert_eq!(kept.contains(v), named, "{name}");
+        }
+        assert_eq!(with_only(all.clone(), &[]).len(), all.len());
+    }
     use crate::problem::{MatrixSpec, OpSpec, Scalar};
     use crate::types::{compute_type::*, cuda_data_type::*};
 

@@ -191,6 +191,14 @@ const EPILOGUE_S: f64 = 0.6e-6;
 /// the owner's staged epilogue. Fitted to the H200 runs of 2026-11-29 (session 4, k-aligned
 /// Stream-K order): 1664^2 x 8192 all Stream-K ran ~32 us over its mainloop on 128 x 256 tiles
 /// and ~17 us on 128 x 128 (one write, one read and one staged epilogue per CTA).
+/// Not refitted after session 13 made the owners' fixup cheaper (the partials join the
+/// TMA-store epilogue: ~12k cycles instead of ~35k for a 128 x 240 tile, DG_TRACE): `13e`'s
+/// `--sweep` measured the Stream-K plans 10-20 us under these constants on 128 x 256 where a
+/// CTA's range holds about one tile (1664^2 x 8192 80.9 against 93.0 us, 2432x1792x8192 100.1
+/// against 120.0), but ~11.5 us a 128 x 256 tile less would move 3200^2 x 8192 onto 128 x 256
+/// sk193 (measured 249.6 us, its data-parallel 128 x 224 plan 229) and 2176^2 x 8192 onto
+/// 128 x 128 sk157 (123.7 against 116 for 128 x 160): the model misses something else there
+/// that the larger constants absorb, so they stay until it is found.
 const PARTIAL_WRITE_S: f64 = 12e-6;
 const PARTIAL_READ_S: f64 = 12e-6;
 const STAGED_EPILOGUE_S: f64 = 6e-6;
