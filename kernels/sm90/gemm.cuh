@@ -234,10 +234,10 @@ __device__ __forceinline__ int streamk_first_contributor(const Sm90Params& p, in
 }
 
 // Stream-K owner, at the start of its unit's mainloop: asks L2 for the partials it will add
-// at the end (thread i those of contributors i, i + 128, ...). A partial written at the start
-// of its CTA's range was evicted by the time the owner read it: one DRAM round trip per round
-// of the fixup, ~35k cycles for a 128 x 240 tile (DG_TRACE on the H200, session 13). One not
-// written yet is fetched stale, which its writes then replace in L2.
+// at the end (thread i those of contributors i, i + 128, ...), so that one written long
+// before (a head unit comes first in its CTA's range) need not come back from DRAM during the
+// fixup. One not written yet is fetched stale, which its writes then replace in L2. (Landed
+// with the TMA-store fixup, session 13; its share of that change's gain was not measured.)
 __device__ __forceinline__ void streamk_prefetch_partials(const Sm90Params& p, int k_iters,
                                                           const WorkUnit& unit, int consumer,
                                                           int tid, long long slot_floats) {

@@ -787,6 +787,8 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Option<Sm90Variant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::{MatrixSpec, OpSpec, Scalar};
+    use crate::types::{compute_type::*, cuda_data_type::*};
 
     #[test]
     fn variant_filter_keeps_only_the_named_variants() {
@@ -801,8 +803,6 @@ mod tests {
         }
         assert_eq!(with_only(all.clone(), &[]).len(), all.len());
     }
-    use crate::problem::{MatrixSpec, OpSpec, Scalar};
-    use crate::types::{compute_type::*, cuda_data_type::*};
 
     /// A column-major problem with the given transposes and leading dimensions.
     #[allow(clippy::too_many_arguments)]
