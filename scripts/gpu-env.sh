@@ -19,7 +19,13 @@ OLD_B=.gpu/old/deepgemm-bench
 OLD_CACHE=/tmp/deepgemm-old-cache
 precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all}" >/dev/null; echo "precompile old ${SECONDS}s"; }
 bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
-groups() { grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed\n", p, f}'; grep -E "^  FAIL" "$1" | head -5; }
+# A log without cargo's "test result" line is marked INCOMPLETE (13e's grid ran into its
+# timeout inside the last group and its tally read like a pass).
+groups() {
+    grep -E "^group .*passed" "$1" | awk '{p += $(NF-5); f += $(NF-3)} END {printf "%d passed, %d failed", p, f}'
+    grep -q "^test result" "$1" && echo || echo " INCOMPLETE (no test result: a timeout or a crash)"
+    grep -E "^  FAIL" "$1" | head -5
+}
 # `direct`: every direct nvrtc_sm90 case into $OUT/direct.txt; prints the result and the first
 # failures; returns the test's status (a script stops on it: a hang or a failure there would
 # only repeat in the timings).
