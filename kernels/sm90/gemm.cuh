@@ -693,16 +693,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const auto epilogue = [&](const float (&x)[kAccRegs]) {
         if constexpr (kCanTmaStore) {
           if (tma_store) {
-            if (p.activation == SM90_ACT_RELU) {
-              epilogue_tma_store<OutT, SM90_ACT_RELU>(x, staging, barrier_id, tid, tmap_d, p,
-                                                      alpha, row_base, col_base, tile.batch, boxes);
-            } else if (p.activation == SM90_ACT_GELU) {
-              epilogue_tma_store<OutT, SM90_ACT_GELU>(x, staging, barrier_id, tid, tmap_d, p,
-                                                      alpha, row_base, col_base, tile.batch, boxes);
-            } else {
-              epilogue_tma_store<OutT, SM90_ACT_NONE>(x, staging, barrier_id, tid, tmap_d, p,
-                                                      alpha, row_base, col_base, tile.batch, boxes);
-            }
+            epilogue_tma_store_for<OutT>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
+                                         col_base, tile.batch, boxes);
             return;
           }
         }
@@ -799,19 +791,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           if constexpr (kCanTmaStore) {
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store) {
-              if (p.activation == SM90_ACT_RELU) {
-                epilogue_tma_store<OutT, SM90_ACT_RELU, true>(acc, staging, barrier_id, tid,
-                                                              tmap_d, p, alpha, row_base,
-                                                              col_base, tile.batch, boxes, fixup);
-              } else if (p.activation == SM90_ACT_GELU) {
-                epilogue_tma_store<OutT, SM90_ACT_GELU, true>(acc, staging, barrier_id, tid,
-                                                              tmap_d, p, alpha, row_base,
-                                                              col_base, tile.batch, boxes, fixup);
-              } else {
-                epilogue_tma_store<OutT, SM90_ACT_NONE, true>(acc, staging, barrier_id, tid,
-                                                              tmap_d, p, alpha, row_base,
-                                                              col_base, tile.batch, boxes, fixup);
-              }
+              epilogue_tma_store_for<OutT, true>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
+                                                 row_base, col_base, tile.batch, boxes, fixup);
               stored = true;
             }
           }

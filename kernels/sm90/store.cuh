@@ -202,4 +202,26 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   }
 }
 
+// epilogue_tma_store instantiated for the launch's activation (`p.activation`, the same for
+// every tile), so each tile runs the code of its own activation only.
+template <typename OutT, bool kFixup = false, int kAccRegs>
+__device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRegs],
+                                                       unsigned staging, int barrier_id, int tid,
+                                                       const TmaDescriptor& tmap_d,
+                                                       const Sm90Params& p, float alpha,
+                                                       long long row_base, long long col_base,
+                                                       long long batch, unsigned& boxes,
+                                                       const Fixup& fixup = Fixup{}) {
+  if (p.activation == SM90_ACT_RELU) {
+    epilogue_tma_store<OutT, SM90_ACT_RELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
+                                                    row_base, col_base, batch, boxes, fixup);
+  } else if (p.activation == SM90_ACT_GELU) {
+    epilogue_tma_store<OutT, SM90_ACT_GELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
+                                                    row_base, col_base, batch, boxes, fixup);
+  } else {
+    epilogue_tma_store<OutT, SM90_ACT_NONE, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
+                                                    row_base, col_base, batch, boxes, fixup);
+  }
+}
+
 }  // namespace dg_sm90
