@@ -381,7 +381,19 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       constexpr int kColsPerWarp = kRoundCols / 4;
       const int lane = lane_id_volatile();  // ptx/special.cuh: not hoisted out of the tile loop
       const int warp = (tid - lane) / 32;
-#pragma unroll 1
+      // The warp's values of the round, all read from the buffer before the first store: the
+      // compiler cannot tell the buffer from D, so read column by column each column's loads
+      // waited for the previous column's stores (one exposed shared-memory latency a column;
+      // 4095x4096x4096's GEMM ran ~10% longer than 4096^3's on this path, session 14).
+      float vals[kColsPerWarp][2];
+#pragma unroll
+      for (int cc = 0; cc < kColsPerWarp; ++cc) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          vals[cc][h] = buf[(warp * kColsPerWarp + cc) * S::kColStride + lane + 32 * h];
+        }
+      }
+#pragma unroll
       for (int cc = 0; cc < kColsPerWarp; ++cc) {
         const int local_col = warp * kColsPerWarp + cc;
         const long long col = col_base + round * kRoundCols + local_col;
@@ -395,7 +407,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
           if (row >= p.m) {
             continue;
           }
-          float v = alpha * buf[local_col * S::kColStride + local_row];
+          float v = alpha * vals[cc][h];
           if (read_c) {
             v += beta * to_f32(c[batch * p.c_bs + row * p.c_ms + col * p.c_ns]);
           }
