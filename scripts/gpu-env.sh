@@ -46,10 +46,11 @@ bench() {
     grep -E "^\[" "$OUT/$name.txt" | sed -e 's/.*heuristic [0-9.]* ms, //' -e 's/); check.*//' -e 's/dg_sm90_bf16_bf16_tn_//' | tr '\n' ' ' | cut -c1-3000; echo
 }
 # `trace LABEL ARGS...`: a DG_TRACE run of deepgemm alone (kernels built with phase clocks,
-# kernels/sm90/trace.cuh); prints the last launch's dg_trace lines, or why there were none.
+# kernels/sm90/trace.cuh; TRACE_DEFINES=A,B adds experiment defines); prints the last launch's
+# dg_trace lines, or why there were none.
 trace() {
     local label=$1; shift
-    DEEPGEMM_NVRTC_DEFINES=DG_TRACE timeout 30 "${B:-.gpu/deepgemm-bench}" --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
+    DEEPGEMM_NVRTC_DEFINES=DG_TRACE${TRACE_DEFINES:+,$TRACE_DEFINES} timeout 30 "${B:-.gpu/deepgemm-bench}" --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
     echo "== $label ($(grep -m1 -oE 'dg_sm90[^ ,)]*' "$OUT/tr.txt" | sed 's/dg_sm90_bf16_bf16_tn_//'))"
     grep "^dg_trace" "$OUT/tr.txt" | tail -4 | sed -e 's/dg_trace dg_sm90_bf16_bf16_tn_[^ ]* //' -e 's/start_ns [0-9]* //'
     grep -qm1 "^dg_trace" "$OUT/tr.txt" || grep -iE "error|fail" "$OUT/tr.txt" | head -3

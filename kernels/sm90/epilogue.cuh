@@ -11,6 +11,7 @@
 #include "ptx/barrier.cuh"
 #include "ptx/global_sync.cuh"
 #include "ptx/mufu.cuh"
+#include "ptx/smem.cuh"
 #include "ptx/special.cuh"
 #include "sm90/types.cuh"
 
@@ -344,7 +345,8 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
   const bool read_c = !kPlain && beta != 0.f;
   // Unit stride along m, but runs of 8 rows off the 16-byte grid (odd ld, or D's address):
   // the stores go down the columns instead (see the round loop).
-  const bool down_lanes = p.d_ms == 1 && (!aligned16(d) || (p.d_ns * sizeof(OutT)) % 16 != 0);
+  const bool down_lanes =
+      p.d_ms == 1 && (kForceDownLanes || !aligned16(d) || (p.d_ns * sizeof(OutT)) % 16 != 0);
 
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
@@ -381,48 +383,55 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       constexpr int kColsPerWarp = kRoundCols / 4;
       const int lane = lane_id_volatile();  // ptx/special.cuh: not hoisted out of the tile loop
       const int warp = (tid - lane) / 32;
-      // The warp's values of the round, all read from the buffer before the first store: the
-      // compiler cannot tell the buffer from D, so read column by column each column's loads
-      // waited for the previous column's stores (one exposed shared-memory latency a column;
-      // 4095x4096x4096's GEMM ran ~10% longer than 4096^3's on this path, session 14).
+      const int first = round * kRoundCols + warp * kColsPerWarp;  // the warp's first column
+      const long long cols_left = p.n - (col_base + first);
+      const int cols = cols_left <= 0             ? 0
+                       : cols_left < kColsPerWarp ? static_cast<int>(cols_left)
+                                                  : kColsPerWarp;
+      const long long row = row_base + lane;
+      const bool row_ok[2] = {row < p.m, row + 32 < p.m};
+      // The warp's values of the round, all read from the buffer before the first store
+      // (volatile loads with a memory clobber: plain loads were sunk to their column, after
+      // the previous column's stores, one exposed shared-memory latency a column).
+      const unsigned src = smem_addr(buf + warp * kColsPerWarp * S::kColStride + lane);
       float vals[kColsPerWarp][2];
 #pragma unroll
       for (int cc = 0; cc < kColsPerWarp; ++cc) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-          vals[cc][h] = buf[(warp * kColsPerWarp + cc) * S::kColStride + lane + 32 * h];
+          vals[cc][h] = __uint_as_float(ld_shared_u32(src + 4 * (cc * S::kColStride + 32 * h)));
         }
       }
+      // One pointer walked along the columns and predicates fixed for the round: the per-
+      // element 64-bit index arithmetic was ~2/3 of the loop's instructions (session 15).
+      OutT* dst = d + row + (col_base + first) * p.d_ns;
 #pragma unroll
       for (int cc = 0; cc < kColsPerWarp; ++cc) {
-        const int local_col = warp * kColsPerWarp + cc;
-        const long long col = col_base + round * kRoundCols + local_col;
-        if (col >= p.n) {
-          break;  // uniform across the warp
-        }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-          const int local_row = lane + 32 * h;
-          const long long row = row_base + local_row;
-          if (row >= p.m) {
-            continue;
+          // Predicated, not branched around: a branch per column kept each column's buffer
+          // loads inside it, after the previous column's stores.
+          if (cc < cols && row_ok[h]) {
+            float v = alpha * vals[cc][h];
+            if (read_c) {
+              const long long col = col_base + first + cc;
+              v += beta * to_f32(c[batch * p.c_bs + (row + 32 * h) * p.c_ms + col * p.c_ns]);
+            }
+            if (has_bias) {
+              constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
+              const bool along_n = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0;
+              const long long at =
+                  batch * p.bias_bs + (along_n ? col_base + first + cc : row + 32 * h);
+              v += bias_f32 ? static_cast<const float*>(p.bias)[at]
+                            : to_f32(static_cast<const OutT*>(p.bias)[at]);
+            }
+            if (!kPlain) {
+              v = activate(v, p.activation);
+            }
+            dst[32 * h] = FromF32<OutT>::convert(v);
           }
-          float v = alpha * vals[cc][h];
-          if (read_c) {
-            v += beta * to_f32(c[batch * p.c_bs + row * p.c_ms + col * p.c_ns]);
-          }
-          if (has_bias) {
-            constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
-            const bool along_n = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0;
-            const long long at = batch * p.bias_bs + (along_n ? col : row);
-            v += bias_f32 ? static_cast<const float*>(p.bias)[at]
-                          : to_f32(static_cast<const OutT*>(p.bias)[at]);
-          }
-          if (!kPlain) {
-            v = activate(v, p.activation);
-          }
-          d[row + col * p.d_ns] = FromF32<OutT>::convert(v);
         }
+        dst += p.d_ns;
       }
       continue;
     }

@@ -163,6 +163,15 @@ struct Sm90Params {
 static_assert(sizeof(Sm90Params) == 6 * 8 + 13 * 8 + 6 * 4 + 8 * 4 + 5 * 8,
               "Sm90Params layout must match src/runtime/tensor_map.rs");
 
+// Diagnostic builds only (DEEPGEMM_NVRTC_DEFINES=DG_FORCE_DOWN_LANES): every column-major D
+// takes the staged epilogue's stores down the columns, aligned or not, so that path can be
+// timed against itself on an aligned D (is it the instructions or the misaligned sectors?).
+#ifdef DG_FORCE_DOWN_LANES
+constexpr bool kForceDownLanes = true;
+#else
+constexpr bool kForceDownLanes = false;
+#endif
+
 // The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial
 // 64 x BLOCK_N fp32 tile (the accumulator registers in fragment order, sm90/epilogue.cuh
 // `partial_offset`).
