@@ -95,9 +95,67 @@ pub fn run(
     if problem.is_empty() {
         return Ok(());
     }
-    if crate::log::enabled(crate::log::Level::Hints) {
+    let logging = crate::log::enabled(crate::log::Level::Hints);
+    if logging {
         log_choice(problem, ptrs, &plan, &ctx.device.spec, workspace_size);
     }
+    // Everything that can fail on the host (planning blocks, compiling, loading, encoding
+    // tensor maps) happens before the first launch, so an error never leaves half a GEMM on
+    // the stream.
+    let mut work = Vec::new();
+    if plan.is_slabbed() {
+        // One block after another, each with its own plan within the slab plan's workspace;
+        // stream order keeps a block's packed copies until its GEMM has read them.
+        for (m0, mc, n0, nc) in plan::slab::blocks(problem, plan.slabs) {
+            let block = problem.block(m0, mc, n0, nc);
+            let block_ptrs = ptrs.block(problem, m0, n0);
+            let dev = &ctx.device.spec;
+            let block_plan = plan::slab::block_plan(&block, dev, &block_ptrs, plan.workspace)?;
+            if logging {
+                log_choice(&block, &block_ptrs, &block_plan, dev, plan.workspace);
+            }
+            work.push(prepare(&ctx, &block, &block_ptrs, &block_plan, workspace)?);
+        }
+    } else {
+        work.push(prepare(&ctx, problem, ptrs, &plan, workspace)?);
+    }
+    for w in &mut work {
+        w.enqueue(stream)?;
+    }
+    Ok(())
+}
+
+/// A plan's launches for one problem, ready to enqueue: the packs, the GEMM, the copy of D
+/// back from its aligned buffer.
+struct Prepared {
+    packs: Vec<PackLaunch>,
+    main: MainLaunch,
+    unpack: Option<PackLaunch>,
+}
+
+enum MainLaunch {
+    Portable {
+        kernel: std::sync::Arc<registry::Loaded>,
+        params: GemmParams,
+        grid: [u32; 3],
+        block: u32,
+    },
+    Sm90 {
+        kernel: std::sync::Arc<registry::Loaded>,
+        variant: sm90::Sm90Variant,
+        grid: u32,
+        args: Box<Sm90Args>,
+    },
+}
+
+/// Compiles or loads `plan`'s kernels and builds their parameters for `problem` (not empty).
+fn prepare(
+    ctx: &driver::ContextGuard,
+    problem: &GemmProblem,
+    ptrs: &GemmPointers,
+    plan: &Plan,
+    workspace: u64,
+) -> Result<Prepared> {
     // A swapped plan's kernel, packing and workspace are all for the transposed problem.
     let (transposed, swapped);
     let (problem, ptrs) = if plan.swap {
@@ -107,16 +165,14 @@ pub fn run(
     } else {
         (problem, ptrs)
     };
-    // Everything that can fail on the host (compiling, loading, encoding tensor maps) happens
-    // before the first launch, so an error never leaves half a GEMM on the stream.
     let packs = match &plan.pack {
-        Some(spec) => pack_launches(&ctx, problem, spec, ptrs, workspace)?,
+        Some(spec) => pack_launches(ctx, problem, spec, ptrs, workspace)?,
         None => Vec::new(),
     };
     // D computed into its aligned copy is copied into the caller's D last.
     let unpack = match plan.pack.as_ref().and_then(|s| s.d) {
         Some(d) => Some(copy_launch(
-            &ctx,
+            ctx,
             &d,
             PackParams::unpack,
             workspace.wrapping_add(d.offset),
@@ -131,68 +187,103 @@ pub fn run(
         ),
         None => (*problem, *ptrs),
     };
-    let kernel = registry::get(&ctx, &plan.kernel)?;
-    match plan.kernel {
-        Kernel::Portable(_) => {
-            let mut params = GemmParams::new(&problem, &ptrs);
-            let mut args = [(&mut params as *mut GemmParams).cast::<c_void>()];
-            // SAFETY: the function expects exactly one `GemmParams` by value (params.rs); the
-            // context of `stream` is current; grid and block come from the plan; static smem.
-            let r = unsafe {
-                sys::cuLaunchKernel(
-                    kernel.launchable(),
-                    plan.grid[0],
-                    plan.grid[1],
-                    plan.grid[2],
-                    plan.block,
-                    1,
-                    1,
-                    0,
-                    stream as CUstream,
-                    args.as_mut_ptr(),
-                    std::ptr::null_mut(),
-                )
-            };
-            driver::check(r, &format!("launching {}", kernel.name))
-        }
+    let kernel = registry::get(ctx, &plan.kernel)?;
+    let main = match plan.kernel {
+        Kernel::Portable(_) => MainLaunch::Portable {
+            kernel,
+            params: GemmParams::new(&problem, &ptrs),
+            grid: plan.grid,
+            block: plan.block,
+        },
         Kernel::Sm90(v) => {
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
             let mut args = Sm90Args::new_with(&v, &problem, &ptrs, sm90::group_m(), padded_d)?;
             // The Stream-K fixup's flags and partials follow the packed copies: whatever the
             // plan's workspace holds beyond them is the fixup's.
-            let d = plan.decomposition;
             let pack_bytes = plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());
-            let sk_workspace = workspace + pack_bytes;
-            args.params.set_decomposition(&d, sk_workspace);
-            for mut launch in packs {
-                launch.enqueue(stream)?;
-            }
-            // The Stream-K flags need no clearing: the launch tags them with a fresh epoch
-            // (`Sm90Params::set_decomposition`) and the kernel clears the ones it used.
-            // SAFETY: the registry loaded variant `v` and opted it into its dynamic shared
-            // memory on this device; the context of `stream` is current; `args` lives until
-            // the call returns (cuLaunchKernel copies the parameters). Packed operands live
-            // in the caller's workspace, written by the pack kernels enqueued just before on
-            // the same stream.
-            unsafe {
-                tensor_map::launch(
-                    kernel.launchable(),
-                    &v,
-                    plan.grid[0],
-                    stream as CUstream,
-                    &mut args,
-                )
-            }?;
-            if trace::enabled() {
-                // SAFETY: the stream just launched on, in the current context.
-                unsafe { trace::dump(&kernel, stream as CUstream, plan.grid[0]) }?;
-            }
-            match unpack {
-                Some(mut launch) => launch.enqueue(stream),
-                None => Ok(()),
+            args.params
+                .set_decomposition(&plan.decomposition, workspace + pack_bytes);
+            MainLaunch::Sm90 {
+                kernel,
+                variant: v,
+                grid: plan.grid[0],
+                args: Box::new(args),
             }
         }
-        Kernel::Pack(_) => Err(invalid!("{} is not a GEMM kernel", plan.name())),
+        Kernel::Pack(_) => return Err(invalid!("{} is not a GEMM kernel", plan.name())),
+    };
+    Ok(Prepared {
+        packs,
+        main,
+        unpack,
+    })
+}
+
+impl Prepared {
+    fn enqueue(&mut self, stream: *mut c_void) -> Result<()> {
+        for launch in &mut self.packs {
+            launch.enqueue(stream)?;
+        }
+        match &mut self.main {
+            MainLaunch::Portable {
+                kernel,
+                params,
+                grid,
+                block,
+            } => {
+                let mut args = [(params as *mut GemmParams).cast::<c_void>()];
+                // SAFETY: the function expects exactly one `GemmParams` by value (params.rs);
+                // the context of `stream` is current; grid and block come from the plan;
+                // static smem.
+                let r = unsafe {
+                    sys::cuLaunchKernel(
+                        kernel.launchable(),
+                        grid[0],
+                        grid[1],
+                        grid[2],
+                        *block,
+                        1,
+                        1,
+                        0,
+                        stream as CUstream,
+                        args.as_mut_ptr(),
+                        std::ptr::null_mut(),
+                    )
+                };
+                driver::check(r, &format!("launching {}", kernel.name))?;
+            }
+            MainLaunch::Sm90 {
+                kernel,
+                variant,
+                grid,
+                args,
+            } => {
+                // The Stream-K flags need no clearing: the launch tags them with a fresh epoch
+                // (`Sm90Params::set_decomposition`) and the kernel clears the ones it used.
+                // SAFETY: the registry loaded `variant` and opted it into its dynamic shared
+                // memory on this device; the context of `stream` is current; `args` lives
+                // until the call returns (cuLaunchKernel copies the parameters). Packed
+                // operands live in the caller's workspace, written by the pack kernels
+                // enqueued just before on the same stream.
+                unsafe {
+                    tensor_map::launch(
+                        kernel.launchable(),
+                        variant,
+                        *grid,
+                        stream as CUstream,
+                        args,
+                    )
+                }?;
+                if trace::enabled() {
+                    // SAFETY: the stream just launched on, in the current context.
+                    unsafe { trace::dump(kernel, stream as CUstream, *grid) }?;
+                }
+            }
+        }
+        match &mut self.unpack {
+            Some(launch) => launch.enqueue(stream),
+            None => Ok(()),
+        }
     }
 }
 
@@ -307,6 +398,12 @@ fn log_choice(
     workspace_size: u64,
 ) {
     let why = match (plan.kernel, &plan.pack) {
+        (Kernel::Sm90(_), _) if plan.is_slabbed() => format!(
+            "in {} blocks of D, each packing its own rows of A and columns of B: the whole \
+             copies need more than the {workspace_size} bytes of workspace given; each block's \
+             plan follows",
+            plan::slab::blocks(p, plan.slabs).len()
+        ),
         (Kernel::Sm90(_), Some(spec)) => {
             format!("main-tile kernel, {}", pack::describe(p, ptrs, spec))
         }

@@ -426,6 +426,36 @@ impl GemmProblem {
         }
     }
 
+    /// The block of D rows `m0..m0 + mc` and columns `n0..n0 + nc` as a problem of its own:
+    /// the same k, batches, types, epilogue and strides, over op(A)'s rows `m0..` and op(B)'s
+    /// columns `n0..` (`GemmPointers::block` moves the pointers there). Every element of D is
+    /// in exactly one block of a partition, and a block's D depends only on its own rows of
+    /// op(A) and columns of op(B), so the blocks of a partition compute the whole product.
+    /// The block must lie inside D (`m0 + mc <= m`, `n0 + nc <= n`, neither empty).
+    pub fn block(&self, m0: u64, mc: u64, n0: u64, nc: u64) -> GemmProblem {
+        debug_assert!(mc > 0 && nc > 0 && m0 + mc <= self.m && n0 + nc <= self.n);
+        let (m, n, k, batch) = (mc, nc, self.k, self.batch);
+        // A sub-matrix of a valid operand never reaches further than the operand itself.
+        let ext = |rows: u64, cols: u64, s: Strides| {
+            let s = unit_extent_strides(rows, cols, s);
+            (s, extent("", rows, cols, s, batch).unwrap_or(0))
+        };
+        let (a, ea) = ext(m, k, self.a);
+        let (b, eb) = ext(k, n, self.b);
+        let (c, ec) = ext(m, n, self.c);
+        let (d, ed) = ext(m, n, self.d);
+        GemmProblem {
+            m,
+            n,
+            a,
+            b,
+            c,
+            d,
+            extent: [ea, eb, ec, ed],
+            ..*self
+        }
+    }
+
     /// Multiply-adds times two.
     pub fn flops(&self) -> f64 {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64 * self.batch as f64
@@ -474,6 +504,33 @@ impl GemmPointers {
         GemmPointers {
             a: self.b,
             b: self.a,
+            ..*self
+        }
+    }
+
+    /// The pointers of `p.block(m0, .., n0, ..)`: A at op(A)'s row m0, B at op(B)'s column n0,
+    /// C and D at (m0, n0), the bias at its m0-th (n0-th when it runs along n) element. Element
+    /// offsets use the caller's strides (`p`'s, not the block's).
+    pub fn block(&self, p: &GemmProblem, m0: u64, n0: u64) -> GemmPointers {
+        let at = |ptr: u64, elems: i64, elem_bytes: usize| -> u64 {
+            if ptr == 0 {
+                return 0;
+            }
+            ptr.wrapping_add((elems as i128 * elem_bytes as i128) as u64)
+        };
+        let (m0, n0) = (m0 as i64, n0 as i64);
+        let ab = p.ab_type.size_bytes();
+        let cd = p.cd_type.size_bytes();
+        GemmPointers {
+            a: at(self.a, m0 * p.a.row, ab),
+            b: at(self.b, n0 * p.b.col, ab),
+            c: at(self.c, m0 * p.c.row + n0 * p.c.col, cd),
+            d: at(self.d, m0 * p.d.row + n0 * p.d.col, cd),
+            bias: at(
+                self.bias,
+                if p.bias_along_n { n0 } else { m0 },
+                p.bias_type.size_bytes(),
+            ),
             ..*self
         }
     }

@@ -92,11 +92,28 @@ fn names_packed(text: &str, which: [bool; 2]) -> bool {
                 .any(|after| text.contains(&format!("{t}{after}"))))
 }
 
+/// Whether a plan name, or a log line holding one, cuts D along m exactly when `cut[0]` and
+/// along n exactly when `cut[1]` (`+slab{rows}x{cols}`).
+fn names_slabs(text: &str, cut: [bool; 2]) -> bool {
+    let Some(at) = text.find("+slab") else {
+        return false;
+    };
+    let digits: String = text[at + 5..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == 'x')
+        .collect();
+    let counts: Vec<u32> = digits.split('x').filter_map(|d| d.parse().ok()).collect();
+    counts.len() == 2 && [counts[0] > 1, counts[1] > 1] == cut
+}
+
 /// The plan a call is expected to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Expect {
     /// The Hopper kernel on packed copies of these operands.
     Packed([bool; 2]),
+    /// D in blocks (plan::slab), cut along m where A is packed and along n where B is, each
+    /// block packing its share into less workspace than the whole copies need.
+    Slabs([bool; 2]),
     Portable,
 }
 
@@ -238,12 +255,14 @@ fn check_plan(
         .last_plan(s)
         .ok_or("no plan line in the log (DEEPGEMM_LOG_LEVEL 3)")?;
     if let Some(h) = h {
+        let ws = h.workspace_size as u64;
         let want = match expect {
             Expect::Packed(p) => packed_workspace(s, p),
+            Expect::Slabs(p) if ws < packed_workspace(s, p) && ws <= call.workspace => ws,
+            Expect::Slabs(p) => packed_workspace(s, p) - 1,
             Expect::Portable => 0,
         };
         // The copies first; a split decomposition's fixup space follows them.
-        let ws = h.workspace_size as u64;
         if ws != want && !(ws > want && line.contains("+sk")) {
             return Err(format!(
                 "heuristic's algo needs {ws} bytes of workspace, expected {want} ({expect:?})"
@@ -252,6 +271,7 @@ fn check_plan(
     }
     let ok = match expect {
         Expect::Packed(p) => names_packed(&line, p),
+        Expect::Slabs(p) => line.contains("dg_sm90_") && names_slabs(&line, p),
         Expect::Portable => line.contains("dg_portable_"),
     };
     if !ok {
@@ -412,6 +432,47 @@ fn workspace_limit_cases() -> Vec<Case> {
     out
 }
 
+/// Odd leading dimensions with less workspace than the whole copies need (256 bytes less,
+/// and 60%): D in blocks whose copies fit (plan::slab), cut along m when A is odd,
+/// along n when B is, both when both are; every transpose, both storage orders, bf16 and
+/// fp16, beta != 0 and a bias in some; the heuristic's algo and algo = NULL.
+fn slab_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for (t, &(ab, cd)) in TYPES.iter().enumerate() {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let mut s = spec(
+                ab,
+                cd,
+                tr,
+                1664 + 128 * i as u64,
+                1408 - 128 * t as u64,
+                2048,
+            );
+            s.pad = [[1, 1, 0, 0], [1, 0, 0, 3], [0, 5, 0, 0], [3, 1, 1, 0]][(t + i) % 4];
+            if i % 2 == 1 {
+                s.order = [Order::Row, Order::Row, Order::Col, Order::Row];
+            }
+            if t % 2 == 1 {
+                s.beta = 0.5;
+            }
+            if (t + i) % 3 == 0 {
+                s.epi = Epi::Bias;
+            }
+            let packed = needs_packing(&s, [0, 0]);
+            let need = packed_workspace(&s, packed);
+            for (workspace, heuristic) in [(need - 256, true), (need / 5 * 3, false)] {
+                let call = Call {
+                    workspace,
+                    heuristic,
+                    shift: [0, 0],
+                };
+                out.push((s.clone(), call, Expect::Slabs(packed)));
+            }
+        }
+    }
+    out
+}
+
 /// Runs every case of a group on the GPU and asserts once.
 fn run_group(name: &str, cases: Vec<Case>) {
     let env = Env::new();
@@ -454,6 +515,15 @@ fn too_little_workspace_takes_the_portable_kernel() {
     run_group(
         "too_little_workspace_takes_the_portable_kernel",
         workspace_limit_cases(),
+    );
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn too_little_workspace_for_whole_copies_runs_in_blocks() {
+    run_group(
+        "too_little_workspace_for_whole_copies_runs_in_blocks",
+        slab_cases(),
     );
 }
 
@@ -588,9 +658,10 @@ fn gpu_case_expectations_match_the_planner() {
         misaligned_base_address_cases(),
         odd_batch_stride_cases(),
         workspace_limit_cases(),
+        slab_cases(),
     ]
     .concat();
-    assert_eq!(all.len(), 36 + 32 + 32 + 72);
+    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32);
     let mut wrong = Vec::new();
     for (s, call, expect) in &all {
         let layout = |w: usize, t: DType| {
@@ -636,6 +707,11 @@ fn gpu_case_expectations_match_the_planner() {
                     && names_packed(&chosen.name(), *which)
                     && chosen.pack.map(|p| p.workspace_bytes()) == Some(copies)
                     && chosen.workspace >= copies
+            }
+            Expect::Slabs(which) => {
+                matches!(chosen.kernel, Kernel::Sm90(_))
+                    && names_slabs(&chosen.name(), *which)
+                    && chosen.workspace <= call.workspace
             }
             Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
         };

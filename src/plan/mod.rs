@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod pack;
+pub mod slab;
 pub mod sm90;
 pub mod streamk;
 pub mod tuned;
@@ -213,6 +214,12 @@ pub struct Plan {
     /// tiles' small n. Everything else in the plan (kernel, grid, packing, workspace) is for the
     /// transposed problem.
     pub swap: bool,
+    /// `[row slabs, column slabs]`, `[1, 1]` for a plan that runs whole. Otherwise D is cut
+    /// into blocks (`slab::blocks`), each run as a problem of its own, one after another, so
+    /// that operands TMA cannot read where they are are packed a block's share at a time
+    /// into a workspace too small for whole copies (`plan::slab`). The kernel, grid and
+    /// decomposition are then those of the first block's plan (what the heuristic reports).
+    pub slabs: [u32; 2],
 }
 
 /// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
@@ -235,7 +242,15 @@ impl Plan {
         if !self.decomposition.is_data_parallel() {
             s += &format!("+{}", self.decomposition.tag());
         }
+        if self.is_slabbed() {
+            s += &format!("+slab{}x{}", self.slabs[0], self.slabs[1]);
+        }
         s
+    }
+
+    /// Whether D is computed in blocks (`slabs`).
+    pub fn is_slabbed(&self) -> bool {
+        self.slabs != [1, 1]
     }
 
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
@@ -329,6 +344,7 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
         estimate_ns: 0,
         pack: None,
         swap: false,
+        slabs: [1, 1],
     })
 }
 
@@ -359,6 +375,7 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
                 estimate_ns: (s * 1e9) as u64,
                 pack: None,
                 swap: false,
+                slabs: [1, 1],
             });
         }
     }
@@ -484,7 +501,10 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
         } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
             if pays {
+                // Then the same work in blocks whose copies fit smaller workspaces.
+                let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
                 out.extend(h);
+                out.extend(slab::slab_plans(p, dev, whole));
                 out.push(portable);
             } else {
                 out.push(portable);
@@ -564,6 +584,8 @@ impl Plan {
         };
         match self.kernel {
             Kernel::Portable(_) => true,
+            // Each block chooses its plan with the pointers (`slab::block_plan`).
+            Kernel::Sm90(_) if self.is_slabbed() => true,
             Kernel::Sm90(_) => pack::accepts(self.pack.as_ref(), ptrs),
             Kernel::Pack(_) => false,
         }

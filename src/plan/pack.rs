@@ -1170,7 +1170,13 @@ mod tests {
         assert!(matches!(c[0].kernel, Kernel::Sm90(_)) && c[0].pack.is_some());
         assert!(c[0].workspace > 0 && c[0].name().contains("+pack_ab"));
         assert_eq!(*c.last().unwrap(), portable(&big, &H200).unwrap());
-        assert!(c[..c.len() - 1].iter().all(|p| p.pack.is_some()));
+        // Then the same work in blocks (plan::slab), for smaller workspaces.
+        assert!(
+            c[..c.len() - 1]
+                .iter()
+                .all(|p| p.pack.is_some() || p.is_slabbed())
+        );
+        assert!(c.iter().any(|p| p.is_slabbed()));
         let small = tn(200, 200, 201, None, None);
         let c = candidates(&small, &H200).unwrap();
         assert!(c.len() >= 2);
@@ -1199,7 +1205,14 @@ mod tests {
             packed,
             "both packed anyway"
         );
-        let fallback = at(need - 1, aligned.0, aligned.1);
+        // Less: the same in blocks whose copies fit (plan::slab), or none at all: portable.
+        let blocks = at(need - 1, aligned.0, aligned.1);
+        assert!(
+            blocks.is_slabbed() && blocks.workspace < need,
+            "{}",
+            blocks.name()
+        );
+        let fallback = at(1 << 20, aligned.0, aligned.1);
         assert!(matches!(fallback.kernel, Kernel::Portable(_)));
         assert!(matches!(
             at(0, aligned.0, aligned.1).kernel,
