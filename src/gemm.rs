@@ -119,10 +119,35 @@ pub fn run(
     } else {
         work.push(prepare(&ctx, problem, ptrs, &plan, workspace)?);
     }
+    let packs: Vec<Vec<PackParams>> = work
+        .iter()
+        .map(|w| w.packs.iter().map(|l| l.params).collect())
+        .collect();
+    for (w, keep) in work.iter_mut().zip(repeated_copies(&packs)) {
+        let mut keep = keep.into_iter();
+        w.packs.retain(|_| keep.next().unwrap_or(true));
+    }
     for w in &mut work {
         w.enqueue(stream)?;
     }
     Ok(())
+}
+
+/// Which copies of each block (`packs[block]`) to make: not one the block before made with
+/// the same parameters, which is still in the workspace. Within a block the copies, the
+/// Stream-K fixup's space and D's copy lie apart (`plan::pack::spec` lays them out one after
+/// another), so nothing in that block wrote over it; a block further back may have. Blocks
+/// run row slab by row slab, so a row slab's rows of A are copied once, not once per block.
+fn repeated_copies(packs: &[Vec<PackParams>]) -> Vec<Vec<bool>> {
+    let none = Vec::new();
+    packs
+        .iter()
+        .enumerate()
+        .map(|(i, mine)| {
+            let before = if i == 0 { &none } else { &packs[i - 1] };
+            mine.iter().map(|p| !before.contains(p)).collect()
+        })
+        .collect()
 }
 
 /// A plan's launches for one problem, ready to enqueue: the packs, the GEMM, the copy of D
@@ -454,4 +479,46 @@ fn log_choice(
             plan.name()
         ),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_the_block_before_made_is_not_made_again() {
+        let copy = |src: u64, dst: u64| PackParams {
+            src,
+            dst,
+            inner: 4097,
+            outer: 1408,
+            batch: 1,
+            src_ld: 4097,
+            dst_ld: 4160,
+            ..Default::default()
+        };
+        let (a0, a1) = (copy(0x1000, 0), copy(0x2000, 0));
+        let (b0, b1) = (copy(0x5000, 0x800), copy(0x6000, 0x800));
+        // Row slab 0: A0 with B0 then B1; row slab 1: A1 with B0, B1; a block that copies
+        // nothing; then A1 again (its copy was not the previous block's).
+        let packs = vec![
+            vec![a0, b0],
+            vec![a0, b1],
+            vec![a1, b0],
+            vec![a1, b1],
+            vec![],
+            vec![a1, b1],
+        ];
+        assert_eq!(
+            repeated_copies(&packs),
+            vec![
+                vec![true, true],
+                vec![false, true],
+                vec![true, true],
+                vec![false, true],
+                vec![],
+                vec![true, true],
+            ]
+        );
+    }
 }

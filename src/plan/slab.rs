@@ -8,8 +8,9 @@
 //! planned as any problem is and run one after another on the caller's stream, reusing the
 //! workspace (stream order keeps a block's copies alive until its GEMM is done).
 //!
-//! The cost: each block packs its own rows of A and columns of B, so with both cut A is
-//! copied once per column slab and B once per row slab; and every block pays its launches.
+//! The cost: each block packs its own columns of B, so with both cut B is copied once per
+//! row slab (a row slab's rows of A only once: blocks run row slab by row slab and a copy the
+//! block before made is not made again, gemm::run); and every block pays its launches.
 //! The model charges both (`slab_plans`), and a slab plan is listed only where it beats the
 //! portable kernel.
 
@@ -58,8 +59,8 @@ pub fn blocks(p: &GemmProblem, slabs: [u32; 2]) -> Vec<(u64, u64, u64, u64)> {
         .collect()
 }
 
-/// The slab plans of `p` on `dev`, fewest blocks first, each needing less workspace than
-/// the one before and than `whole_workspace` (the whole-operand packed plan's): empty when
+/// The slab plans of `p` on `dev`, fastest first by the model, each needing less workspace
+/// than the one before and than `whole_workspace` (the whole-operand packed plan's): empty when
 /// neither A nor B has strides TMA cannot take, or when no cut beats the portable kernel.
 /// A slab plan takes the first block's plan's kernel, grid and decomposition (what the
 /// heuristic reports; each block is planned again when it runs, `block_plan`), the largest
@@ -74,10 +75,11 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
     let cuts: Vec<[u32; 2]> = match (misfit.a, misfit.b) {
         (true, false) => LADDER.iter().map(|&s| [s, 1]).collect(),
         (false, true) => LADDER.iter().map(|&s| [1, s]).collect(),
+        // Both: cuts of both, and of one only (the other copied whole, once: see below).
         _ => LADDER
             .iter()
             .zip(LADDER.iter().skip(1).chain([&LADDER[LADDER.len() - 1]]))
-            .flat_map(|(&s, &t)| [[s, s], [s, t], [t, s]])
+            .flat_map(|(&s, &t)| [[s, s], [s, t], [t, s], [s, 1], [1, s]])
             .collect(),
     };
     let mut memo: HashMap<(u64, u64), Option<Plan>> = HashMap::new();
@@ -96,6 +98,7 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
         let mut workspace = 0u64;
         let mut estimate = 0u64;
         let mut first: Option<Plan> = None;
+        let mut prev_mc = 0;
         for (m0, mc, n0, nc) in blocks(p, slabs) {
             // Blocks of one shape have the same plan (strides are the caller's throughout).
             let plan = *memo.entry((mc, nc)).or_insert_with(|| {
@@ -109,6 +112,24 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
                 Some(b) => {
                     workspace = workspace.max(b.workspace);
                     estimate += b.estimate_ns + BLOCK_NS;
+                    // gemm::run skips a copy the block before made: a row slab's rows of A
+                    // after its first block; B uncut after the first row slab, while the row
+                    // slabs (so B's place after A's copy) keep their size.
+                    let copy_ns = |o: pack::PackedOperand| {
+                        let bytes = (o.bytes_read() + o.bytes) as f64;
+                        ((bytes / pack::PACK_BYTES_PER_S + pack::PACK_LAUNCH_S) * 1e9) as u64
+                    };
+                    let spec = b.pack.unwrap_or(pack::PackSpec {
+                        a: None,
+                        b: None,
+                        d: None,
+                    });
+                    if let Some(a) = spec.a.filter(|_| n0 > 0) {
+                        estimate = estimate.saturating_sub(copy_ns(a));
+                    }
+                    if let Some(bb) = spec.b.filter(|_| slabs[1] == 1 && m0 > 0 && mc == prev_mc) {
+                        estimate = estimate.saturating_sub(copy_ns(bb));
+                    }
                     first.get_or_insert(b);
                 }
                 None => {
@@ -116,6 +137,7 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
                     estimate += (b.flops() / pack::PORTABLE_FLOPS * 1e9) as u64 + BLOCK_NS;
                 }
             }
+            prev_mc = mc;
         }
         if let Some(first) = first {
             if estimate < portable_ns {
@@ -132,9 +154,10 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
             }
         }
     }
-    // Fewest blocks first; a cut is listed only if it needs less workspace than every cut
-    // with fewer (or as many) blocks listed before it.
-    levels.sort_by_key(|(blocks, plan)| (*blocks, plan.workspace));
+    // Fastest first by the model; a cut is listed only if it needs less workspace than every
+    // faster one (the first slab plan that fits a caller's workspace is then the fastest that
+    // fits), and than the whole copies.
+    levels.sort_by_key(|(blocks, plan)| (plan.estimate_ns, *blocks, plan.workspace));
     let mut out: Vec<Plan> = Vec::new();
     let mut last_workspace = whole_workspace;
     for (_, plan) in levels {
@@ -277,12 +300,14 @@ mod tests {
                     s.name()
                         .contains(&format!("+slab{}x{}", s.slabs[0], s.slabs[1]))
                 );
-                assert_eq!(
-                    (s.slabs[0] > 1, s.slabs[1] > 1),
-                    (cut_m, cut_n),
-                    "{}",
-                    s.name()
-                );
+                // Only a misfit operand's dimension is cut (with both misfit, either or
+                // both: the uncut one is copied whole, once).
+                let (m, n) = (s.slabs[0] > 1, s.slabs[1] > 1);
+                assert!((m || n) && (!m || cut_m) && (!n || cut_n), "{}", s.name());
+                assert!(cut_m && cut_n || (m, n) == (cut_m, cut_n), "{}", s.name());
+                let mut estimates: Vec<u64> = slabs.iter().map(|s| s.estimate_ns).collect();
+                assert!(estimates.is_sorted(), "fastest first");
+                estimates.clear();
                 assert!(matches!(s.kernel, Kernel::Sm90(_)));
             }
             // PyTorch's 32 MiB: a slab plan is chosen, not the portable kernel.
