@@ -119,13 +119,15 @@ pub fn run(
     } else {
         work.push(prepare(&ctx, problem, ptrs, &plan, workspace)?);
     }
-    let packs: Vec<Vec<PackParams>> = work
-        .iter()
-        .map(|w| w.packs.iter().map(|l| l.params).collect())
-        .collect();
-    for (w, keep) in work.iter_mut().zip(repeated_copies(&packs)) {
-        let mut keep = keep.into_iter();
-        w.packs.retain(|_| keep.next().unwrap_or(true));
+    if work.len() > 1 {
+        let packs: Vec<Vec<PackParams>> = work
+            .iter()
+            .map(|w| w.packs.iter().map(|l| l.params).collect())
+            .collect();
+        for (w, keep) in work.iter_mut().zip(repeated_copies(&packs)) {
+            let mut keep = keep.into_iter();
+            w.packs.retain(|_| keep.next().unwrap_or(true));
+        }
     }
     for w in &mut work {
         w.enqueue(stream)?;
