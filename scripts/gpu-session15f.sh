@@ -18,8 +18,8 @@ for i in 1 2; do
     bench_old old-$i $S
     ilp ilp-$i $S
 done
-bench host-new --host-overhead --no-cublas
-bench_old host-old --host-overhead --no-cublas
-grep -iE "us|call" "$OUT/host-new.txt" | tail -4
-grep -iE "us|call" "$OUT/host-old.txt" | tail -4
+bench host-new --host-overhead
+bench_old host-old --host-overhead
+tail -5 "$OUT/host-new.txt"
+tail -5 "$OUT/host-old.txt"
 finish
