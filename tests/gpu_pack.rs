@@ -436,9 +436,9 @@ fn workspace_limit_cases() -> Vec<Case> {
 }
 
 /// Odd leading dimensions with less workspace than the whole copies need (256 bytes less,
-/// and 60%): D in blocks whose copies fit (plan::slab), cut along m when A is odd,
-/// along n when B is, both when both are; every transpose, both storage orders, bf16 and
-/// fp16, beta != 0 and a bias in some; the heuristic's algo and algo = NULL.
+/// and 60%): D in blocks whose copies fit (plan::slab), cut along m only if A is odd and
+/// along n only if B is; every transpose, both storage orders, bf16 and fp16, beta != 0 and a
+/// bias in some, strided batches, GELU with a bias, tf32; the heuristic's algo and NULL.
 fn slab_cases() -> Vec<Case> {
     let mut out = Vec::new();
     for (t, &(ab, cd)) in TYPES.iter().enumerate() {
@@ -471,6 +471,30 @@ fn slab_cases() -> Vec<Case> {
                 };
                 out.push((s.clone(), call, Expect::Slabs(packed)));
             }
+        }
+    }
+    // Strided batches (each block is every batch's block), GELU with a bias, and tf32 (4-byte
+    // elements: an odd leading dimension breaks TMA's 16-byte rule just the same).
+    let mut batched = spec(DType::BF16, DType::BF16, (true, false), 1536, 1152, 1024);
+    batched.batch = 3;
+    batched.pad = [1, 3, 0, 0];
+    batched.beta = 0.25;
+    let mut gelu = spec(DType::F16, DType::F16, (true, false), 2048, 1280, 2048);
+    gelu.pad = [1, 0, 0, 0];
+    gelu.epi = Epi::GeluBias;
+    let mut tf32 = spec(DType::F32, DType::F32, (true, false), 1664, 1280, 2048);
+    tf32.tf32 = true;
+    tf32.pad = [1, 1, 0, 0];
+    for s in [batched, gelu, tf32] {
+        let packed = needs_packing(&s, [0, 0]);
+        let need = packed_workspace(&s, packed);
+        for (workspace, heuristic) in [(need - 256, true), (need / 5 * 3, false)] {
+            let call = Call {
+                workspace,
+                heuristic,
+                shift: [0, 0],
+            };
+            out.push((s.clone(), call, Expect::Slabs(packed)));
         }
     }
     out
@@ -664,7 +688,7 @@ fn gpu_case_expectations_match_the_planner() {
         slab_cases(),
     ]
     .concat();
-    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32);
+    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32 + 6);
     let mut wrong = Vec::new();
     for (s, call, expect) in &all {
         let layout = |w: usize, t: DType| {
