@@ -1000,23 +1000,40 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
         res[..count as usize].to_vec()
     };
     // Packed Hopper plans first (their schedules may add Stream-K workspace after the
-    // copies), the portable plan last.
+    // copies), then the same in blocks that need less (plan::slab, each less than the one
+    // before), the portable plan last.
     let all = heuristic(1 << 30);
-    assert!(all.len() >= 2);
-    let (portable, packed) = all.split_last().unwrap();
+    assert!(all.len() >= 3);
+    let (portable, hopper) = all.split_last().unwrap();
     assert_eq!(portable.workspaceSize, 0, "the portable plan, last");
-    assert!(packed.iter().all(|r| r.workspaceSize as u64 >= need));
+    let whole = hopper
+        .iter()
+        .take_while(|r| r.workspaceSize as u64 >= need)
+        .count();
+    let slabs = &hopper[whole..];
+    assert!(whole >= 1 && !slabs.is_empty());
+    assert!(
+        slabs
+            .windows(2)
+            .all(|w| w[1].workspaceSize < w[0].workspaceSize)
+    );
+    assert!(slabs.iter().all(|r| r.workspaceSize > 0));
     let res = [
-        *packed
+        *hopper
             .iter()
             .find(|r| r.workspaceSize as u64 == need)
             .expect("a packed data-parallel plan"),
         *portable,
+        slabs[0],
     ];
+    // Less workspace than the whole copies: the slab plans and the portable one.
     let fits = heuristic(need - 1);
-    assert_eq!(fits.len(), 1);
-    assert_eq!(fits[0].workspaceSize, 0);
-    assert_eq!(fits[0].algo.data, res[1].algo.data);
+    assert_eq!(fits.len(), slabs.len() + 1);
+    assert_eq!(fits.last().unwrap().algo.data, res[1].algo.data);
+    assert_eq!(fits[0].algo.data, slabs[0].algo.data);
+    let none = heuristic(slabs.last().unwrap().workspaceSize as u64 - 1);
+    assert_eq!(none.len(), 1);
+    assert_eq!(none[0].algo.data, res[1].algo.data);
 
     let one = 1.0f32;
     let o = (&one as *const f32).cast::<c_void>();
@@ -1052,6 +1069,17 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
     assert!(plan.name().contains("+pack_ab"), "{}", plan.name());
     let spec = plan.pack.unwrap();
     assert_eq!((spec.a.unwrap().ld, spec.b.unwrap().ld), (4160, 4160));
+    // A slab plan's algo runs that plan, within its own workspace.
+    let ws = res[2].workspaceSize;
+    assert_eq!(call(&res[2].algo, ws), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(call(&res[2].algo, ws - 1), DEEPGEMM_STATUS_INVALID_VALUE);
+    let rec = testing::lt_recorded(h);
+    let plan = rec.last().unwrap().plan.expect("an explicit plan");
+    assert!(
+        plan.is_slabbed() && plan.workspace == ws as u64,
+        "{}",
+        plan.name()
+    );
     for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
         o.destroy();
     }

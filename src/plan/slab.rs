@@ -32,6 +32,10 @@ const LADDER: [u32; 11] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 /// Fixed cost of a block beyond its plan's estimate: its launches' gaps on the stream.
 pub const BLOCK_NS: u64 = 3_000;
 
+/// The most slab plans listed (the heuristic's list stays within 8 whole-copy plans, these
+/// and the portable plan: 16 results hold them all).
+pub const MAX_SLAB_PLANS: usize = 6;
+
 /// Workspace below which no further slab level is listed: the block copies are then small
 /// enough that any caller's workspace holds one of the levels above.
 const SMALL_WORKSPACE: u64 = 4 << 20;
@@ -164,7 +168,7 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
         if plan.workspace < last_workspace {
             last_workspace = plan.workspace;
             out.push(plan);
-            if last_workspace <= SMALL_WORKSPACE {
+            if last_workspace <= SMALL_WORKSPACE || out.len() == MAX_SLAB_PLANS {
                 break;
             }
         }
