@@ -981,7 +981,7 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
             wavesCount: -1.0,
             reserved: [0; 4],
         };
-        let mut res = [blank; 16];
+        let mut res = [blank; 64];
         let mut count = 0;
         let st = deepgemmLtMatmulAlgoGetHeuristic(
             h,
@@ -991,7 +991,7 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
             c,
             c,
             pr,
-            16,
+            64,
             res.as_mut_ptr(),
             &mut count,
         );

@@ -32,9 +32,10 @@ const LADDER: [u32; 11] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 /// Fixed cost of a block beyond its plan's estimate: its launches' gaps on the stream.
 pub const BLOCK_NS: u64 = 3_000;
 
-/// The most slab plans listed (the heuristic's list stays within 8 whole-copy plans, these
-/// and the portable plan: 16 results hold them all).
-pub const MAX_SLAB_PLANS: usize = 6;
+/// The most slab plans listed, spread over the workspace range (`spread`): a bound on the
+/// candidate list, loose enough that a caller's workspace between two listed levels rarely
+/// loses much (NN 768x8192x50257 lists 14).
+pub const MAX_SLAB_PLANS: usize = 16;
 
 /// Workspace below which no further slab level is listed: the block copies are then small
 /// enough that any caller's workspace holds one of the levels above.
@@ -168,12 +169,31 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
         if plan.workspace < last_workspace {
             last_workspace = plan.workspace;
             out.push(plan);
-            if last_workspace <= SMALL_WORKSPACE || out.len() == MAX_SLAB_PLANS {
+            if last_workspace <= SMALL_WORKSPACE {
                 break;
             }
         }
     }
-    out
+    spread(out, MAX_SLAB_PLANS)
+}
+
+/// At most `max` of `plans` (ordered by falling workspace), spread over the range: the first
+/// (fastest) and the last (least workspace) always among them, so that a small workspace
+/// still finds a plan.
+fn spread(plans: Vec<Plan>, max: usize) -> Vec<Plan> {
+    let n = plans.len();
+    if n <= max || max < 2 {
+        return plans;
+    }
+    let keep: Vec<usize> = (0..max)
+        .map(|i| (i * (n - 1) + (max - 1) / 2) / (max - 1))
+        .collect();
+    plans
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keep.contains(i))
+        .map(|(_, p)| p)
+        .collect()
 }
 
 /// The plan one block of a slab plan runs: the first of the block's own candidates that fits
@@ -352,6 +372,23 @@ mod tests {
                 .filter(|c| c.is_slabbed())
                 .all(|c| c.estimate_ns < portable_ns)
         );
+    }
+
+    #[test]
+    fn a_long_ladder_keeps_its_ends() {
+        let p = crate::plan::portable(&tn(4097, 4097, 4097, 4097, 4097, 4097), &h200()).unwrap();
+        let ladder: Vec<Plan> = (0..11u64)
+            .map(|i| Plan {
+                workspace: 100 - i,
+                ..p
+            })
+            .collect();
+        let kept: Vec<u64> = spread(ladder.clone(), 6)
+            .iter()
+            .map(|p| p.workspace)
+            .collect();
+        assert_eq!(kept, vec![100, 98, 96, 94, 92, 90]);
+        assert_eq!(spread(ladder[..4].to_vec(), 6).len(), 4);
     }
 
     #[test]
