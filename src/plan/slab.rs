@@ -34,7 +34,7 @@ pub const BLOCK_NS: u64 = 3_000;
 
 /// The most slab plans listed, spread over the workspace range (`spread`): a bound on the
 /// candidate list, loose enough that a caller's workspace between two listed levels rarely
-/// loses much (NN 768x8192x50257 lists 14).
+/// loses much (NN 768x8192x50257 lists 10).
 pub const MAX_SLAB_PLANS: usize = 16;
 
 /// Workspace below which no further slab level is listed: the block copies are then small
