@@ -390,9 +390,9 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
                                                   : kColsPerWarp;
       const long long row = row_base + lane;
       const bool row_ok[2] = {row < p.m, row + 32 < p.m};
-      // The warp's values of the round, all read from the buffer before the first store
-      // (volatile loads with a memory clobber: plain loads were sunk to their column, after
-      // the previous column's stores, one exposed shared-memory latency a column).
+      // The warp's values of the round, read from the buffer ahead of the stores (plain
+      // loads were sunk to their column, after the previous column's stores: one exposed
+      // shared-memory latency a column; ptxas still issues these one column ahead).
       const unsigned src = smem_addr(buf + warp * kColsPerWarp * S::kColStride + lane);
       float vals[kColsPerWarp][2];
 #pragma unroll
@@ -403,7 +403,9 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
         }
       }
       // One pointer walked along the columns and predicates fixed for the round: the per-
-      // element 64-bit index arithmetic was ~2/3 of the loop's instructions (session 15).
+      // element 64-bit index arithmetic was ~2/3 of the loop's instructions. Worth ~1% only:
+      // the stores' L2 write requests pace this loop, a 64-byte run off a 32-byte boundary
+      // costing ~2 (BENCHMARKS.md, session 15).
       OutT* dst = d + row + (col_base + first) * p.d_ns;
 #pragma unroll
       for (int cc = 0; cc < kColsPerWarp; ++cc) {

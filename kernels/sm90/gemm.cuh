@@ -532,7 +532,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const unsigned b_base = smem_addr(&smem.b[0][0]);
     // The epilogue path, the same for every tile of the launch. beta is known only here (it may
     // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
-    const bool tma_store = !kForceDownLanes && kCanTmaStore && (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
+    const bool tma_store = !kForceDownLanes && kCanTmaStore &&
+                           (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
     const bool plain =
         beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
     // Each warpgroup's TMA-store staging and general staging start at the same place (a
