@@ -375,6 +375,56 @@ mod tests {
     }
 
     #[test]
+    fn every_block_of_every_listed_slab_plan_has_a_plan_within_its_workspace() {
+        let dev = h200();
+        let ptrs = crate::problem::aligned_ptrs();
+        let mut batched = tn(3000, 2000, 1031, 1031, 1031, 3000);
+        batched.batch = 3;
+        batched.a.batch = 1031 * 3000 + 5;
+        batched.b.batch = 1031 * 2000 + 3;
+        batched.c.batch = 3000 * 2000;
+        batched.d.batch = 3000 * 2000;
+        let shapes = [
+            // Ragged remainders: a last row slab of 1 row, a last column slab of 1 column.
+            tn(4097, 4097, 4097, 4097, 4097, 4097),
+            tn(8193, 1025, 3001, 3001, 3001, 8193),
+            tn(257, 8192, 4099, 4104, 4099, 257),
+            batched,
+        ];
+        for p in shapes {
+            let all = candidates(&p, &dev).unwrap();
+            let slabbed: Vec<&Plan> = all.iter().filter(|c| c.is_slabbed()).collect();
+            assert!(!slabbed.is_empty(), "{}x{}x{}", p.m, p.n, p.k);
+            for s in slabbed {
+                let mut covered = 0;
+                for (m0, mc, n0, nc) in blocks(&p, s.slabs) {
+                    covered += mc * nc;
+                    let b = p.block(m0, mc, n0, nc);
+                    assert_eq!(
+                        (b.k, b.batch, b.a.batch, b.b.batch),
+                        (p.k, p.batch, p.a.batch, p.b.batch)
+                    );
+                    let plan = block_plan(&b, &dev, &ptrs.block(&p, m0, n0), s.workspace)
+                        .unwrap_or_else(|e| panic!("{} block {m0},{n0}: {e:?}", s.name()));
+                    assert!(
+                        !plan.is_slabbed() && plan.workspace <= s.workspace,
+                        "{}",
+                        s.name()
+                    );
+                }
+                assert_eq!(covered, p.m * p.n, "{}", s.name());
+            }
+        }
+        // A block of one row or one column (a ragged remainder) is a problem like any other.
+        let p = tn(4097, 4097, 4097, 4097, 4097, 4097);
+        for (m0, mc, n0, nc) in [(4096, 1, 0, 4097), (0, 4097, 4096, 1), (4096, 1, 4096, 1)] {
+            let b = p.block(m0, mc, n0, nc);
+            let plan = block_plan(&b, &dev, &ptrs.block(&p, m0, n0), 32 << 20).unwrap();
+            assert!(!plan.is_slabbed(), "{}", plan.name());
+        }
+    }
+
+    #[test]
     fn a_long_ladder_keeps_its_ends() {
         let p = crate::plan::portable(&tn(4097, 4097, 4097, 4097, 4097, 4097), &h200()).unwrap();
         let ladder: Vec<Plan> = (0..11u64)
