@@ -524,14 +524,21 @@ impl Estimate {
 }
 
 pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
-    let (bytes, launches) = spec.operands().fold((0.0, 0.0), |(b, l), (_, o)| {
-        (b + (o.bytes_read() + o.bytes) as f64, l + 1.0)
-    });
     Estimate {
-        pack_s: bytes / PACK_BYTES_PER_S + launches * PACK_LAUNCH_S,
+        pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum(),
         hopper_s: p.flops() / HOPPER_FLOPS,
-        portable_s: p.flops() / PORTABLE_FLOPS,
+        portable_s: portable_s(p),
     }
+}
+
+/// The model's time for one pack launch copying `o` (its bytes read and written).
+pub fn copy_s(o: &PackedOperand) -> f64 {
+    (o.bytes_read() + o.bytes) as f64 / PACK_BYTES_PER_S + PACK_LAUNCH_S
+}
+
+/// The model's time for `p` on the portable kernel.
+pub fn portable_s(p: &GemmProblem) -> f64 {
+    p.flops() / PORTABLE_FLOPS
 }
 
 /// Whether packing `spec` makes `p` faster than the portable kernel (see `PACK_BYTES_PER_S`).

@@ -76,7 +76,7 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
     if !misfit.a && !misfit.b {
         return Vec::new();
     }
-    let portable_ns = (p.flops() / pack::PORTABLE_FLOPS * 1e9) as u64;
+    let portable_ns = (pack::portable_s(p) * 1e9) as u64;
     let cuts: Vec<[u32; 2]> = match (misfit.a, misfit.b) {
         (true, false) => LADDER.iter().map(|&s| [s, 1]).collect(),
         (false, true) => LADDER.iter().map(|&s| [1, s]).collect(),
@@ -120,26 +120,19 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
                     // gemm::run skips a copy the block before made: a row slab's rows of A
                     // after its first block; B uncut after the first row slab, while the row
                     // slabs (so B's place after A's copy) keep their size.
-                    let copy_ns = |o: pack::PackedOperand| {
-                        let bytes = (o.bytes_read() + o.bytes) as f64;
-                        ((bytes / pack::PACK_BYTES_PER_S + pack::PACK_LAUNCH_S) * 1e9) as u64
-                    };
-                    let spec = b.pack.unwrap_or(pack::PackSpec {
-                        a: None,
-                        b: None,
-                        d: None,
-                    });
-                    if let Some(a) = spec.a.filter(|_| n0 > 0) {
+                    let copy_ns = |o: pack::PackedOperand| (pack::copy_s(&o) * 1e9) as u64;
+                    if let Some(a) = b.pack.and_then(|s| s.a).filter(|_| n0 > 0) {
                         estimate = estimate.saturating_sub(copy_ns(a));
                     }
-                    if let Some(bb) = spec.b.filter(|_| slabs[1] == 1 && m0 > 0 && mc == prev_mc) {
+                    let b_again = slabs[1] == 1 && m0 > 0 && mc == prev_mc;
+                    if let Some(bb) = b.pack.and_then(|s| s.b).filter(|_| b_again) {
                         estimate = estimate.saturating_sub(copy_ns(bb));
                     }
                     first.get_or_insert(b);
                 }
                 None => {
                     let b = p.block(m0, mc, n0, nc);
-                    estimate += (b.flops() / pack::PORTABLE_FLOPS * 1e9) as u64 + BLOCK_NS;
+                    estimate += (pack::portable_s(&b) * 1e9) as u64 + BLOCK_NS;
                 }
             }
             prev_mc = mc;
@@ -366,7 +359,7 @@ mod tests {
             "{}",
             chosen.name()
         );
-        let portable_ns = (p.flops() / pack::PORTABLE_FLOPS * 1e9) as u64;
+        let portable_ns = (pack::portable_s(&p) * 1e9) as u64;
         assert!(
             all.iter()
                 .filter(|c| c.is_slabbed())
