@@ -461,16 +461,7 @@ fn slab_cases() -> Vec<Case> {
             if (t + i) % 3 == 0 {
                 s.epi = Epi::Bias;
             }
-            let packed = needs_packing(&s, [0, 0]);
-            let need = packed_workspace(&s, packed);
-            for (workspace, heuristic) in [(need - 256, true), (need / 5 * 3, false)] {
-                let call = Call {
-                    workspace,
-                    heuristic,
-                    shift: [0, 0],
-                };
-                out.push((s.clone(), call, Expect::Slabs(packed)));
-            }
+            push_slab_calls(&mut out, s);
         }
     }
     // Strided batches (each block is every batch's block), GELU with a bias, and tf32 (4-byte
@@ -486,18 +477,24 @@ fn slab_cases() -> Vec<Case> {
     tf32.tf32 = true;
     tf32.pad = [1, 1, 0, 0];
     for s in [batched, gelu, tf32] {
-        let packed = needs_packing(&s, [0, 0]);
-        let need = packed_workspace(&s, packed);
-        for (workspace, heuristic) in [(need - 256, true), (need / 5 * 3, false)] {
-            let call = Call {
-                workspace,
-                heuristic,
-                shift: [0, 0],
-            };
-            out.push((s.clone(), call, Expect::Slabs(packed)));
-        }
+        push_slab_calls(&mut out, s);
     }
     out
+}
+
+/// `s` with 256 bytes less workspace than its whole copies (the heuristic's algo) and with
+/// 60% of it (algo = NULL): a slab plan either way.
+fn push_slab_calls(out: &mut Vec<Case>, s: GemmSpec) {
+    let packed = needs_packing(&s, [0, 0]);
+    let need = packed_workspace(&s, packed);
+    for (workspace, heuristic) in [(need - 256, true), (need / 5 * 3, false)] {
+        let call = Call {
+            workspace,
+            heuristic,
+            shift: [0, 0],
+        };
+        out.push((s.clone(), call, Expect::Slabs(packed)));
+    }
 }
 
 /// Runs every case of a group on the GPU and asserts once.
