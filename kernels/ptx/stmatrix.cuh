@@ -21,3 +21,11 @@ __device__ __forceinline__ void stmatrix_x4_trans(unsigned addr, const unsigned 
                "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
                : "memory");
 }
+
+// Two matrices (lanes 0..15 give the addresses): the last 8 columns of a tile whose width is
+// 8 past a multiple of 16.
+__device__ __forceinline__ void stmatrix_x2_trans(unsigned addr, unsigned r0, unsigned r1) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(addr),
+               "r"(r0), "r"(r1)
+               : "memory");
+}

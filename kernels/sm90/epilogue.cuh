@@ -97,16 +97,22 @@ struct StagedShape {
 };
 
 // The rounds of a 64 x kBlockN tile: 32 columns each, or 16 for widths that are not whole
-// 32-column rounds (176, ...) and the n16 tiles of small-n problems. Each round is kItems
-// (column, 8-row group) items, kItems / 128 per thread.
+// 32-column rounds (176, ...) and the n16 tiles of small-n problems, or 8 for the widths 8
+// past a multiple of 16 (168, ...). Each round is kItems (column, 8-row group) items,
+// kItems / 128 per thread; an 8-column round has 64, one for each thread of warps 0 and 1
+// (kPerThread = 1, the items of warps 2 and 3 fall past the round's columns).
 template <int kBlockN>
 struct Rounds {
-  static constexpr int kCols = kBlockN % StagedShape::kCols == 0 ? StagedShape::kCols : 16;
+  static constexpr int kCols = kBlockN % StagedShape::kCols == 0 ? StagedShape::kCols
+                               : kBlockN % 16 == 0                 ? 16
+                                                                   : 8;
   static constexpr int kCount = kBlockN / kCols;
   static constexpr int kItems = kCols * (StagedShape::kRows / 8);
+  static constexpr int kPerThread = kItems >= 128 ? kItems / 128 : 1;
   static_assert(kBlockN % kCols == 0, "whole rounds");
-  static_assert(kItems % 128 == 0, "every thread takes the same number of items");
-  static_assert(kItems / 128 * 4 * 4 == kCols, "staged_item: 4 columns per warp and item");
+  static_assert(kItems % 128 == 0 || kItems == 64, "every thread takes the same number of items");
+  static_assert(kPerThread * 4 * 4 == (kCols < 16 ? 16 : kCols),
+                "staged_item: 4 columns per warp and item");
 };
 
 __device__ __forceinline__ bool aligned16(const void* ptr) {
@@ -350,7 +356,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
 
   // A runtime loop: only the register -> buffer copy needs compile-time accumulator indices
   // (selected below), so the epilogue arithmetic exists once instead of once per round.
-  constexpr int kPerThread = kItems / 128;
+  constexpr int kPerThread = R::kPerThread;
   // kFixup: the other CTAs' shares of this tile's k-loop, added to the accumulators on their
   // way into the buffer. Tiles up to 64 wide (at most two rounds) load every round's sums
   // before the first, one exposed L2 latency per batch of contributors for the whole tile; the
@@ -444,8 +450,8 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const int group = item.group;
       const long long col = col_base + round * kRoundCols + local_col;
       const long long row = row_base + 8 * group;
-      if (col >= p.n || row >= p.m) {
-        continue;
+      if (local_col >= kRoundCols || col >= p.n || row >= p.m) {
+        continue;  // the first test is compile-time false unless rounds are 8 columns
       }
       const long long left = p.m - row;
       const int rows = left < 8 ? static_cast<int>(left) : 8;

@@ -99,10 +99,10 @@ struct EpilogueSmem {
 
 // 16-bit D can take the TMA-store epilogue on tiles at least 64 wide (stmatrix stores 16-bit
 // elements; the narrow n16/n32 tiles always take the general one). Widths that are not whole
-// 64-column boxes store 16 columns at a time, column-major D only (sm90/store.cuh).
+// 64-column boxes store 16 (or 8) columns at a time, column-major D only (sm90/store.cuh).
 template <typename OutT, int BLOCK_N>
 struct CanTmaStore {
-  static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 16 == 0;
+  static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 8 == 0;
 };
 
 // Split-K clusters: the 64 x BLOCK_N fp32 partials of the consumer this CTA finishes, one slot
@@ -320,7 +320,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "two consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
   static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
-                    (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 16 == 0),
+                    (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");

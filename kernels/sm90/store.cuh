@@ -45,7 +45,7 @@ struct StoreShape {
   static constexpr unsigned kBytes = kBuffers * kBufferBytes;  // per consumer warpgroup
   // Columns per TMA store for a tile kBlockN wide (src/plan/sm90.rs `store_box_cols`).
   template <int kBlockN>
-  static constexpr int kStoreCols = kBlockN % kBox == 0 ? kBox : 16;
+  static constexpr int kStoreCols = kBlockN % kBox == 0 ? kBox : kBlockN % 16 == 0 ? 16 : 8;
 };
 static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizzle period");
 
@@ -83,11 +83,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   constexpr int kGroupsPerBox = S::kBox / 8;  // 8-column fragment groups
   // Columns per TMA store: whole boxes, or for widths that end in a partial box (176 = 64 + 64
   // + 48) 16 at a time from every box, through a D map whose box is 64 x 16 (16 lines of the
-  // buffer, 2 KiB: the swizzle period is kept). Column-major D only: a row-major box's line is
-  // a row of 64 columns (the host gives these widths no row-major TMA store).
+  // buffer, 2 KiB: the swizzle period is kept); 8 at a time (1 KiB, still the period) for the
+  // widths 8 past a multiple of 16 (168 = 64 + 64 + 40). Column-major D only: a row-major
+  // box's line is a row of 64 columns (the host gives these widths no row-major TMA store).
   constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
-  static_assert(kBlockN % 16 == 0, "whole stmatrix.x4 (16 columns) per tile");
+  static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");
   static_assert(kGroupsPerBox == 8, "four stmatrix.x4 of two 8-column groups per box");
 
   if (row_base >= p.m) {
@@ -133,7 +134,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       break;  // uniform: the rest of the tile is past the edge
     }
     const unsigned buf = staging + (boxes % S::kBuffers) * S::kBufferBytes;
-    // This box's columns: 64, or what is left of the tile (a multiple of 16).
+    // This box's columns: 64, or what is left of the tile (a multiple of 8).
     const int box_cols = kBlockN - box * S::kBox < S::kBox ? kBlockN - box * S::kBox : S::kBox;
     if (tid == 0) {
       tma_store_wait_read<1>();  // box - 2's store has read this buffer
@@ -146,6 +147,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       if (16 * k >= box_cols) {
         break;  // compile-time after unrolling
       }
+      // The tile's last 8 columns when its width is 8 past a multiple of 16: matrices
+      // (t, h) = (2k, 0), (2k, 1) only, one stmatrix.x2 (compile-time after unrolling).
+      const bool half = 16 * k + 8 == box_cols;
       // The partials' sums of registers [part_first, part_first + 16): this k and the next.
       const int part_first = 4 * (box * kGroupsPerBox + 2 * (k & ~1));
       if constexpr (kFixup) {
@@ -153,9 +157,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           sum_partials<kAccRegs>(fixup, tid, part_first, part);
         }
       }
-      unsigned r[4];
+      unsigned r[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
+      for (int i = 0; i < (half ? 2 : 4); ++i) {
         const int t = box * kGroupsPerBox + 2 * k + i / 2;
         const int a = 4 * t + 2 * (i % 2);
         float x0 = acc[a];
@@ -170,6 +174,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       }
       if (row_major) {
         stmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), r);
+      } else if (half) {
+        stmatrix_x2_trans(buf + col_major_addr + 2048u * k, r[0], r[1]);
       } else {
         stmatrix_x4_trans(buf + col_major_addr + 2048u * k, r);
       }
@@ -186,8 +192,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
         }
       } else {
-        // Column-major lines are columns: 16 of them are 2 KiB of the buffer. Stores that
-        // start past n write nothing (TMA clips to D's extents).
+        // Column-major lines are columns: 16 (8) of them are 2 KiB (1 KiB) of the buffer.
+        // Stores that start past n write nothing (TMA clips to D's extents).
 #pragma unroll
         for (int c = 0; c < S::kBox / kStoreCols; ++c) {
           if (c * kStoreCols < box_cols) {

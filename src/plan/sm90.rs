@@ -75,18 +75,29 @@ pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64
 
 /// Widths between those, so that the tiles along n come closer to whole waves of the SMs (wgmma
 /// takes any N that is a multiple of 8; cuBLAS ran 1664^2 on 168-wide tiles, 130 of them for
-/// 132 SMs, where 192 leaves 117 and 128 makes 169). K-major B only: an MN-major B tile is
-/// loaded in whole 64-column chunks. Their TMA stores go 16 columns at a time (`store_box_cols`),
-/// column-major D only; a row-major 16-bit D keeps them out (`check`).
-pub const FILL_TILES: [(u32, u32); 8] = [
+/// 132 SMs, where 192 leaves 117 and 128 makes 169): every multiple of 16 from 96, and every
+/// multiple of 8 from 136, where a step of 16 still left up to 5% of a tile's work past the
+/// edge (1664 = 10 x 166.4: 176 computes 1760 columns, 168 computes 1680). K-major B only: an
+/// MN-major B tile is loaded in whole 64-column chunks. Their TMA stores go 16 columns at a
+/// time, 8 for the widths 8 past a multiple of 16 (`store_box_cols`), column-major D only; a
+/// row-major 16-bit D keeps them out (`check`).
+pub const FILL_TILES: [(u32, u32); 16] = [
     (128, 96),
     (128, 112),
+    (128, 136),
     (128, 144),
+    (128, 152),
     (128, 160),
+    (128, 168),
     (128, 176),
+    (128, 184),
+    (128, 200),
     (128, 208),
+    (128, 216),
     (128, 224),
+    (128, 232),
     (128, 240),
+    (128, 248),
 ];
 
 /// The tile widths built in clusters of 2 with B multicast as well (`Sm90Variant::with_cluster`):
@@ -359,16 +370,19 @@ impl Sm90Variant {
     /// Whether the variant has the TMA-store epilogue (kernels/sm90/gemm.cuh `CanTmaStore`):
     /// 16-bit D, tiles at least 64 wide.
     pub fn has_tma_store(&self) -> bool {
-        self.cd.size_bytes() == 2 && self.block_n >= STORE_BOX && self.block_n % 16 == 0
+        self.cd.size_bytes() == 2 && self.block_n >= STORE_BOX && self.block_n % 8 == 0
     }
 
     /// Columns per TMA store (kernels/sm90/store.cuh `StoreShape::kStoreCols`): whole 64-column
-    /// boxes where the tile is made of them, else 16 (column-major D only).
+    /// boxes where the tile is made of them, else 16, or 8 for a width 8 past a multiple of 16
+    /// (column-major D only).
     pub fn store_box_cols(&self) -> u32 {
         if self.block_n % STORE_BOX == 0 {
             STORE_BOX
-        } else {
+        } else if self.block_n % 16 == 0 {
             16
+        } else {
+            8
         }
     }
 
@@ -483,7 +497,7 @@ impl Sm90Variant {
             && p.d.col == 1
             && p.d.row != 1
         {
-            // These widths store 16 columns at a time, which only column-major lines allow; the
+            // These widths store 16 or 8 columns at a time, which only column-major lines allow; the
             // general epilogue would cost them what their better fill gains.
             return Err(format!(
                 "{}-wide tiles store column-major D only (D is row-major)",
@@ -833,9 +847,11 @@ mod tests {
     }
 
     #[test]
-    fn fill_tiles_store_sixteen_columns_and_column_major_d_only() {
+    fn fill_tiles_store_sixteen_or_eight_columns_and_column_major_d_only() {
         for &(bm, bn) in &FILL_TILES {
-            assert!(bn % 16 == 0 && bn % STORE_BOX != 0 && bm == 128, "{bn}");
+            assert!(bn % 8 == 0 && bn % STORE_BOX != 0 && bm == 128, "{bn}");
+            // Every multiple of 8 from 136 to 248 but 192 (a whole-box tile of `TILES`).
+            assert!(bn % 16 == 0 || (136..=248).contains(&bn), "{bn}");
             let v = Sm90Variant::new(
                 ScalarType::BF16,
                 ScalarType::BF16,
@@ -845,7 +861,7 @@ mod tests {
             )
             .unwrap();
             assert!(v.has_tma_store());
-            assert_eq!(v.store_box_cols(), 16);
+            assert_eq!(v.store_box_cols(), if bn % 16 == 0 { 16 } else { 8 });
             assert!(v.stages >= 4, "{}", v.name());
             // An MN-major B comes in whole 64-column chunks: no fill tile takes it.
             for major_b_mn in [(Major::K, Major::MN), (Major::MN, Major::MN)] {
@@ -861,7 +877,7 @@ mod tests {
                     .is_none()
                 );
             }
-            // Column-major D: taken; row-major 16-bit D: refused (16-column stores are
+            // Column-major D: taken; row-major 16-bit D: refused (16- or 8-column stores are
             // column-major lines); row-major fp32 D (the general epilogue anyway): taken.
             assert!(v.fits(&tn(300, 500, 64)));
             let mut row = tn(300, 500, 64);
@@ -902,12 +918,12 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 16 + 12 + 8) + 6 + 3 + 4 + 16 + 3,
+            4 * (16 + 4 + 12 + 32 + 12 + 8) + 6 + 3 + 4 + 32 + 3,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
-             tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 8 fill tiles + 4 \
+             tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
-             tiles, tf32 TN and NN x 8 fill tiles and tf32 TN x 3 split-K cluster tiles"
+             tiles, tf32 TN and NN x 16 fill tiles and tf32 TN x 3 split-K cluster tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -953,7 +969,7 @@ mod tests {
             .map(|v| v.name())
             .collect();
         let fill = |tag: &str| -> Vec<String> {
-            let stages = [7, 6, 6, 5, 5, 4, 4, 4];
+            let stages = [7, 6, 6, 6, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4];
             FILL_TILES
                 .iter()
                 .zip(stages)
