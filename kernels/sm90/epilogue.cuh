@@ -450,8 +450,8 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const int group = item.group;
       const long long col = col_base + round * kRoundCols + local_col;
       const long long row = row_base + 8 * group;
-      if (local_col >= kRoundCols || col >= p.n || row >= p.m) {
-        continue;  // the first test is compile-time false unless rounds are 8 columns
+      if ((kRoundCols < 16 && local_col >= kRoundCols) || col >= p.n || row >= p.m) {
+        continue;  // the first test only for 8-column rounds (warps 2 and 3 have no item)
       }
       const long long left = p.m - row;
       const int rows = left < 8 ? static_cast<int>(left) : 8;
