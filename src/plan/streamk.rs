@@ -199,19 +199,25 @@ const EPILOGUE_S: f64 = 0.6e-6;
 /// sk193 (measured 249.6 us, its data-parallel 128 x 224 plan 229) and 2176^2 x 8192 onto
 /// 128 x 128 sk157 (123.7 against 116 for 128 x 160): the model misses something else there
 /// that the larger constants absorb, so they stay until it is found.
-/// Tiles wider than 128 are charged the 128 x 128 tile's fixup (`STREAMK_FIXUP_MAX_AREA`).
+/// Where the Stream-K tiles are about one a CTA, tiles wider than 128 are charged the 128 x 128
+/// tile's fixup (`STREAMK_FIXUP_MAX_AREA`).
 const PARTIAL_WRITE_S: f64 = 12e-6;
 const PARTIAL_READ_S: f64 = 12e-6;
 const STAGED_EPILOGUE_S: f64 = 6e-6;
-/// The tile area (in 128 x 256 tiles) past which a Stream-K fixup costs no more: session 16's
-/// sweep of the wave set (H200, `16a`) measured every Stream-K plan on tiles 184-256 wide 14-22
-/// us under the area-scaled constants above (11 plans: 2432x1792x8192 on 128 x 256 sk133 99.4
-/// us against 120.0, 6784x1280x8192 184.1 against 205.7, 3200^2 x 8192 on 128 x 248 sk193
-/// 222.9 against 237.2), while those on 128 x 128 tiles measured -8 to +15 us off theirs: so
-/// the wide tiles pay what a 128 x 128 one does (~18 us). The 128 x 128 plans' excess is not in
+/// The tile area (in 128 x 256 tiles) past which a Stream-K fixup costs no more, where the
+/// Stream-K tiles are at most `STREAMK_FIXUP_CAP_TILES_PER_CTA` a CTA (so every CTA's range
+/// starts with the others' and the owners' contributors finish together). Session 16's sweeps
+/// of the wave set (H200, `16a`, `16b`) measured the Stream-K plans on tiles 184-256 wide 14-22
+/// us under the area-scaled constants above where they held 1.0-1.2 tiles a CTA
+/// (2432x1792x8192 on 128 x 256 sk133 99.4 us against 120.0, 6784x1280x8192 184.1 against
+/// 205.7, 2176^2 x 8192 on 128 x 248 sk153 114.6 against 129.7), while with more tiles a CTA
+/// the area-scaled constants stayed the better fit on large operands (4096x8192x8192 on
+/// 128 x 256 sk232, 1.76 a CTA: 708 us, area-scaled model 690, capped 675; its data-parallel
+/// plan 692). The 128 x 128 plans measured -8 to +15 us off theirs: their excess is not in
 /// the fixup (their Stream-K phase runs slower than its model where A and B exceed the L2,
 /// README "Next"), which is why the constants themselves stay.
 const STREAMK_FIXUP_MAX_AREA: f64 = 0.5;
+const STREAMK_FIXUP_CAP_TILES_PER_CTA: f64 = 1.25;
 /// What splitting tiles costs a launch besides the fixup work (the owners' waits, the
 /// contributors' partial traffic competing with the mainloop). Fitted on the H200, session 3 of
 /// 2026-11-29, decode shapes on the narrow tiles: 1x7168x2048 split 56 ways over 112 CTAs ran
@@ -421,7 +427,13 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
             } else {
-                let area = area.min(STREAMK_FIXUP_MAX_AREA);
+                let about_one_each =
+                    d.sk_tiles as f64 <= STREAMK_FIXUP_CAP_TILES_PER_CTA * ctas as f64;
+                let area = if about_one_each {
+                    area.min(STREAMK_FIXUP_MAX_AREA)
+                } else {
+                    area
+                };
                 area * (PARTIAL_WRITE_S + (per_tile - 1.0) * PARTIAL_READ_S)
                     + STAGED_EPILOGUE_S * area
                     + SPLIT_LAUNCH_S
