@@ -12,7 +12,7 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 finish() { kill "$SMI" 2>/dev/null; (cd "$OUT" && tar czf logs.tgz --remove-files *.txt *.csv 2>/dev/null); }
 precompile_all
-nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,clocks_throttle_reasons.active --format=csv,noheader -lms 100 >"$OUT/smi.csv" 2>&1 &
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 100 >"$OUT/smi.csv" 2>&1 &
 SMI=$!
 mark() { echo "$(date +%H:%M:%S.%N | cut -c1-12) $1" >>"$OUT/marks.txt"; }
 for r in 1 2; do
