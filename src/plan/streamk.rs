@@ -273,7 +273,10 @@ const L2_REUSE_BYTES: f64 = 30e6;
 /// 1664^2, 2176^2 and 2432x1792 x 8192, 4096x2112x7168 and 3000x1000x4000: 144 and 160 run
 /// below 128's rate (0.71-0.80 and 0.72-0.76: 144 at its lower figure, which decided the choice
 /// they lost), 176 at 0.80-0.82, 208-240 at 0.85-0.87 on one wave (fewer SMs busy: 91-104
-/// tiles; taken a little lower). 96 and 112 are not measured: between 64 and 128.
+/// tiles; taken a little lower). 96 and 112 are not measured: between 64 and 128. The widths in
+/// steps of 8 (session 16) are interpolated: 168 measured 62.0 us at 1664^2 (model 62.3), 152
+/// 111.9-123.5 at 2176^2 (model 118.9), 216 219.7-223.3 at 3200^2 (model 221.9); 136 ran like
+/// 144 at 448x4480x4608 (35.8 us against 35.9), under the 0.75 interpolated here.
 fn mainloop_efficiency(block_n: u32) -> f64 {
     const MEASURED: [(u32, f64); 10] = [
         (64, 0.55),

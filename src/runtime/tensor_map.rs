@@ -269,7 +269,7 @@ pub fn encode_store_args_with(
         global_dim: [inner, outer, p.batch],
         global_strides: [line_bytes, batch_bytes],
         // Column-major: 64 rows x the variant's columns per store; row-major: 64 x 64 (only
-        // whole-box widths get here: `check` keeps the 16-column ones off a row-major D).
+        // whole-box widths get here: `check` keeps the 16- and 8-column ones off a row-major D).
         box_dim: [STORE_BOX, v.store_box_cols(), 1],
         element_strides: [1, 1, 1],
         interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -1269,6 +1269,10 @@ mod tests {
         let p = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
         let e = encode_store_args(&fill, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
         assert_eq!(e.box_dim, [64, 16, 1]);
+        // 168 = 64 + 64 + 40: 8 columns at a time (1 KiB of the staging buffer).
+        let fill8 = variant(ScalarType::BF16, ScalarType::BF16, 168);
+        let e = encode_store_args(&fill8, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [64, 8, 1]);
         let ptrs = GemmPointers {
             alpha: Scalar::Host(1.0),
             beta: Scalar::Host(0.0),
