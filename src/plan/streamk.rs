@@ -836,8 +836,9 @@ mod tests {
         assert!(list[0].0.is_data_parallel());
     }
 
-    /// Session 5's sweeps (H200) as ranking checks of the whole planner: the fill widths where
-    /// they measured fastest, not where they measured slower than the model had them.
+    /// Sessions 5 and 16's sweeps (H200) as ranking checks of the whole planner: the fill widths
+    /// where they measured fastest, not where they measured slower than the model had them, and
+    /// the Stream-K plans where they won or lost.
     #[test]
     fn fill_widths_are_ranked_as_measured() {
         let dev = DeviceSpec::H200;
@@ -852,14 +853,21 @@ mod tests {
         assert_eq!(first(4096, 2112, 7168).0, 176);
         // 2432x1792x8192: 247 tiles of 144 (1.9 waves) ran 116 us, the 128x128 hybrid 104;
         // 133 tiles of 128x256 all Stream-K 99.4 (`16a`).
-        let v = match crate::plan::candidates(&tn(2432, 1792, 8192), &dev).unwrap()[0].kernel {
-            crate::plan::Kernel::Sm90(v) => v,
-            k => panic!("not sm90: {k:?}"),
-        };
-        assert_eq!(v.block_n, 256);
+        assert_eq!(first(2432, 1792, 8192).0, 256);
         // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256; 200 (five
         // tiles make 1000 exactly) is the model's choice now, not measured.
         assert!(matches!(first(3000, 1000, 4000).0, 200 | 208));
+        // Near-ties between a Stream-K hybrid and a data-parallel plan, each timed three times
+        // in one process (session 16, `16d`): data-parallel won both.
+        // 4096x7168x16384: 128x256 1173.7 us against 1193.9 with sk236;
+        // 3456x4881x8192: 128x208 354.0 against 358.6 for 128x248 sk144.
+        let top = |m, n, k| crate::plan::candidates(&tn(m, n, k), &dev).unwrap()[0];
+        let big = top(4096, 7168, 16384);
+        assert!(big.decomposition.is_data_parallel(), "{big:?}");
+        assert_eq!(first(4096, 7168, 16384).0, 256);
+        let ragged = top(3456, 4881, 8192);
+        assert!(ragged.decomposition.is_data_parallel(), "{ragged:?}");
+        assert_eq!(first(3456, 4881, 8192).0, 208);
         // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
         let tt = crate::problem::dense_bf16(1000, 3000, 4000, 1, 1);
         match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
