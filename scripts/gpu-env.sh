@@ -19,6 +19,19 @@ OLD_B=.gpu/old/deepgemm-bench
 OLD_CACHE=/tmp/deepgemm-old-cache
 precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all}" >/dev/null; echo "precompile old ${SECONDS}s"; }
 bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
+# `alternate ROUNDS ARGS...`: this build (`new-R`) and the earlier commit's (`old-R`) in turn,
+# ROUNDS times, on the same bench arguments (cross-call variance is up to 16%: compare within a
+# run).
+alternate() {
+    local rounds=$1; shift
+    for ((r = 1; r <= rounds; r++)); do
+        bench new-$r "$@"
+        bench_old old-$r "$@"
+    done
+}
+# `finish [PATTERN...]`: every *.txt under $OUT (and whatever PATTERNs, expanded there, name)
+# into one logs.tgz, the files removed: the device tool brings back only a handful of files.
+finish() { (cd "$OUT" && shopt -s nullglob && tar czf logs.tgz --remove-files *.txt $* 2>/dev/null); }
 # A log without cargo's "test result" line is marked INCOMPLETE (13e's grid ran into its
 # timeout inside the last group and its tally read like a pass).
 groups() {

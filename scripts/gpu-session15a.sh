@@ -12,17 +12,13 @@
 #     there: bash scripts/gpu-session15a.sh  (.gpu carried, ~380 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 precompile_old m128n256k64_s4_c1x1,m128n208k64_s4_c1x1,m128n192k64_s4_c1x1
 direct || { finish; exit 1; }
 timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
 echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
 S="--shape 4095x4096x4096 --shape 4095x4095x4095 --shape 4096x4096x4096 --shape 50257x8192x768 --workspace-mib 160 --no-cublas --check none"
-for i in 1 2; do
-    bench new-$i $S
-    bench_old old-$i $S
-done
+alternate 2 $S
 trace "4095x4096x4096 (unaligned D)" --shape 4095x4096x4096
 trace "4096^3" --shape 4096x4096x4096
 finish

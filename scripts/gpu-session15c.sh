@@ -13,7 +13,6 @@
 #     there: bash scripts/gpu-session15c.sh  (.gpu carried, ~330 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture \
     too_little_workspace odd_leading_dimensions misaligned_base odd_batch odd_d >"$OUT/pack.txt" 2>&1

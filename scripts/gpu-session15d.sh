@@ -10,16 +10,12 @@
 #     there: bash scripts/gpu-session15d.sh  (.gpu carried, ~200 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 precompile_old m128n2,m128n1,m128n9,m128n6
 timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture \
     too_little_workspace odd_leading_dimensions >"$OUT/pack.txt" 2>&1
 echo "gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/pack.txt")"
 S="--shape 4097x4097x4097 --shape 4095x4095x4095 --shape 4100x4100x4100 --shape 8192x1024x4097 --iters 10 --warmup 2 --workspace-mib 32"
-for i in 1 2; do
-    bench new-$i $S
-    bench_old old-$i $S
-done
+alternate 2 $S
 bench nn-new --layout NN --shape 768x8192x50257 --iters 5 --warmup 1 --workspace-mib 32
 finish

@@ -12,7 +12,6 @@
 #     there: bash scripts/gpu-session15e.sh  (.gpu carried, ~300 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 M=gpu__time_duration.sum,smsp__inst_executed_op_global_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_sectors_op_write.sum,lts__t_requests_srcunit_tex_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum

@@ -10,7 +10,6 @@
 #     there: bash scripts/gpu-session15f.sh  (.gpu carried, ~200 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 S="--shape 127x4095x4096 --shape 1001x776x1032 --shape 4095x4096x4096 --shape 50257x2048x768 --shape 1000x3000x4000 --no-cublas --check none --iters 30 --warmup 5"
 ilp() { B=.gpu/ilp/.gpu/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/ilp-cache bench "$@"; }
 for i in 1 2; do

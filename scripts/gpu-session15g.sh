@@ -11,7 +11,6 @@
 #     there: bash scripts/gpu-session15g.sh  (.gpu carried, ~400 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt preload 2>/dev/null); }
 precompile_all
 timeout 170 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
 echo "gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/pack.txt")"; grep -E "^test result" "$OUT/pack.txt"
@@ -22,4 +21,4 @@ done
 mkdir -p "$OUT/preload"
 OUT="$OUT/preload" timeout 150 bash scripts/preload/run.sh "$PWD/.gpu/libdeepgemm_preload.so" >"$OUT/preload.txt" 2>&1
 echo "preload rc=$? ${SECONDS}s"; tail -30 "$OUT/preload.txt"
-finish
+finish preload

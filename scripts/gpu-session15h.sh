@@ -7,7 +7,6 @@
 #     there: bash scripts/gpu-session15h.sh  (.gpu carried, ~150 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 timeout 100 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture too_little_workspace_for >"$OUT/pack.txt" 2>&1
 echo "gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/pack.txt")"

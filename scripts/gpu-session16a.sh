@@ -14,7 +14,6 @@
 #     there: bash scripts/gpu-session16a.sh  (.gpu carried, ~450 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 NEW=n136k,n152k,n168k,n184k,n200k,n216k,n232k,n248k
 precompile_all
 precompile_old

@@ -15,7 +15,6 @@
 #     there: bash scripts/gpu-session16b.sh  (.gpu carried, ~350 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 precompile_old
 sweep() {

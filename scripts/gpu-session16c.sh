@@ -13,14 +13,10 @@
 #     there: bash scripts/gpu-session16c.sh  (.gpu carried, ~250 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 K=m128n256k64_s4_c1x1,m128n248k64_s4_c1x1,m128n208k64_s4_c1x1
 # No precompile: the ~12 kernels these plans use compile on first use (~2 s each) in the warm-up.
 F=.gpu/shapes/fill8-changed.txt
-for r in 1 2; do
-    bench new$r --no-cublas --check none --shapes $F
-    bench_old old$r --no-cublas --check none --shapes $F
-done
+alternate 2 --no-cublas --check none --shapes $F
 for s in 4096x7168x16384 3456x4881x8192; do
     DEEPGEMM_VARIANT=$K timeout 100 "$B" --sweep --no-cublas --iters 20 --warmup 3 --shape $s >"$OUT/sweep-$s.txt" 2>&1
     echo "== sweep $s rc=$? ${SECONDS}s"

@@ -13,7 +13,6 @@
 #     there: bash scripts/gpu-session16d.sh  (.gpu carried, ~330 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 precompile_all
 bench waves --shapes .gpu/shapes/waves.txt
 bench random --shapes .gpu/shapes/random.txt

@@ -10,7 +10,6 @@
 #     there: bash scripts/gpu-session16e.sh  (.gpu carried, ~330 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { kill "$SMI" 2>/dev/null; (cd "$OUT" && tar czf logs.tgz --remove-files *.txt *.csv 2>/dev/null); }
 precompile_all
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv,noheader -lms 100 >"$OUT/smi.csv" 2>&1 &
 SMI=$!
@@ -38,4 +37,4 @@ for i in range(0, len(marks), 2):
 PY
 timeout 170 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul.txt" 2>&1
 echo "gpu_matmul rc=$? ${SECONDS}s: $(groups "$OUT/matmul.txt")"
-finish
+finish '*.csv'
