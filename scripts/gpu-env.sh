@@ -1,7 +1,8 @@
 # Sourced by the scripts/gpu-*.sh that run on the GPU machine (from the repo root, .gpu carried):
 # the output folder ($OUT, what the device tool brings back), cuBLAS on the loader path, one
 # kernel cache for the session's calls, the timer and the bench's path (`SECONDS`, `B`),
-# `precompile_all`, the earlier-commit helpers, `groups LOG` (a gpu_matmul log's pass/fail
+# `precompile_all`, the earlier-commit helpers (`alternate`), `finish` (every log into one
+# archive), `groups LOG` (a gpu_matmul log's pass/fail
 # tally and its first failures), and the `bench` and `trace` runs of the bench (below).
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
