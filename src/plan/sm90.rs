@@ -105,6 +105,13 @@ pub const FILL_TILES: [(u32, u32); 16] = [
 /// stage: 16 KiB of A, 32 KiB of B).
 pub const CLUSTER_TILES_N: [u32; 3] = [256, 192, 128];
 
+/// The fill widths (`FILL_TILES`, K-major B) built in clusters of 2 as well: those whose half
+/// (each CTA's share of the multicast B tile) keeps whole 1024-byte swizzle periods. Where a
+/// leading dimension puts the operands' lines mid-sector, the L2 requests bound the launch
+/// (`streamk::line_requests`) and halving B's is worth most, also on the narrower problems
+/// the fill widths exist for (session 17).
+pub const CLUSTER_FILL_TILES_N: [u32; 6] = [240, 224, 208, 176, 160, 144];
+
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
 /// `kCanBiasCol`; wider ones would spill).
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
@@ -272,7 +279,8 @@ impl Sm90Variant {
         // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
         (cluster_m == 2
             && self.split_k == 1
-            && CLUSTER_TILES_N.contains(&self.block_n)
+            && (CLUSTER_TILES_N.contains(&self.block_n)
+                || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
             && !self.register_a()
             && !self.pingpong())
         .then_some(Sm90Variant { cluster_m, ..self })
@@ -918,12 +926,13 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8) + 6 + 3 + 4 + 32 + 3,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
-             layouts x 2 narrow tiles), tf32 TN x (6 tiles + 3 cluster tiles), tf32 NN x 4 \
-             tiles, tf32 TN and NN x 16 fill tiles and tf32 TN x 3 split-K cluster tiles"
+             layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
+             (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
+             tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -973,7 +982,12 @@ mod tests {
             FILL_TILES
                 .iter()
                 .zip(stages)
-                .map(|(&(_, n), s)| format!("dg_sm90_f32_f32_{tag}_m128n{n}k32_s{s}_c1x1"))
+                .flat_map(|(&(_, n), s)| {
+                    let name = |c| format!("dg_sm90_f32_f32_{tag}_m128n{n}k32_s{s}_c{c}x1");
+                    // tf32 NN reads A through registers: no clusters.
+                    let cluster = tag == "tn" && CLUSTER_FILL_TILES_N.contains(&n);
+                    std::iter::once(name(1)).chain(cluster.then(|| name(2)))
+                })
                 .collect()
         };
         let mut expected: Vec<String> = [
@@ -1166,7 +1180,10 @@ mod tests {
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
             // split-K clusters (128x64's is built for every layout).
             let (narrow, split) = if tag == "tn" || tag == "nn" {
-                (NARROW_TILES.len() + FILL_TILES.len(), SPLIT_K_TILES_N.len())
+                (
+                    NARROW_TILES.len() + FILL_TILES.len() + CLUSTER_FILL_TILES_N.len(),
+                    SPLIT_K_TILES_N.len(),
+                )
             } else {
                 (0, 1)
             };
@@ -1251,6 +1268,7 @@ mod tests {
                 + CLUSTER_TILES_N.len()
                 + FILL_TILES.len()
                 + SPLIT_K_TILES_N.len()
+                + CLUSTER_FILL_TILES_N.len()
         );
         assert_eq!(
             nn.len(),
@@ -1535,7 +1553,9 @@ mod tests {
         for v in &two {
             assert_eq!(
                 v.cluster_m == 2,
-                CLUSTER_TILES_N.contains(&v.block_n) && !v.pingpong(),
+                (CLUSTER_TILES_N.contains(&v.block_n)
+                    || CLUSTER_FILL_TILES_N.contains(&v.block_n))
+                    && !v.pingpong(),
                 "{}",
                 v.name()
             );

@@ -308,6 +308,13 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 /// gap). Charged so that the multicast variant ranks first.
 const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 
+/// What a cluster-of-2 launch measured over its model where the model otherwise held (session
+/// 17, the L2-request-bound TN/NN 2048x2048x8200 and TN 4096x4096x4104 on 128x256: +3.7 to
+/// +4.0 us; the kernel starts ~1,200 cycles later, session 11). Charged once, so that where the
+/// L2 requests do not bound the launch the unclustered variant keeps its place (NN
+/// 1000x3000x4000 on 128x192: 40.5 us unclustered, 46.6 in clusters).
+const CLUSTER_START_S: f64 = 4e-6;
+
 /// What one SM's loads sustained under the ping-pong tiles (H200, session 6, set A swept:
 /// 64x256 at 4096^3 195 us for 8 tiles of 64 k-steps per CTA, 40 KiB each: 107 GB/s; 64x128
 /// 105 GB/s): their mainloop is bound by it, not by the tensor cores. (They run only when
@@ -335,6 +342,51 @@ const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
 /// (A 29 MB) on two 128 x 32 columns measured 18.7 us against 15.8 on one 128 x 64 column
 /// (session 12, `12b`'s sweep), which the plain load rate had ranked the other way.
 const L2_RELOAD_MIN_BYTES: f64 = 16e6;
+
+/// L2 requests one TMA load of a 128-byte line costs, by where the line starts in its 128-byte
+/// L2 line: at the start, at another 32-byte sector boundary, or in the middle of a sector
+/// (a row pitch of an odd multiple of 16 bytes: a 16-bit leading dimension of 8 mod 16). Nsight
+/// Compute on the H200 (session 17, 2048x2048 TN on 128x256 tiles): 4.28M requests at k = 8192,
+/// 15.9M at k = 8200; 128x144 tiles at k = 8352 (pitch 64 mod 128) ran as if at 1.53 a line on
+/// average (the figure here is taken lower: at 2.38, 1000x3000x4000 on 128x192 would be bound
+/// by requests and ranked onto clusters, which measured slower there in session 11).
+const LINE_REQUESTS_ALIGNED: f64 = 0.68;
+const LINE_REQUESTS_SECTOR: f64 = 1.6;
+const LINE_REQUESTS_MID_SECTOR: f64 = 3.7;
+/// L2 requests per second the H200 served where they bound a launch: 2048x2048x8200 TN on
+/// 128x256 tiles took 140 us for 15.9M (and ran 1.6x its k = 8192 time, which it takes for 4.3M);
+/// 1040x4141x8344 on 128x144 tiles 201 us, where these constants give 207.
+const L2_REQUESTS_PER_S: f64 = 114e9;
+
+/// Average L2 requests per 128-byte line of an operand whose lines are `pitch` bytes apart (a
+/// multiple of 16, TMA's rule): the lines cycle through at most 8 offsets within 128 bytes.
+pub fn line_requests(pitch: u64) -> f64 {
+    (0..8u64)
+        .map(|r| match (r * pitch) % 128 {
+            0 => LINE_REQUESTS_ALIGNED,
+            o if o % 32 == 0 => LINE_REQUESTS_SECTOR,
+            _ => LINE_REQUESTS_MID_SECTOR,
+        })
+        .sum::<f64>()
+        / 8.0
+}
+
+/// Seconds the L2 needs to serve every TMA load request of `v` on `p`: a bound only where the
+/// operands' lines start off the 32-byte sectors (the requests per line treble), which an
+/// aligned problem never reaches (4096^3 on 128x256 asks ~47G requests a second). Each CTA of a
+/// cluster of 2 loads half of the multicast B tile.
+fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
+    let Ok((lda, ldb)) = v.leading_dims(p) else {
+        return 0.0;
+    };
+    let elem = v.ab.size_bytes() as u64;
+    let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
+    let per_iteration = lines(v.block_m) * line_requests(lda.unsigned_abs() * elem)
+        + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
+    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    let requests = (v.num_tiles(p) * k_iters) as f64 * per_iteration;
+    requests / (L2_REQUESTS_PER_S * dev.sm_count.max(1) as f64 / 132.0)
+}
 
 /// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
 /// whichever is slower.
@@ -467,13 +519,19 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         };
         busiest = busiest.max(loads / (rate * dev.sm_count.max(1) as f64 / 132.0));
     }
+    busiest = busiest.max(l2_request_s(v, p, dev));
     let elem = v.ab.size_bytes() as f64;
     let bytes = (p.m * p.k + p.n * p.k) as f64 * elem * p.batch as f64
         + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
-    let t = busiest.max(floor) + 0.1 * busiest.min(floor) + fixup;
+    let mut t = busiest.max(floor) + 0.1 * busiest.min(floor) + fixup;
+    if v.cluster_m > 1 && v.major_b == Major::K {
+        // (An N-major B's cluster advantage, MN_B_UNCLUSTERED_FACTOR, was measured as the
+        // whole launches' ratio, this cost included.)
+        t += CLUSTER_START_S;
+    }
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
