@@ -1553,8 +1553,7 @@ mod tests {
         for v in &two {
             assert_eq!(
                 v.cluster_m == 2,
-                (CLUSTER_TILES_N.contains(&v.block_n)
-                    || CLUSTER_FILL_TILES_N.contains(&v.block_n))
+                (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
                     && !v.pingpong(),
                 "{}",
                 v.name()
