@@ -13,7 +13,6 @@
 #     there: bash scripts/gpu-session17b.sh  (.gpu carried, ~300 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-finish() { (cd "$OUT" && tar czf logs.tgz --remove-files *.txt 2>/dev/null); }
 "$B" --precompile _re,m128n192k64_s4_c1x1,m128n168k64_s5_c1x1,m128n136k64_s5_c1x1,m128n128k64_s6_c1x1 >/dev/null; echo "precompile ${SECONDS}s"
 DEEPGEMM_SM90_VARIANTS=_re direct || { finish; exit 1; }
 DEEPGEMM_VARIANT=_re timeout 170 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/matmul-re.txt" 2>&1
