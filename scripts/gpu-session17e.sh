@@ -19,4 +19,9 @@ for l in TN TT; do
     for r in 1 2; do mv "$OUT/new-$r.txt" "$OUT/$l-new-$r.txt"; mv "$OUT/old-$r.txt" "$OUT/$l-old-$r.txt"; done
     bench $l-vs-cublas --check sample --layout $l --shapes $F
 done
+# The random-k8 shapes furthest under cuBLASLt (0.63-0.73 in 17d): every candidate timed against
+# the model, to see which of them the model misranks.
+timeout 150 "$B" --sweep --no-cublas --check none --iters 20 --warmup 3 --shape 1184x808x7832 --shape 632x2104x13544 --shape 2536x360x6744 --shape 1240x1440x1816 --shape 3688x1336x4584 --shape 7944x640x8520 --shape 272x5392x12360 --shape 480x1488x6224 >"$OUT/sweep.txt" 2>&1
+echo "== sweep rc=$? ${SECONDS}s"
+grep -E "^\[|sweep #" "$OUT/sweep.txt" | sed -e 's/deepgemm first call.*heuristic [0-9.]* ms, //' -e 's/(vs the timed.*//' -e 's/dg_sm90_bf16_bf16_tn_//' | grep -v portable | cut -c1-110
 finish
