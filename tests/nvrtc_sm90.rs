@@ -723,7 +723,8 @@ mod gpu {
     /// Ring epilogues (branch next/ring-epilogue: the staging in the ring's A tiles, a stage
     /// more, one tile a CTA): the TMA-store epilogue (ragged n and m, bias + GELU), the general
     /// one (beta with C aliasing D; an odd leading dimension of D), a fill width 8 past a
-    /// multiple of 16, fp16, both MN-major layouts, batches, and a full wave of 132 tiles.
+    /// multiple of 16, fp16, an N-major B (TT: they are built for a K-major A only), batches,
+    /// and a full wave of 132 tiles.
     fn ring_cases() -> Vec<Case> {
         use ScalarType::*;
         let ring = Case { ring: true, ..BASE };
@@ -789,7 +790,7 @@ mod gpu {
             },
             Case {
                 block_n: 128,
-                ta: 0,
+                ta: 1,
                 tb: 1,
                 m: 136,
                 n: 264,
