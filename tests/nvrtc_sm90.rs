@@ -723,8 +723,8 @@ mod gpu {
     /// Ring epilogues (branch next/ring-epilogue: the staging in the ring's A tiles, a stage
     /// more, one tile a CTA): the TMA-store epilogue (ragged n and m, bias + GELU), the general
     /// one (beta with C aliasing D; an odd leading dimension of D), a fill width 8 past a
-    /// multiple of 16, fp16, an N-major B (TT: they are built for a K-major A only), batches,
-    /// and a full wave of 132 tiles.
+    /// multiple of 16, fp16, device scalars, batches, and a full wave of 132 tiles (TN only:
+    /// the only layout they are built for).
     fn ring_cases() -> Vec<Case> {
         use ScalarType::*;
         let ring = Case { ring: true, ..BASE };
@@ -781,17 +781,15 @@ mod gpu {
             },
             Case {
                 block_n: 192,
-                ta: 1,
-                tb: 1,
                 m: 304,
                 n: 200,
                 k: 200,
+                alpha: 0.5,
+                device_scalars: true,
                 ..ring
             },
             Case {
                 block_n: 128,
-                ta: 1,
-                tb: 1,
                 m: 136,
                 n: 264,
                 k: 1000,

@@ -281,12 +281,13 @@ impl Sm90Variant {
     /// unclustered tiles. Such a kernel runs one tile a CTA (data-parallel, no more tiles than
     /// CTAs: `streamk::decompositions`), so the ring is idle once its mainloop is done; the
     /// stage it frees goes to the mainloop (cuBLASLt runs 128x192 with 5 stages, the plain
-    /// variant has 4 next to its 32 KiB of TMA-store staging). A K-major A only: on the H200
-    /// (session 17) the ring variant ran 2.2% faster at 1000x3000x4000 TN on 128x192 and 5% at
-    /// 448x4480x4608 on 128x136, but 12% slower NN (an M-major A).
+    /// variant has 4 next to its 32 KiB of TMA-store staging). TN only (both operands K-major):
+    /// on the H200 (session 17) the ring variants ran 12% slower NN (an M-major A) at
+    /// 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
     pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
         if self.ring_epilogue
             || self.major_a != Major::K
+            || self.major_b != Major::K
             || self.split_k != 1
             || self.cluster_m != 1
             || self.pingpong()
@@ -974,14 +975,14 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * (16 + 3),
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
              (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
              tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
-             epilogues for bf16 and fp16 in and out with a K-major A: TN x 16 and TT x 3"
+             epilogues for bf16 and fp16 in and out: TN x 16"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1228,8 +1229,8 @@ mod tests {
                 .collect();
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
             // split-K clusters (128x64's is built for every layout).
-            // Ring epilogues (16-bit in and out, K-major A) where they gain a stage: 192, 128
-            // and 64, and for a K-major B the fill widths up to 232 but 176 (5 stages either way).
+            // Ring epilogues (16-bit in and out, TN) where they gain a stage: 192, 128 and 64,
+            // and the fill widths up to 232 but 176 (5 stages either way).
             let (narrow, split, ring) = if tag == "tn" || tag == "nn" {
                 (
                     NARROW_TILES.len() + FILL_TILES.len() + CLUSTER_FILL_TILES_N.len(),
@@ -1237,7 +1238,7 @@ mod tests {
                     if tag == "tn" { 3 + 13 } else { 0 },
                 )
             } else {
-                (0, 1, if tag == "tt" { 3 } else { 0 })
+                (0, 1, 0)
             };
             assert_eq!(
                 fitting.len(),

@@ -555,11 +555,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
 const NARROW_HALF_EMPTY_FACTOR: f64 = 1.5;
 
 /// A ring-epilogue variant's time against its plain twin's (`Sm90Variant::with_ring_epilogue`:
-/// one stage more, one tile a CTA). H200, session 17, each pair in one process: 0.978 at
-/// 1000x3000x4000 TN (128x192, 5 stages against 4), 0.95 at 448x4480x4608 (128x136), 1.00 at
-/// 1664^2 x 8192 (128x168) and 1024x1024x8192 (128x128). The smallest gain, so that it decides
-/// only between the twins.
+/// one stage more, one tile a CTA), where it is planned: at least RING_EPILOGUE_MIN_K_ITERS
+/// k-iterations. H200, session 17 (`17e`: main's build and this one alternating, every TN
+/// shape of the sets whose plan it moved): over the 20 with k >= 4032, 0.928-1.012, geomean
+/// ~0.98 (128x8192x8192 on 128x96 0.93, 448x4480x4608 0.95, 272x5392x12360 0.94,
+/// 1000x3000x4000 1.00); over the 18 with a shorter k, 0.99-1.06 (304x2176x512 1.06). The
+/// smallest gain, so that it decides only between the twins.
 const RING_EPILOGUE_FACTOR: f64 = 0.99;
+/// See RING_EPILOGUE_FACTOR: the extra stage pays only over a long mainloop (and staging in
+/// the ring costs a little at its end).
+const RING_EPILOGUE_MIN_K_ITERS: u64 = 60;
 
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
@@ -592,7 +597,11 @@ pub fn decompositions_with(
         // The epilogue stages in the ring (kernels/sm90/gemm.cuh `kRingEpilogue`): one tile a
         // CTA, data-parallel, or nothing.
         let tiles = v.num_tiles(p).max(1);
-        if matches!(force, Forced::StreamK | Forced::SplitK) || tiles > dev.sm_count.max(1) as u64 {
+        let k_iters = p.k.div_ceil(v.block_k as u64);
+        if matches!(force, Forced::StreamK | Forced::SplitK)
+            || tiles > dev.sm_count.max(1) as u64
+            || k_iters < RING_EPILOGUE_MIN_K_ITERS
+        {
             return Vec::new();
         }
         let d = Decomposition::data_parallel(tiles, dev);
@@ -701,6 +710,8 @@ mod tests {
             list[0].1 < plain_s && list[0].1 > 0.98 * plain_s,
             "{list:?} {plain_s}"
         );
+        // Too short a k-loop (k = 2048: 32 iterations): nothing.
+        assert!(decompositions_with(&ring, &tn(1000, 3000, 2048), &dev, Forced::Auto).is_empty());
         // An M-major A (NN) has none: it ran 12% slower there.
         let nn = Sm90Variant::with_layout(
             ScalarType::BF16,
