@@ -388,6 +388,9 @@ mod gpu {
         cluster: u32,
         /// CTAs of a cluster sharing each tile's k-loop (2: split-K cluster).
         split_k: u32,
+        /// The epilogue staged in the ring (`Sm90Variant::with_ring_epilogue`; at most one
+        /// tile a CTA).
+        ring: bool,
     }
 
     const BASE: Case = Case {
@@ -412,6 +415,7 @@ mod gpu {
         alias: false,
         cluster: 1,
         split_k: 1,
+        ring: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -712,7 +716,104 @@ mod gpu {
         v.extend(fill_cases());
         v.extend(pingpong_cases());
         v.extend(split_k_cases());
+        v.extend(ring_cases());
         v
+    }
+
+    /// Ring epilogues (branch next/ring-epilogue: the staging in the ring's A tiles, a stage
+    /// more, one tile a CTA): the TMA-store epilogue (ragged n and m, bias + GELU), the general
+    /// one (beta with C aliasing D; an odd leading dimension of D), a fill width 8 past a
+    /// multiple of 16, fp16, device scalars, batches, and a full wave of 132 tiles (TN only:
+    /// the only layout they are built for).
+    fn ring_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let ring = Case { ring: true, ..BASE };
+        vec![
+            Case {
+                block_n: 192,
+                m: 300,
+                n: 404,
+                k: 1000,
+                epilogue: epilogue::GELU_BIAS,
+                ..ring
+            },
+            Case {
+                block_n: 192,
+                m: 257,
+                n: 392,
+                k: 200,
+                beta: 0.5,
+                alias: true,
+                ..ring
+            },
+            Case {
+                block_n: 128,
+                m: 200,
+                n: 300,
+                k: 264,
+                cd_pad: 3,
+                ..ring
+            },
+            Case {
+                block_n: 64,
+                m: 129,
+                n: 65,
+                k: 520,
+                ab: F16,
+                cd: F16,
+                ..ring
+            },
+            Case {
+                block_n: 168,
+                m: 300,
+                n: 353,
+                k: 136,
+                ab_pad: 8,
+                ..ring
+            },
+            Case {
+                block_n: 232,
+                m: 136,
+                n: 500,
+                k: 72,
+                epilogue: epilogue::RELU_BIAS,
+                ..ring
+            },
+            Case {
+                block_n: 192,
+                m: 304,
+                n: 200,
+                k: 200,
+                alpha: 0.5,
+                device_scalars: true,
+                ..ring
+            },
+            Case {
+                block_n: 128,
+                m: 136,
+                n: 264,
+                k: 1000,
+                beta: 1.0,
+                ..ring
+            },
+            Case {
+                block_n: 192,
+                batch: 3,
+                m: 200,
+                n: 130,
+                k: 72,
+                cd_pad: 1,
+                ..ring
+            },
+            // 12 x 11 = 132 tiles: every CTA one tile.
+            Case {
+                block_n: 192,
+                m: 1536,
+                n: 2112,
+                k: 128,
+                ..ring
+            },
+        ]
     }
 
     /// Split-K clusters (`Sm90Variant::with_split_k`: the two CTAs of a cluster compute the two
@@ -1470,6 +1571,7 @@ mod gpu {
                     && v.block_n == c.block_n
                     && v.cluster_m == c.cluster
                     && v.split_k == c.split_k
+                    && v.ring_epilogue == c.ring
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
@@ -1484,9 +1586,15 @@ mod gpu {
         let mut tma = std::collections::HashSet::new();
         let mut pingpong = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
+        let mut ring_paths = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
             seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
+            if v.ring_epilogue {
+                // One tile a CTA: what the kernel's staging in the ring assumes.
+                assert!(v.num_tiles(&p) <= 132, "{c:?}: {} tiles", v.num_tiles(&p));
+                ring_paths.insert(takes_tma_store(&c, &p, &v));
+            }
             if v.pingpong() {
                 pingpong.insert((v.layout_tag(), v.block_n, v.cluster_m));
             }
@@ -1496,6 +1604,11 @@ mod gpu {
                 general_16bit_beta0 += 1;
             }
         }
+        assert_eq!(
+            ring_paths.len(),
+            2,
+            "ring epilogues through both epilogue paths"
+        );
         // The TMA-store epilogue: every epilogue, both D orders, both 16-bit types.
         for cd in [ScalarType::BF16, ScalarType::F16] {
             for row_major in [false, true] {

@@ -120,13 +120,17 @@ struct SplitLanding {
 // the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
 // wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSplitK>
+          int kSplitK, bool kRingEpilogue>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
-  // The epilogue's staging, then (split-K clusters) the landing buffers of the peer's partials.
-  alignas(1024) unsigned char epilogue[EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
-                                       SplitLanding<BLOCK_N, kSplitK>::kBytes];
+  // The epilogue's staging, then (split-K clusters) the landing buffers of the peer's partials;
+  // a 16-byte placeholder where the staging is in the ring (kRingEpilogue, mirrored by
+  // RING_EPILOGUE_PLACEHOLDER_BYTES in src/plan/sm90.rs).
+  alignas(1024) unsigned char epilogue[kRingEpilogue
+                                           ? 16
+                                           : EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
+                                                 SplitLanding<BLOCK_N, kSplitK>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
   // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
@@ -290,7 +294,8 @@ __device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, i
 }
 
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB>
+          int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB,
+          bool kRingEpilogue>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
@@ -313,7 +318,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr int kMmaK = Mma::kK;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
-  using Storage = SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK>;
+  using Storage =
+      SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK, kRingEpilogue>;
   constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
   static_assert(BLOCK_M == 128 || BLOCK_M == 64,
@@ -338,6 +344,16 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                  kAccRegs % 4 == 0 && BLOCK_N <= 64),
                 "split-K clusters: pairs of cooperative CTAs, tiles up to 64 wide");
   constexpr bool kClustered = kMulticast || kSplitCluster;
+  // Ring epilogue (an experiment, branch next/ring-epilogue): the epilogue stages in the A
+  // tiles of the first ring stages, so the variant keeps a stage more. The host launches such
+  // a kernel data-parallel with one tile a CTA (src/plan/streamk.rs `decompositions`): once
+  // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
+  static_assert(!kRingEpilogue || (!kPingPong && !kClustered),
+                "ring epilogues: cooperative, unclustered tiles");
+  static_assert(!kRingEpilogue ||
+                    sizeof(T) * kNumStages * BLOCK_M * BLOCK_K >=
+                        EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>::kBytes,
+                "the A tiles of the ring hold the epilogue's staging");
   static_assert(Mma::kAccRegs == kAccRegs, "accumulator count of m64nNkK");
   static_assert(kMmaK == TileA::kMmaK && kMmaK == TileB::kMmaK, "descriptors step one wgmma's k");
   static_assert(sizeof(T) == 2 || sizeof(OutT) == 4, "tf32 writes fp32 D");
@@ -539,9 +555,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // Each warpgroup's TMA-store staging and general staging start at the same place (a
     // Stream-K launch uses both), kEpilogueStride bytes per warpgroup.
     using EpiSmem = EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>;
-    const unsigned staging = smem_addr(&smem.epilogue[0]) + consumer * EpiSmem::kStride;
-    float* const staged =
-        reinterpret_cast<float*>(&smem.epilogue[0] + consumer * EpiSmem::kStride);
+    unsigned char* const epilogue_base =
+        kRingEpilogue ? reinterpret_cast<unsigned char*>(&smem.a[0][0]) : &smem.epilogue[0];
+    const unsigned staging = smem_addr(epilogue_base) + consumer * EpiSmem::kStride;
+    float* const staged = reinterpret_cast<float*>(epilogue_base + consumer * EpiSmem::kStride);
     constexpr long long kSlotFloats = 64LL * BLOCK_N;  // one warpgroup's partial tile
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
@@ -681,6 +698,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       if (traced_units == 1) {
         trace.mark<4>();
+      }
+      if constexpr (kRingEpilogue) {
+        // Both consumers' wgmma reads of the ring are done (each waited for its last batch)
+        // before either writes its staging there: named barrier 3, the 256 consumer threads.
+        named_barrier_sync(3, 2 * kThreadsPerWarpgroup);
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;

@@ -36,7 +36,7 @@ pub fn render(v: &Sm90Variant) -> String {
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_d) {{\n  \
-           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}>(\n      \
+           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}>(\n      \
                params, tmap_a, tmap_b, tmap_d);\n\
          }}\n",
         threads = THREADS,
@@ -53,6 +53,7 @@ pub fn render(v: &Sm90Variant) -> String {
         ks = v.split_k,
         ta = v.major_a.trans(),
         tb = v.major_b.trans(),
+        re = v.ring_epilogue,
     );
     out
 }
@@ -96,13 +97,14 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, 1, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
+                ", {}, {}, {}, 1, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
                 v.split_k,
                 v.major_a.trans(),
-                v.major_b.trans()
+                v.major_b.trans(),
+                v.ring_epilogue
             )));
             // Each header appears once even though several files include it.
             assert_eq!(src.matches("struct Sm90Params {").count(), 1);

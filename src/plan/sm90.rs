@@ -47,6 +47,9 @@ pub const STORE_BOX: u32 = 64;
 /// two let one box drain while the next is written. Together 32 KiB, which still leaves room
 /// for 4 stages of 128x256 (48 KiB each) in the 227 KiB; a third buffer would cost a stage.
 pub const STORE_BUFFERS: u64 = 2;
+/// What a ring-epilogue variant keeps of the epilogue's own region (kernels/sm90/gemm.cuh
+/// `SharedStorage`): a placeholder, its staging being in the ring.
+pub const RING_EPILOGUE_PLACEHOLDER_BYTES: u64 = 16;
 /// The TMA-store epilogue's staging (16-bit D only): per consumer, STORE_BUFFERS boxes.
 pub const TMA_STORE_SMEM_BYTES: u64 =
     CONSUMERS * STORE_BUFFERS * STORE_BOX as u64 * STORE_BOX as u64 * 2;
@@ -198,6 +201,9 @@ pub struct Sm90Variant {
     /// CTAs of a cluster that share each tile's k-loop (1, or 2: split-K in the cluster,
     /// `with_split_k`).
     pub split_k: u32,
+    /// The epilogue's staging lives in the ring's first stages instead of a region of its own
+    /// (`with_ring_epilogue`): a stage more, for launches of at most one tile a CTA.
+    pub ring_epilogue: bool,
 }
 
 impl Sm90Variant {
@@ -264,9 +270,39 @@ impl Sm90Variant {
             cluster_m: 1,
             cluster_n: 1,
             split_k: 1,
+            ring_epilogue: false,
         };
         v.stages = v.stages_for(smem_budget);
         (v.stages >= 2).then_some(v)
+    }
+
+    /// The same tile with its epilogue staged in the ring's first stages (kernels/sm90/gemm.cuh
+    /// `kRingEpilogue`), or `None` where that gains no stage or is not built: cooperative,
+    /// unclustered tiles. Such a kernel runs one tile a CTA (data-parallel, no more tiles than
+    /// CTAs: `streamk::decompositions`), so the ring is idle once its mainloop is done; the
+    /// stage it frees goes to the mainloop (cuBLASLt runs 128x192 with 5 stages, the plain
+    /// variant has 4 next to its 32 KiB of TMA-store staging). TN only (both operands K-major):
+    /// on the H200 (session 17) the ring variants ran 12% slower NN (an M-major A) at
+    /// 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
+    pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
+        if self.ring_epilogue
+            || self.major_a != Major::K
+            || self.major_b != Major::K
+            || self.split_k != 1
+            || self.cluster_m != 1
+            || self.pingpong()
+            || matches!(self.block_n, 16 | 32)
+        {
+            return None;
+        }
+        let mut v = Sm90Variant {
+            ring_epilogue: true,
+            ..self
+        };
+        v.stages = v.stages_for(smem_budget);
+        // The staging goes where the A tiles of the first stages are (`SharedStorage::a`).
+        let a_ring = v.stages as u64 * (v.block_m * v.block_k) as u64 * v.ab.size_bytes() as u64;
+        (v.stages > self.stages && a_ring >= self.epilogue_smem_bytes()).then_some(v)
     }
 
     /// The same kernel in clusters of `cluster_m` CTAs along m that share each B tile through
@@ -279,6 +315,7 @@ impl Sm90Variant {
         // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
         (cluster_m == 2
             && self.split_k == 1
+            && !self.ring_epilogue
             && (CLUSTER_TILES_N.contains(&self.block_n)
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
             && !self.register_a()
@@ -338,11 +375,14 @@ impl Sm90Variant {
     /// `dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1`, with `_ks2` for a split-K cluster. Derived,
     /// never written by hand.
     pub fn name(&self) -> String {
-        let split = if self.split_k > 1 {
+        let mut split = if self.split_k > 1 {
             format!("_ks{}", self.split_k)
         } else {
             String::new()
         };
+        if self.ring_epilogue {
+            split.push_str("_re");
+        }
         format!(
             "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}{split}",
             self.ab.tag(),
@@ -368,7 +408,10 @@ impl Sm90Variant {
     /// TMA-store path's, whichever is larger (a launch uses one of them, so they share it).
     /// kernels/sm90/gemm.cuh `EpilogueSmem`.
     pub fn epilogue_smem_bytes(&self) -> u64 {
-        if self.has_tma_store() {
+        if self.ring_epilogue {
+            // The kernel's placeholder (`SharedStorage::epilogue`); the staging is in the ring.
+            RING_EPILOGUE_PLACEHOLDER_BYTES
+        } else if self.has_tma_store() {
             EPILOGUE_SMEM_BYTES.max(TMA_STORE_SMEM_BYTES)
         } else {
             EPILOGUE_SMEM_BYTES
@@ -458,6 +501,12 @@ impl Sm90Variant {
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
+                        // Ring epilogues (an experiment, branch next/ring-epilogue): 16-bit
+                        // in and out only.
+                        v.extend(
+                            base.filter(|b| b.ab.size_bytes() == 2 && b.cd == b.ab)
+                                .and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)),
+                        );
                     }
                 }
             }
@@ -926,13 +975,14 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
              (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
-             tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles"
+             tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
+             epilogues for bf16 and fp16 in and out: TN x 16"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1179,17 +1229,20 @@ mod tests {
                 .collect();
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
             // split-K clusters (128x64's is built for every layout).
-            let (narrow, split) = if tag == "tn" || tag == "nn" {
+            // Ring epilogues (16-bit in and out, TN) where they gain a stage: 192, 128 and 64,
+            // and the fill widths up to 232 but 176 (5 stages either way).
+            let (narrow, split, ring) = if tag == "tn" || tag == "nn" {
                 (
                     NARROW_TILES.len() + FILL_TILES.len() + CLUSTER_FILL_TILES_N.len(),
                     SPLIT_K_TILES_N.len(),
+                    if tag == "tn" { 3 + 13 } else { 0 },
                 )
             } else {
-                (0, 1)
+                (0, 1, 0)
             };
             assert_eq!(
                 fitting.len(),
-                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len() + split,
+                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len() + split + ring,
                 "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
@@ -1554,7 +1607,8 @@ mod tests {
             assert_eq!(
                 v.cluster_m == 2,
                 (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
-                    && !v.pingpong(),
+                    && !v.pingpong()
+                    && !v.ring_epilogue,
                 "{}",
                 v.name()
             );

@@ -554,6 +554,18 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
 /// and the 64-wide ones) at most half filled along m.
 const NARROW_HALF_EMPTY_FACTOR: f64 = 1.5;
 
+/// A ring-epilogue variant's time against its plain twin's (`Sm90Variant::with_ring_epilogue`:
+/// one stage more, one tile a CTA), where it is planned: at least RING_EPILOGUE_MIN_K_ITERS
+/// k-iterations. H200, session 17 (`17e`: main's build and this one alternating, every TN
+/// shape of the sets whose plan it moved): over the 20 with k >= 4032, 0.928-1.012, geomean
+/// ~0.98 (128x8192x8192 on 128x96 0.93, 448x4480x4608 0.95, 272x5392x12360 0.94,
+/// 1000x3000x4000 1.00); over the 18 with a shorter k, 0.99-1.06 (304x2176x512 1.06). The
+/// smallest gain, so that it decides only between the twins.
+const RING_EPILOGUE_FACTOR: f64 = 0.99;
+/// See RING_EPILOGUE_FACTOR: the extra stage pays only over a long mainloop (and staging in
+/// the ring costs a little at its end).
+const RING_EPILOGUE_MIN_K_ITERS: u64 = 60;
+
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
 /// `DEEPGEMM_DECOMPOSITION` narrows or forces the list (see `Forced`).
@@ -580,6 +592,20 @@ pub fn decompositions_with(
     };
     if !allowed {
         return Vec::new();
+    }
+    if v.ring_epilogue {
+        // The epilogue stages in the ring (kernels/sm90/gemm.cuh `kRingEpilogue`): one tile a
+        // CTA, data-parallel, or nothing.
+        let tiles = v.num_tiles(p).max(1);
+        let k_iters = p.k.div_ceil(v.block_k as u64);
+        if matches!(force, Forced::StreamK | Forced::SplitK)
+            || tiles > dev.sm_count.max(1) as u64
+            || k_iters < RING_EPILOGUE_MIN_K_ITERS
+        {
+            return Vec::new();
+        }
+        let d = Decomposition::data_parallel(tiles, dev);
+        return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
     if v.cluster_size() > 1 || v.pingpong() {
         // Clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none under a
@@ -657,6 +683,51 @@ mod tests {
 
     fn variant(bn: u32) -> Sm90Variant {
         Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap()
+    }
+
+    #[test]
+    fn ring_epilogues_run_one_tile_a_cta_only() {
+        let dev = DeviceSpec::H200;
+        let plain = variant(192);
+        let ring = plain.with_ring_epilogue(232_448).unwrap();
+        assert_eq!((plain.stages, ring.stages), (4, 5));
+        assert_eq!(ring.name(), "dg_sm90_bf16_bf16_tn_m128n192k64_s5_c1x1_re");
+        assert!(ring.smem_bytes() <= 232_448);
+        assert!(ring.with_cluster(2).is_none());
+        // 128x256 keeps 4 stages either way: no ring variant.
+        assert!(variant(256).with_ring_epilogue(232_448).is_none());
+        // 1000x3000x4000: 8 x 16 = 128 tiles, one a CTA: data-parallel only.
+        let list = decompositions_with(&ring, &tn(1000, 3000, 4000), &dev, Forced::Auto);
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert!(
+            list[0].0.is_data_parallel() && list[0].0.grid == 128,
+            "{list:?}"
+        );
+        // The same tiles, the ring variant a little ahead (RING_EPILOGUE_FACTOR).
+        let plain_s =
+            decompositions_with(&plain, &tn(1000, 3000, 4000), &dev, Forced::DataParallel)[0].1;
+        assert!(
+            list[0].1 < plain_s && list[0].1 > 0.98 * plain_s,
+            "{list:?} {plain_s}"
+        );
+        // Too short a k-loop (k = 2048: 32 iterations): nothing.
+        assert!(decompositions_with(&ring, &tn(1000, 3000, 2048), &dev, Forced::Auto).is_empty());
+        // An M-major A (NN) has none: it ran 12% slower there.
+        let nn = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::K),
+            128,
+            192,
+            232_448,
+        )
+        .unwrap();
+        assert!(nn.with_ring_epilogue(232_448).is_none());
+        // More tiles than SMs, or a forced Stream-K / split-K: nothing.
+        assert!(decompositions_with(&ring, &tn(4096, 4096, 4096), &dev, Forced::Auto).is_empty());
+        for force in [Forced::StreamK, Forced::SplitK] {
+            assert!(decompositions_with(&ring, &tn(1000, 3000, 4000), &dev, force).is_empty());
+        }
     }
 
     /// Every iteration of every tile exactly once; at most one unit per CTA starts mid-tile
