@@ -491,7 +491,10 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // The busiest CTA writes one partial and finishes one split tile, reading the
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
-            fixup = if v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters) {
+            let elem = v.ab.size_bytes() as f64;
+            let operands = (p.m + p.n) as f64 * p.k as f64 * p.batch as f64 * elem;
+            let small = d.sk_tiles <= ctas && operands <= L2_REUSE_BYTES;
+            fixup = if (v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters)) || small {
                 // Split-K: every range lies inside one tile, so the CTAs of a tile end their
                 // mainloops together and no owner waits for a contributor busy with another
                 // tile. (Measured on tiles up to 64 wide; the wider ones keep the Stream-K
