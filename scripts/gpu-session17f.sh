@@ -7,6 +7,10 @@
 # Also: the ring-epilogue direct cases as merged (two moved from TT to TN, not yet run).
 # Predicted: direct passes; of under-wave.txt's 24 shapes the 6 whose plan changes run 10-20%
 # faster (480x1488x6224-like), the others unchanged; new against cuBLASLt reported.
+# Result (BENCHMARKS.md session 17): 2 of the 6 changed plans ran 4% slower (uneven splits,
+# sk42x126 and sk45x132 over 128x128); the sweeps showed even splits (CTAs a multiple of the split
+# tiles) 14-24% faster than main's plans, so the rule merged charges the split-K fixup only to
+# even splits (ranges within tiles), which picks only plans these sweeps timed.
 #     here:  git checkout next/sk-small-fixup && bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh main
 #     there: bash scripts/gpu-session17f.sh  (.gpu carried, ~250 s)
 set -uo pipefail

@@ -248,6 +248,12 @@ const SPLITK_HANDOFF_S: f64 = 2.5e-6;
 /// improving (1x2112x7168 on 128 x 16: 4 per tile 17.9 us, 5-7 18.7-19.6).
 const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
 const SPLITK_READ_S: f64 = 2e-6;
+/// The widest tile whose split-K fixup was fitted; a wider tile is charged it too where A and B
+/// fit in the L2 (`L2_REUSE_BYTES`): H200, session 17 (`17e`, `17f` sweeps), launches of under a
+/// wave split evenly ran 14-24% faster than the data-parallel plans the Stream-K constants had
+/// chosen (432x1736x5600: 128x128 sk56x112 26.0 us against 128x64 33.6; 864x736x4704: 128x96
+/// sk56x112 21.0 against 24.5; 480x1488x6224: 128x112 sk56x112 26.8 against 31.6), while the
+/// uneven splits of the same tiles (sk56x132: ranges across tiles) ran 20% slower than even.
 const SPLITK_FITTED_MAX_N: u32 = 64;
 /// A split-K cluster (kernels/sm90/gemm.cuh `kSplitK`): the last tile's hand-over (one CTA's
 /// consumer stores its 64 x block_n partial into the peer's shared memory, which adds it), and
@@ -493,12 +499,13 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
             let elem = v.ab.size_bytes() as f64;
             let operands = (p.m + p.n) as f64 * p.k as f64 * p.batch as f64 * elem;
-            let small = d.sk_tiles <= ctas && operands <= L2_REUSE_BYTES;
-            fixup = if (v.block_n <= SPLITK_FITTED_MAX_N && d.ranges_within_tiles(k_iters)) || small {
+            let in_l2 = operands <= L2_REUSE_BYTES;
+            fixup = if (v.block_n <= SPLITK_FITTED_MAX_N || in_l2) && d.ranges_within_tiles(k_iters)
+            {
                 // Split-K: every range lies inside one tile, so the CTAs of a tile end their
                 // mainloops together and no owner waits for a contributor busy with another
-                // tile. (Measured on tiles up to 64 wide; the wider ones keep the Stream-K
-                // constants.)
+                // tile. (Fitted on tiles up to 64 wide; the wider ones keep the Stream-K
+                // constants unless the operands fit in the L2: SPLITK_FITTED_MAX_N.)
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
@@ -1007,6 +1014,15 @@ mod tests {
         let ragged = top(3456, 4881, 8192);
         assert!(ragged.decomposition.is_data_parallel(), "{ragged:?}");
         assert_eq!(first(3456, 4881, 8192).0, 208);
+        // Under a wave with operands in the L2 (session 17, `17f`): an even split of 128x128
+        // tiles, 56 over 112 CTAs, 26.0 us against 33.6 data-parallel on 128x64 and 31.5 for
+        // the uneven sk56x132.
+        let under = top(432, 1736, 5600);
+        let d = under.decomposition;
+        assert!(
+            d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0,
+            "{under:?}"
+        );
         // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
         let tt = crate::problem::dense_bf16(1000, 3000, 4000, 1, 1);
         match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
