@@ -982,6 +982,33 @@ mod tests {
         assert!(list[0].0.is_data_parallel());
     }
 
+    /// Session 17's L2-request measurements (H200): lines off the 32-byte sectors bound the
+    /// launch, and clusters of 2 (B multicast) take the 2048x2048 TN problems whose k is 8 mod 16.
+    #[test]
+    fn lines_off_the_sectors_go_to_clusters() {
+        let dev = DeviceSpec::H200;
+        // bf16 pitches: 8192 elements aligned; 8200 (16 mod 128: four of eight lines
+        // mid-sector, three at other sectors); 8224 (64 mod 128: every other line).
+        assert!((line_requests(8192 * 2) - LINE_REQUESTS_ALIGNED).abs() < 1e-9);
+        let mid = line_requests(8200 * 2);
+        assert!((mid - 2.53).abs() < 0.01, "{mid}");
+        let half = line_requests(8224 * 2);
+        assert!((half - (LINE_REQUESTS_ALIGNED + LINE_REQUESTS_SECTOR) / 2.0).abs() < 1e-9);
+        let first = |k| match crate::plan::candidates(&tn(2048, 2048, k), &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => (v.block_n, v.cluster_m),
+            k => panic!("not sm90: {k:?}"),
+        };
+        // 88.4 us unclustered at k = 8192; at 8200 144.4 unclustered, 100.6 in clusters.
+        assert_eq!(first(8192), (256, 1));
+        assert_eq!(first(8200), (256, 2));
+        // 8224 (sectors aligned) ran like 8192: no clusters.
+        assert_eq!(first(8224).1, 1);
+        // The model's request time for the measured launch: 15.9M requests, 140 us.
+        let v = variant(256);
+        let t = l2_request_s(&v, &tn(2048, 2048, 8200), &dev);
+        assert!((120e-6..150e-6).contains(&t), "{t}");
+    }
+
     /// Sessions 5 and 16's sweeps (H200) as ranking checks of the whole planner: the fill widths
     /// where they measured fastest, not where they measured slower than the model had them, and
     /// the Stream-K plans where they won or lost.
