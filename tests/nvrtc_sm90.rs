@@ -720,7 +720,7 @@ mod gpu {
         v
     }
 
-    /// Ring epilogues (branch next/ring-epilogue: the staging in the ring's A tiles, a stage
+    /// Ring epilogues (session 17: the staging in the ring's A tiles, a stage
     /// more, one tile a CTA): the TMA-store epilogue (ragged n and m, bias + GELU), the general
     /// one (beta with C aliasing D; an odd leading dimension of D), a fill width 8 past a
     /// multiple of 16, fp16, device scalars, batches, and a full wave of 132 tiles (TN only:

@@ -344,8 +344,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                  kAccRegs % 4 == 0 && BLOCK_N <= 64),
                 "split-K clusters: pairs of cooperative CTAs, tiles up to 64 wide");
   constexpr bool kClustered = kMulticast || kSplitCluster;
-  // Ring epilogue (an experiment, branch next/ring-epilogue): the epilogue stages in the A
-  // tiles of the first ring stages, so the variant keeps a stage more. The host launches such
+  // Ring epilogue (session 17): the epilogue stages in the A tiles of the first ring stages, so
+  // the variant keeps a stage more. The host launches such
   // a kernel data-parallel with one tile a CTA (src/plan/streamk.rs `decompositions`): once
   // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
   static_assert(!kRingEpilogue || (!kPingPong && !kClustered),

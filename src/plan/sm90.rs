@@ -281,11 +281,13 @@ impl Sm90Variant {
     /// unclustered tiles. Such a kernel runs one tile a CTA (data-parallel, no more tiles than
     /// CTAs: `streamk::decompositions`), so the ring is idle once its mainloop is done; the
     /// stage it frees goes to the mainloop (cuBLASLt runs 128x192 with 5 stages, the plain
-    /// variant has 4 next to its 32 KiB of TMA-store staging). TN only (both operands K-major):
-    /// on the H200 (session 17) the ring variants ran 12% slower NN (an M-major A) at
-    /// 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
+    /// variant has 4 next to its 32 KiB of TMA-store staging). 16-bit in and out, TN only (both
+    /// operands K-major): on the H200 (session 17) the ring variants ran 12% slower NN (an
+    /// M-major A) at 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
     pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
         if self.ring_epilogue
+            || self.ab.size_bytes() != 2
+            || self.cd != self.ab
             || self.major_a != Major::K
             || self.major_b != Major::K
             || self.split_k != 1
@@ -501,12 +503,7 @@ impl Sm90Variant {
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
-                        // Ring epilogues (an experiment, branch next/ring-epilogue): 16-bit
-                        // in and out only.
-                        v.extend(
-                            base.filter(|b| b.ab.size_bytes() == 2 && b.cd == b.ab)
-                                .and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)),
-                        );
+                        v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
                 }
             }
