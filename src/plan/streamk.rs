@@ -467,6 +467,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
     let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
+    // A and B, each read once.
+    let operand_bytes = (p.m + p.n) as f64 * p.k as f64 * p.batch as f64 * v.ab.size_bytes() as f64;
     // A split-K cluster computes a tile with `split_k` CTAs, each a share of its k-loop at
     // its own load rate; the last tile's hand-over is exposed like a fixup (earlier ones
     // overlap the next tile's loads).
@@ -497,9 +499,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // The busiest CTA writes one partial and finishes one split tile, reading the
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
-            let elem = v.ab.size_bytes() as f64;
-            let operands = (p.m + p.n) as f64 * p.k as f64 * p.batch as f64 * elem;
-            let in_l2 = operands <= L2_REUSE_BYTES;
+            let in_l2 = operand_bytes <= L2_REUSE_BYTES;
             fixup = if (v.block_n <= SPLITK_FITTED_MAX_N || in_l2) && d.ranges_within_tiles(k_iters)
             {
                 // Split-K: every range lies inside one tile, so the CTAs of a tile end their
@@ -537,9 +537,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         busiest = busiest.max(loads / (rate * dev.sm_count.max(1) as f64 / 132.0));
     }
     busiest = busiest.max(l2_request_s(v, p, dev));
-    let elem = v.ab.size_bytes() as f64;
-    let bytes = (p.m * p.k + p.n * p.k) as f64 * elem * p.batch as f64
-        + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
+    let bytes = operand_bytes + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
