@@ -136,11 +136,31 @@ pub fn encode_args(
         element_strides: [1, 1, 1],
         interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
         swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-        // Tiles are re-read by many CTAs from L2; 256-byte promotion as DeepGEMM uses.
-        l2_promotion: CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        // Tiles are re-read by many CTAs from L2; 256-byte promotion as DeepGEMM uses
+        // (`DEEPGEMM_L2_PROMOTION` overrides it, for measurements).
+        l2_promotion: operand_l2_promotion(),
         // Zero fill past the edges: zeros add nothing to the dot products.
         oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
     })
+}
+
+/// The L2 promotion of A's and B's tensor maps: `DEEPGEMM_L2_PROMOTION` = `none`, `64`, `128`
+/// or `256` (the default) for measurements (whether lines that start mid-sector fetch better
+/// with a smaller promotion). Read once.
+fn operand_l2_promotion() -> CUtensorMapL2promotion {
+    use CUtensorMapL2promotion::*;
+    static P: once_cell::sync::Lazy<CUtensorMapL2promotion> = once_cell::sync::Lazy::new(|| {
+        match std::env::var("DEEPGEMM_L2_PROMOTION")
+            .as_deref()
+            .map(str::trim)
+        {
+            Ok("none") => CU_TENSOR_MAP_L2_PROMOTION_NONE,
+            Ok("64") => CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+            Ok("128") => CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+            _ => CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        }
+    });
+    *P
 }
 
 /// Encodes a tensor map with the driver. The driver must be initialised (`driver::init`).
