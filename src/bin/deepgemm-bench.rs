@@ -71,6 +71,9 @@ fn run_all(opts: &Options) -> ExitCode {
     if let Some(mib) = opts.workspace_mib {
         run::WORKSPACE.store((mib as usize) << 20, std::sync::atomic::Ordering::Relaxed);
     }
+    if opts.plans_all {
+        return print_all_plans(opts);
+    }
     if opts.plans {
         return print_plans(opts);
     }
@@ -287,6 +290,42 @@ fn precompile(names: &str) -> ExitCode {
 
 /// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
 /// model's estimate; needs no GPU.
+/// `--plans-all`: every Hopper plan of each shape and of its transpose, with the model's
+/// estimate, one per line (`SHAPE us NAME`).
+fn print_all_plans(opts: &Options) -> ExitCode {
+    use deepgemm::plan::{DeviceSpec, hopper_plans_upto};
+    let dev = DeviceSpec::H200;
+    let shapes: Vec<(u64, u64, u64)> = if opts.shapes.is_empty() {
+        args::DEFAULT_SHAPES.to_vec()
+    } else {
+        opts.shapes.clone()
+    };
+    for shape in shapes {
+        let spec = run::spec_for(opts, shape);
+        let p = match run::problem_of(&spec) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{}x{}x{}: {e}", shape.0, shape.1, shape.2);
+                continue;
+            }
+        };
+        for (problem, swap) in [(p, false), (p.transposed(), true)] {
+            for mut plan in hopper_plans_upto(&problem, &dev, usize::MAX).unwrap_or_default() {
+                plan.swap = swap;
+                println!(
+                    "{}x{}x{} {:.1} {}",
+                    shape.0,
+                    shape.1,
+                    shape.2,
+                    plan.estimate_ns as f64 / 1e3,
+                    plan.name()
+                );
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 fn print_plans(opts: &Options) -> ExitCode {
     use deepgemm::plan::{DeviceSpec, candidates};
     let dev = DeviceSpec::H200;

@@ -355,6 +355,16 @@ pub const MAX_SM90_PLANS: usize = 8;
 /// each decomposition worth considering, `streamk::decompositions`), or why there is none:
 /// never an empty list, so callers may take the first.
 pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Vec<Plan>, String> {
+    hopper_plans_upto(p, dev, MAX_SM90_PLANS)
+}
+
+/// As `hopper_plans`, the best `limit` of them (`deepgemm-bench --plans-all`: the model's
+/// estimate of every plan, to score a model against `--sweep` timings).
+pub fn hopper_plans_upto(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    limit: usize,
+) -> std::result::Result<Vec<Plan>, String> {
     if dev.cc_major != 9 || dev.cc_minor != 0 {
         return Err(format!("sm_{}{} is not sm_90", dev.cc_major, dev.cc_minor));
     }
@@ -388,7 +398,7 @@ pub fn hopper_plans(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Ve
     }
     // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
     plans.sort_by_key(|p| p.estimate_ns);
-    plans.truncate(MAX_SM90_PLANS);
+    plans.truncate(limit.max(1));
     Ok(plans)
 }
 

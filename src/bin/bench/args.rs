@@ -30,6 +30,9 @@ usage: deepgemm-bench [options]
                        the measurement
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
+  --plans-all          the same for every Hopper plan, direct and transposed (\"+swap\"), not just
+                       the heuristic's list: to score the model against --sweep timings
+                       (scripts/sweep-regret.py)
   --precompile NAMES   compile the sm90 kernels whose names contain one of the comma-separated
                        NAMES (\"all\": every one) for sm_90a into the disk cache
                        (DEEPGEMM_CACHE_DIR), on every core, and exit (no GPU needed)
@@ -94,6 +97,7 @@ pub struct Options {
     pub workspace_mib: Option<u64>,
     /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
     pub plans: bool,
+    pub plans_all: bool,
     /// `--precompile`: name substrings of the sm90 kernels to compile into the disk cache.
     pub precompile: Option<String>,
     /// Measure the host time per call instead of the GPU time (`overhead.rs`).
@@ -134,6 +138,7 @@ impl Default for Options {
             device: 0,
             seed: None,
             plans: false,
+            plans_all: false,
             precompile: None,
             workspace_mib: None,
             host_overhead: false,
@@ -296,6 +301,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "--no-cublas" => o.cublas = false,
             "--plans" => o.plans = true,
+            "--plans-all" => o.plans_all = true,
             "--precompile" => o.precompile = Some(value()?.to_string()),
             "--host-overhead" => o.host_overhead = true,
             "--calls" => o.calls = parse_count(flag, value()?, 1)? as usize,
