@@ -30,5 +30,10 @@ for f in random-k8 under-wave; do
     timeout 200 "$B" --sweep --no-cublas --check none --iters 20 --warmup 3 --shapes $S/$f.txt >"$OUT/sweep-$f.txt" 2>&1
     echo "== sweep $f rc=$? ${SECONDS}s"
 done
+# 64-row tiles (the ping-pong variants, m64n{128,192,256}: one consumer per tile when a CTA has
+# one) on the under-wave shapes, where cuBLASLt runs 48-112 x 64-120 tiles in clusters of 2-8
+# (18a): is a 64-row tile worth building out (narrower widths, planning)?
+DEEPGEMM_PINGPONG=1 timeout 100 "$B" --sweep --no-cublas --check none --iters 20 --warmup 3 --shapes $S/under-wave.txt >"$OUT/sweep-pingpong.txt" 2>&1
+echo "== sweep pingpong rc=$? ${SECONDS}s"
 (cd $OUT && for d in under-wave moved-18c-tn moved-18c-nn; do for x in $d/*.txt; do mv $x ${d}_$(basename $x); done; rmdir $d; done)
 finish
