@@ -247,7 +247,7 @@ const SPLITK_HANDOFF_S: f64 = 2.5e-6;
 /// owner through L2 under the other CTAs' streaming): past ~4 per tile the sweeps stop
 /// improving (1x2112x7168 on 128 x 16: 4 per tile 17.9 us, 5-7 18.7-19.6).
 const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
-/// Fitted on tiles up to 64 wide, and charged to every even split (each CTA range inside one
+/// Fitted on tiles up to 64 wide (SPLITK_FITTED_MAX_N), and charged to even splits (each CTA range inside one
 /// tile) whatever its width: H200, session 17 (`17e`, `17f` sweeps), launches of under a wave
 /// split evenly ran 14-24% faster than the data-parallel plans the Stream-K constants had chosen
 /// (432x1736x5600: 128x128 sk56x112 26.0 us against 128x64 33.6; 864x736x4704: 128x96 sk56x112
@@ -255,8 +255,17 @@ const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
 /// 20% slower. Session 17 kept the Stream-K constants where A + B exceed the L2; session 18's
 /// sweeps (`18b`) measured those even splits 4-20 us under them (632x2104x13544, 74 MB: 128x240
 /// sk45x90 78.7 us against 98.0; 496x1000x11400, 34 MB: 128x144 sk28x84 44.9 against 55.2),
-/// where the ones in the L2 ran 0-5 us over theirs.
+/// where the ones in the L2 ran 0-5 us over theirs. Charged so (`18c`) they ran 11-21% faster
+/// (632x2104x13544 89.4 -> 78.0 us, 1184x808x7832 54.4 -> 43.2, 296x1224x11176 45.0 -> 36.7),
+/// but launches with one tile row or column (small m or n: 128x4096x14336 on 128x128 sk32x128,
+/// 46.7 against the split-K pairs' 42.8; 4096x128x7168 30.6 against 25.8) and hybrids (an even
+/// Stream-K tail after data-parallel waves: 4208x2215x6912 on 128x248 sk33x132, 184.2 against
+/// 171.9 data-parallel) ran 4-19% slower: those keep the Stream-K constants where A + B exceed
+/// the L2.
 const SPLITK_READ_S: f64 = 2e-6;
+/// The widest tile the split-K constants were fitted on (the decode shapes' narrow tiles), where
+/// they apply at any operand size.
+const SPLITK_FITTED_MAX_N: u32 = 64;
 /// A split-K cluster (kernels/sm90/gemm.cuh `kSplitK`): the last tile's hand-over (one CTA's
 /// consumer stores its 64 x block_n partial into the peer's shared memory, which adds it), and
 /// what one of its CTAs streams. Fitted on the H200 (session 11, `11d`, small-M set, against
@@ -505,10 +514,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // The busiest CTA writes one partial and finishes one split tile, reading the
             // partials of every other CTA that covers it.
             let per_tile = (ctas as f64 / d.sk_tiles as f64).ceil().max(2.0);
-            fixup = if d.ranges_within_tiles(k_iters) {
-                // Split-K: every range lies inside one tile, so the CTAs of a tile end their
-                // mainloops together and no owner waits for a contributor busy with another
-                // tile (SPLITK_READ_S).
+            // Split-K: every range lies inside one tile, so the CTAs of a tile end their
+            // mainloops together and no owner waits for a contributor busy with another
+            // tile; charged so where measured (SPLITK_READ_S): tiles up to 64 wide, operands
+            // in the L2, or every tile split over several tile rows and columns.
+            let grid_of_split_tiles = d.sk_tiles == tiles
+                && p.m.div_ceil(v.block_m as u64) > 1
+                && p.n.div_ceil(v.block_n as u64) > 1;
+            let in_l2 = operand_bytes <= L2_REUSE_BYTES;
+            let fitted = v.block_n <= SPLITK_FITTED_MAX_N;
+            fixup = if d.ranges_within_tiles(k_iters) && (fitted || in_l2 || grid_of_split_tiles) {
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
@@ -1052,6 +1067,22 @@ mod tests {
             d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0,
             "{under:?}"
         );
+        // Even splits over several tile rows and columns with A + B beyond the L2 (session 18,
+        // `18c`): 632x2104x13544 (74 MB) on 128x240 sk45x90 78.0 us against 89.4 for 128x128
+        // clusters; 1184x808x7832 on 128x208 sk40x120 43.2 against 54.4. With one tile row or
+        // column, or after data-parallel waves, they ran slower and stay off: 4096x128x7168 on
+        // the split-K pairs 25.8 against 30.6 (128x128 sk32x128); 4208x2215x6912 on 128x192
+        // data-parallel 171.9 against 184.2 (128x248 sk33x132).
+        for (m, n, k) in [(632, 2104, 13544), (1184, 808, 7832)] {
+            let d = top(m, n, k).decomposition;
+            assert!(d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0, "{m}x{n}x{k}: {d:?}");
+        }
+        let narrow = top(4096, 128, 7168);
+        match narrow.kernel {
+            crate::plan::Kernel::Sm90(v) => assert_eq!(v.split_k, 2, "{narrow:?}"),
+            k => panic!("not sm90: {k:?}"),
+        }
+        assert!(top(4208, 2215, 6912).decomposition.is_data_parallel());
         // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
         let tt = crate::problem::dense_bf16(1000, 3000, 4000, 1, 1);
         match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
