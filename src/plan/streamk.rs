@@ -395,21 +395,18 @@ pub fn line_requests(pitch: u64) -> f64 {
 /// Seconds the L2 needs to serve every TMA load request of `v` on `p`: a bound only where the
 /// operands' lines start off the 32-byte sectors (the requests per line treble), which an
 /// aligned problem never reaches (4096^3 on 128x256 asks ~47G requests a second). Each CTA of a
-/// cluster of 2 loads half of the multicast B tile. An M-major A is charged as aligned: its
-/// lines off the sectors measured at most 3-5% slower (H200, session 17: NN 2056x2048x8192
-/// 0.95x cuBLASLt, NN 1000x3000x4000 on 128x192 40.5 us against TN's 39.2), where a K-major
-/// or N-major operand's cost 1.25-1.7x (NN 2048x2048x8200, NT 2056x2056x8192).
+/// cluster of 2 loads half of the multicast B tile. An M-major A is charged by its pitch like
+/// the others since session 18: session 17 had charged it as aligned (its lines off the sectors
+/// had measured 3-5% under the 256-byte promotion), which `18e`'s NN sweeps of random-k8 scored
+/// at 1.051 of the fastest measured plan's time against 1.021 charged (scripts/sweep-regret.py):
+/// unclustered NN plans ran 1.5x their estimates, the clustered ones 1.09x.
 fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     let Ok((lda, ldb)) = v.leading_dims(p) else {
         return 0.0;
     };
     let elem = v.ab.size_bytes() as u64;
     let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
-    let a_requests = match v.major_a {
-        Major::K => line_requests(lda.unsigned_abs() * elem),
-        Major::MN => LINE_REQUESTS_ALIGNED,
-    };
-    let per_iteration = lines(v.block_m) * a_requests
+    let per_iteration = lines(v.block_m) * line_requests(lda.unsigned_abs() * elem)
         + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let requests = (v.num_tiles(p) * k_iters) as f64 * per_iteration;
@@ -1075,7 +1072,10 @@ mod tests {
         // data-parallel 171.9 against 184.2 (128x248 sk33x132).
         for (m, n, k) in [(632, 2104, 13544), (1184, 808, 7832)] {
             let d = top(m, n, k).decomposition;
-            assert!(d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0, "{m}x{n}x{k}: {d:?}");
+            assert!(
+                d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0,
+                "{m}x{n}x{k}: {d:?}"
+            );
         }
         let narrow = top(4096, 128, 7168);
         match narrow.kernel {
