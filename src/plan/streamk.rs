@@ -395,18 +395,27 @@ pub fn line_requests(pitch: u64) -> f64 {
 /// Seconds the L2 needs to serve every TMA load request of `v` on `p`: a bound only where the
 /// operands' lines start off the 32-byte sectors (the requests per line treble), which an
 /// aligned problem never reaches (4096^3 on 128x256 asks ~47G requests a second). Each CTA of a
-/// cluster of 2 loads half of the multicast B tile. An M-major A is charged by its pitch like
-/// the others since session 18: session 17 had charged it as aligned (its lines off the sectors
-/// had measured 3-5% under the 256-byte promotion), which `18e`'s NN sweeps of random-k8 scored
-/// at 1.051 of the fastest measured plan's time against 1.021 charged (scripts/sweep-regret.py):
-/// unclustered NN plans ran 1.5x their estimates, the clustered ones 1.09x.
+/// cluster of 2 loads half of the multicast B tile. An M-major A with a K-major B (NN) is
+/// charged by its pitch like the others since session 18: session 17 had charged it as aligned
+/// (its lines off the sectors had measured 3-5% under the 256-byte promotion), which `18e`'s NN
+/// sweeps of random-k8 scored at 1.051 of the fastest measured plan's time against 1.021
+/// charged (scripts/sweep-regret.py; unclustered NN plans had run 1.5x their estimates, the
+/// clustered ones 1.09x), and `18f` measured NN random-k8 0.954 of the time before (1208x784x15024
+/// 86.8 -> 63.5 us, 3688x1336x4584 104.4 -> 83.6). With an N-major B too (NT) the same charge
+/// measured 1.015 (632x2104x13544 86.6 -> 113.2 on 128x128 clusters): there A stays charged as
+/// aligned.
 fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     let Ok((lda, ldb)) = v.leading_dims(p) else {
         return 0.0;
     };
     let elem = v.ab.size_bytes() as u64;
     let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
-    let per_iteration = lines(v.block_m) * line_requests(lda.unsigned_abs() * elem)
+    let a_requests = if v.major_a == Major::MN && v.major_b == Major::MN {
+        LINE_REQUESTS_ALIGNED
+    } else {
+        line_requests(lda.unsigned_abs() * elem)
+    };
+    let per_iteration = lines(v.block_m) * a_requests
         + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let requests = (v.num_tiles(p) * k_iters) as f64 * per_iteration;
