@@ -1092,6 +1092,20 @@ mod tests {
             k => panic!("not sm90: {k:?}"),
         }
         assert!(top(4208, 2215, 6912).decomposition.is_data_parallel());
+        // An M-major A's lines off the sectors (NN, session 18 `18f`): 3688x1336x4584 on
+        // 128x176 clusters 83.6 us against 104.4 unclustered on 128x168; with an N-major B
+        // too (NT) the charge chose 128x128 clusters at 632x2104x13544, 113.2 against 86.6 for
+        // 128x192 sk55x110, and stays off.
+        let kernel_of = |p: &GemmProblem| match crate::plan::candidates(p, &dev).unwrap()[0].kernel
+        {
+            crate::plan::Kernel::Sm90(v) => v,
+            k => panic!("not sm90: {k:?}"),
+        };
+        let nn = kernel_of(&crate::problem::dense_bf16(3688, 1336, 4584, 0, 0));
+        assert_eq!((nn.block_n, nn.cluster_m), (176, 2), "{nn:?}");
+        let nt = crate::plan::candidates(&crate::problem::dense_bf16(632, 2104, 13544, 0, 1), &dev)
+            .unwrap()[0];
+        assert!(!nt.decomposition.is_data_parallel(), "{nt:?}");
         // An N-major B (TT) unclustered ran 1.06-1.34x slower than multicast in clusters of 2.
         let tt = crate::problem::dense_bf16(1000, 3000, 4000, 1, 1);
         match crate::plan::candidates(&tt, &dev).unwrap()[0].kernel {
