@@ -288,19 +288,21 @@ fn precompile(names: &str) -> ExitCode {
     }
 }
 
-/// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
-/// model's estimate; needs no GPU.
-/// `--plans-all`: every Hopper plan of each shape and of its transpose, with the model's
-/// estimate, one per line (`SHAPE us NAME`).
-fn print_all_plans(opts: &Options) -> ExitCode {
-    use deepgemm::plan::{DeviceSpec, hopper_plans_upto};
-    let dev = DeviceSpec::H200;
-    let shapes: Vec<(u64, u64, u64)> = if opts.shapes.is_empty() {
+/// The shapes `--plans` and `--plans-all` print: the given ones, else the default set.
+fn plan_shapes(opts: &Options) -> Vec<(u64, u64, u64)> {
+    if opts.shapes.is_empty() {
         args::DEFAULT_SHAPES.to_vec()
     } else {
         opts.shapes.clone()
-    };
-    for shape in shapes {
+    }
+}
+
+/// `--plans-all`: every Hopper plan of each shape and of its transpose, with the model's
+/// estimate, one per line (`SHAPE us NAME`); needs no GPU.
+fn print_all_plans(opts: &Options) -> ExitCode {
+    use deepgemm::plan::{DeviceSpec, hopper_plans_upto};
+    let dev = DeviceSpec::H200;
+    for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
         let p = match run::problem_of(&spec) {
             Ok(p) => p,
@@ -326,15 +328,12 @@ fn print_all_plans(opts: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
+/// model's estimate; needs no GPU.
 fn print_plans(opts: &Options) -> ExitCode {
     use deepgemm::plan::{DeviceSpec, candidates};
     let dev = DeviceSpec::H200;
-    let shapes: Vec<(u64, u64, u64)> = if opts.shapes.is_empty() {
-        args::DEFAULT_SHAPES.to_vec()
-    } else {
-        opts.shapes.clone()
-    };
-    for shape in shapes {
+    for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
         let plans = match run::problem_of(&spec).and_then(|p| candidates(&p, &dev)) {
             Ok(p) => p,

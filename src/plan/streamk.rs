@@ -247,8 +247,9 @@ const SPLITK_HANDOFF_S: f64 = 2.5e-6;
 /// owner through L2 under the other CTAs' streaming): past ~4 per tile the sweeps stop
 /// improving (1x2112x7168 on 128 x 16: 4 per tile 17.9 us, 5-7 18.7-19.6).
 const SPLITK_CONTRIBUTOR_S: f64 = 0.3e-6;
-/// Fitted on tiles up to 64 wide (SPLITK_FITTED_MAX_N), and charged to even splits (each CTA range inside one
-/// tile) whatever its width: H200, session 17 (`17e`, `17f` sweeps), launches of under a wave
+/// Fitted on tiles up to 64 wide (SPLITK_FITTED_MAX_N), and charged to even splits (each CTA
+/// range inside one tile) whatever the width: H200, session 17 (`17e`, `17f` sweeps), launches
+/// of under a wave
 /// split evenly ran 14-24% faster than the data-parallel plans the Stream-K constants had chosen
 /// (432x1736x5600: 128x128 sk56x112 26.0 us against 128x64 33.6; 864x736x4704: 128x96 sk56x112
 /// 21.0 against 24.5), while uneven splits of the same tiles (sk56x132: ranges across tiles) ran
