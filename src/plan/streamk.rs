@@ -708,6 +708,7 @@ pub fn decompositions_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::sm90::HOPPER_SMEM_BUDGET;
     use crate::types::ScalarType;
 
     fn tn(m: u64, n: u64, k: u64) -> GemmProblem {
@@ -715,20 +716,31 @@ mod tests {
     }
 
     fn variant(bn: u32) -> Sm90Variant {
-        Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap()
+        Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            bn,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap()
     }
 
     #[test]
     fn ring_epilogues_run_one_tile_a_cta_only() {
         let dev = DeviceSpec::H200;
         let plain = variant(192);
-        let ring = plain.with_ring_epilogue(232_448).unwrap();
+        let ring = plain.with_ring_epilogue(HOPPER_SMEM_BUDGET).unwrap();
         assert_eq!((plain.stages, ring.stages), (4, 5));
         assert_eq!(ring.name(), "dg_sm90_bf16_bf16_tn_m128n192k64_s5_c1x1_re");
-        assert!(ring.smem_bytes() <= 232_448);
+        assert!(ring.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
         assert!(ring.with_cluster(2).is_none());
         // 128x256 keeps 4 stages either way: no ring variant.
-        assert!(variant(256).with_ring_epilogue(232_448).is_none());
+        assert!(
+            variant(256)
+                .with_ring_epilogue(HOPPER_SMEM_BUDGET)
+                .is_none()
+        );
         // 1000x3000x4000: 8 x 16 = 128 tiles, one a CTA: data-parallel only.
         let list = decompositions_with(&ring, &tn(1000, 3000, 4000), &dev, Forced::Auto);
         assert_eq!(list.len(), 1, "{list:?}");
@@ -752,10 +764,10 @@ mod tests {
             (Major::MN, Major::K),
             128,
             192,
-            232_448,
+            HOPPER_SMEM_BUDGET,
         )
         .unwrap();
-        assert!(nn.with_ring_epilogue(232_448).is_none());
+        assert!(nn.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
         // More tiles than SMs, or a forced Stream-K / split-K: nothing.
         assert!(decompositions_with(&ring, &tn(4096, 4096, 4096), &dev, Forced::Auto).is_empty());
         for force in [Forced::StreamK, Forced::SplitK] {
@@ -899,7 +911,14 @@ mod tests {
         // full.
         let dev = DeviceSpec::H200;
         for bn in [16, 32, 64] {
-            let v = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, bn, 232_448).unwrap();
+            let v = Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                128,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap();
             let est = |m: u64| {
                 let p = tn(m, 4096, 7168);
                 let d = Decomposition::data_parallel(v.num_tiles(&p), &dev);
