@@ -567,9 +567,11 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
     let mut t = busiest.max(floor) + 0.1 * busiest.min(floor) + fixup;
-    if v.cluster_m > 1 && v.major_b == Major::K {
-        // (An N-major B's cluster advantage, MN_B_UNCLUSTERED_FACTOR, was measured as the
-        // whole launches' ratio, this cost included.)
+    if v.cluster_m > 1 && (v.major_b == Major::K || v.major_a == Major::K) {
+        // Not where both operands are MN-major (NT): session 5 measured an N-major B's cluster
+        // advantage (MN_B_UNCLUSTERED_FACTOR) as whole launches' ratios, this cost included,
+        // and charging it there too made NT 1% slower (19c: random-k8 1.008, the moved
+        // shapes 0.998), while TT ran 3-4% faster with it (0.969, 0.961).
         t += CLUSTER_START_S;
     }
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
