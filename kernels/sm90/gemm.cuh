@@ -15,7 +15,7 @@
 //     own (the `turn` barriers): the ring's parity waits tell apart only consecutive phases of
 //     a stage, and a consumer that skipped the other's unit would otherwise wait on a stage
 //     several phases early and take an earlier unit's data. Data-parallel only (the host
-//     launches no Stream-K phase), like clusters.
+//     launches no Stream-K phase), like split-K clusters.
 //
 // Split-K in a cluster (kSplitK CTAs; pairs are built): the CTAs of a cluster compute equal
 // shares of the k-loop of the same tiles. CTA c (c = 0, 1) finishes consumer c's 64 rows:
@@ -224,12 +224,22 @@ struct OperandTile {
 // contributors i, i + 128, ... (one exposed L2 round trip when the flags are up, instead of
 // one per contributor: split-K owners of small-m problems have up to 131 of them); the
 // barrier passes the acquired views on to the others.
-// The first CTA whose Stream-K range reaches into the tile of `unit` (this CTA's own index
+// Stream-K indices are the scheduler's units: CTAs, or clusters of kClusterM CTAs along m,
+// which walk the same units of tile-row pairs (CTA r of a cluster computes row r of each),
+// so B stays multicast; CTA r of unit u keeps its partial and flags in slot u * kClusterM + r.
+struct StreamKSlots {
+  int self;     // this CTA's unit (its CTA index, or its cluster's)
+  int cluster;  // kClusterM
+  int rank;     // this CTA's rank in its cluster
+  __device__ __forceinline__ int slot(int unit) const { return unit * cluster + rank; }
+};
+
+// The first unit whose Stream-K range reaches into the tile of `unit` (this one's own index
 // when none before it does).
 __device__ __forceinline__ int streamk_first_contributor(const Sm90Params& p, int k_iters,
-                                                         const WorkUnit& unit) {
+                                                         const WorkUnit& unit, int self) {
   const int tile_start = unit.tile * k_iters;
-  int first = static_cast<int>(blockIdx.x);
+  int first = self;
   while (first > 0 &&
          WorkSchedule::range_begin(p.sk_base, p.sk_rem, first) > tile_start) {
     --first;
@@ -244,11 +254,13 @@ __device__ __forceinline__ int streamk_first_contributor(const Sm90Params& p, in
 // with the TMA-store fixup, session 13; its share of that change's gain was not measured.)
 __device__ __forceinline__ void streamk_prefetch_partials(const Sm90Params& p, int k_iters,
                                                           const WorkUnit& unit, int consumer,
-                                                          int tid, long long slot_floats) {
-  const int first = streamk_first_contributor(p, k_iters, unit);
+                                                          int tid, long long slot_floats,
+                                                          const StreamKSlots& sl) {
+  const int first = streamk_first_contributor(p, k_iters, unit, sl.self);
 #pragma unroll 1
-  for (int c = first + tid; c < static_cast<int>(blockIdx.x); c += 128) {
-    bulk_prefetch_l2(StreamKWorkspace::partial(p.workspace, p.sk_ctas, c, consumer, slot_floats),
+  for (int c = first + tid; c < sl.self; c += 128) {
+    bulk_prefetch_l2(StreamKWorkspace::partial(p.workspace, p.sk_ctas * sl.cluster, sl.slot(c),
+                                               consumer, slot_floats),
                      static_cast<unsigned>(slot_floats * 4));
   }
 }
@@ -256,12 +268,13 @@ __device__ __forceinline__ void streamk_prefetch_partials(const Sm90Params& p, i
 __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int k_iters,
                                                        const WorkUnit& unit, int consumer,
                                                        int barrier_id, int tid,
-                                                       long long slot_floats) {
-  const int last = static_cast<int>(blockIdx.x);
-  const int first = streamk_first_contributor(p, k_iters, unit);
+                                                       long long slot_floats,
+                                                       const StreamKSlots& sl) {
+  const int last = sl.self;
+  const int first = streamk_first_contributor(p, k_iters, unit, sl.self);
 #pragma unroll 1
   for (int c = first + tid; c < last; c += 128) {
-    unsigned long long* flag = StreamKWorkspace::flag(p.workspace, c, consumer);
+    unsigned long long* flag = StreamKWorkspace::flag(p.workspace, sl.slot(c), consumer);
     while (ld_acquire_gpu(flag) != p.epoch) {
       nanosleep(64);
     }
@@ -270,8 +283,10 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
     st_relaxed_gpu(flag, 0ull);
   }
   named_barrier_sync(barrier_id, 128);
-  return Fixup{StreamKWorkspace::partial(p.workspace, p.sk_ctas, first, consumer, slot_floats),
-               StreamKWorkspace::kConsumers * slot_floats, last - first};
+  // Consecutive units' slots of this rank are kClusterM slots apart.
+  return Fixup{StreamKWorkspace::partial(p.workspace, p.sk_ctas * sl.cluster, sl.slot(first),
+                                         consumer, slot_floats),
+               sl.cluster * StreamKWorkspace::kConsumers * slot_floats, last - first};
 }
 
 // The tf32 A fragment of k-slice `kk` (8 deep) for warp `warp` of a consumer warpgroup, read
@@ -382,17 +397,22 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
   // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
   // row count) still loads and multicasts its B share; TMA zero-fills its A, and the epilogue
-  // skips it. Clusters and ping-pong run data-parallel only (the planner launches no Stream-K
+  // skips it. Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the
+  // tiles are row pairs: both CTAs walk the same units, so the multicast stays in step);
+  // ping-pong and split-K clusters run data-parallel only (the planner launches no Stream-K
   // phase; sk_tiles is ignored).
   // The host computed the tile counts for BLOCK_M * kClusterM rows per tile (set_tiles).
   const TileScheduler sched{p};
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kClustered || kPingPong) {
+    if constexpr (kSplitCluster || kPingPong) {
       const int unit = kClustered ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
       const int units = kClustered ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
       return WorkSchedule(p, 0, 0, 0, 0, unit, units);
+    } else if constexpr (kMulticast) {
+      return WorkSchedule(p, static_cast<int>(p.sk_tiles), p.sk_base, p.sk_rem, p.sk_ctas,
+                          static_cast<int>(cluster_id_x()), static_cast<int>(cluster_count_x()));
     } else {
       return WorkSchedule(p, static_cast<int>(p.sk_tiles), p.sk_base, p.sk_rem, p.sk_ctas,
                           static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x));
@@ -400,6 +420,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
   const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
+  // This CTA's Stream-K slots (StreamKSlots; split-K clusters and ping-pong run none).
+  const auto sk_slots = [&]() {
+    return StreamKSlots{kMulticast ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x),
+                        kClusterM, cluster_rank()};
+  };
   // Split-K clusters: CTA r computes k-iterations [r k / S, (r + 1) k / S) of each (whole)
   // tile. The host plans them only for k_iters >= S, so no share is empty.
   const auto split_k_range = [](WorkUnit& u) {
@@ -610,7 +635,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const TileCoord tile = sched.coord(unit.tile);
       if constexpr (!kSplitCluster) {
         if (unit.k_begin > 0 && unit.k_end == num_k_iters) {
-          streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats);
+          streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats, sk_slots());
         }
       }
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
@@ -793,22 +818,24 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       if (!kSplitCluster && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
         // A tile shared with other CTAs (Stream-K).
-        const int cta = static_cast<int>(blockIdx.x);
+        const StreamKSlots sl = sk_slots();
+        const int slot = sl.slot(sl.self);
         if (unit.k_end < num_k_iters) {
           // A later CTA finishes this tile: hand the partial over (straight from the
           // registers) and raise the flag.
-          epilogue_store_partial(
-              acc, tid, StreamKWorkspace::partial(p.workspace, p.sk_ctas, cta, consumer, kSlotFloats));
+          epilogue_store_partial(acc, tid,
+                                 StreamKWorkspace::partial(p.workspace, p.sk_ctas * kClusterM,
+                                                           slot, consumer, kSlotFloats));
           trace.mark<8>();
           named_barrier_sync(barrier_id, 128);
           if (tid == 0) {
-            st_release_gpu(StreamKWorkspace::flag(p.workspace, cta, consumer), p.epoch);
+            st_release_gpu(StreamKWorkspace::flag(p.workspace, slot, consumer), p.epoch);
           }
           trace.mark<9>();
         } else {
           // This CTA ends the tile; the CTAs before it computed the rest.
           const Fixup fixup = streamk_wait_partials(p, num_k_iters, unit, consumer, barrier_id,
-                                                    tid, kSlotFloats);
+                                                    tid, kSlotFloats, sl);
           trace.mark<10>();
           bool stored = false;
           if constexpr (kCanTmaStore) {

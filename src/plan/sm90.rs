@@ -1553,8 +1553,8 @@ mod tests {
     }
 
     #[test]
-    fn clusters_pair_tile_rows_and_run_data_parallel() {
-        use crate::plan::streamk::{Forced, decompositions_with};
+    fn clusters_pair_tile_rows_and_share_stream_k_units() {
+        use crate::plan::streamk::{Decomposition, Forced, decompositions_with};
         let dev = DeviceSpec::H200;
         let base = Sm90Variant::new(
             ScalarType::BF16,
@@ -1588,12 +1588,29 @@ mod tests {
             ..dev
         };
         assert_eq!(c2.grid(&big, &odd), 130);
-        // Data-parallel only; nothing under a forced Stream-K or split-K.
-        let d = decompositions_with(&c2, &big, &dev, Forced::Auto);
+        // Stream-K over clusters: its units are the 66 clusters and its tiles the 4 row pairs
+        // (2 pairs x 2 columns) of 300 x 512 x 4096; the grid and the workspace count CTAs.
+        let long = tn(300, 512, 4096);
+        let d = decompositions_with(&c2, &long, &dev, Forced::StreamK);
         assert_eq!(d.len(), 1);
-        assert!(d[0].0.is_data_parallel());
-        assert!(decompositions_with(&c2, &big, &dev, Forced::StreamK).is_empty());
-        assert!(decompositions_with(&c2, &big, &dev, Forced::SplitK).is_empty());
+        let (sk, t) = d[0];
+        assert_eq!((sk.sk_tiles, sk.sk_ctas, sk.grid), (4, 66, 132));
+        assert_eq!(
+            sk.workspace_bytes(&c2, 64),
+            (132u64 * 2 * 8).next_multiple_of(256) + 132 * 128 * 256 * 4,
+            "a slot and two flags per CTA"
+        );
+        // Charged as the same split counted in CTAs (each CTA 4 * 64 / 66 iterations).
+        let cta_units = Decomposition {
+            sk_tiles: 8,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        assert_eq!(sk.in_ctas(&c2), cta_units);
+        assert!(t.is_finite() && t > 0.0);
+        let dp = decompositions_with(&c2, &big, &dev, Forced::DataParallel);
+        assert_eq!(dp.len(), 1);
+        assert!(dp[0].0.is_data_parallel() && dp[0].0.grid == 132);
         // DEEPGEMM_CLUSTER: 2 swaps in the clustered variant where a tile has one, 1 drops them.
         let all = fitting_with(&big, &dev, None);
         let two = fitting_with(&big, &dev, Some(2));

@@ -16,6 +16,9 @@ use crate::problem::GemmProblem;
 /// A launch's schedule: the first `sk_tiles` linear tiles are shared out by MAC-loop
 /// iteration among CTAs `0..sk_ctas` (Stream-K), the remaining tiles go whole to all `grid`
 /// CTAs in turn (data-parallel). `sk_tiles == 0` is the plain data-parallel schedule.
+/// For a multicast cluster variant (`cluster_m` CTAs along m) the scheduler's units are
+/// clusters and its tiles are the clusters' row pairs: `sk_tiles` and `sk_ctas` count those
+/// (both CTAs of a cluster walk the same units, each on its own tile row), `grid` still CTAs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Decomposition {
     pub sk_tiles: u64,
@@ -106,12 +109,30 @@ impl Decomposition {
         if !self.splits_tiles(k_iters) {
             return 0;
         }
-        self.flag_bytes() + self.sk_ctas as u64 * v.block_m as u64 * v.block_n as u64 * 4
+        self.flag_bytes(v) + self.slots(v) * v.block_m as u64 * v.block_n as u64 * 4
     }
 
     /// Bytes of the flags at the start of the workspace: 8 per (CTA, consumer warpgroup).
-    pub fn flag_bytes(&self) -> u64 {
-        (self.sk_ctas as u64 * 2 * 8).next_multiple_of(256)
+    pub fn flag_bytes(&self, v: &Sm90Variant) -> u64 {
+        (self.slots(v) * 2 * 8).next_multiple_of(256)
+    }
+
+    /// Stream-K CTAs: `sk_ctas`, times the cluster for multicast clusters (kernels/sm90/gemm.cuh
+    /// `StreamKSlots`).
+    fn slots(&self, v: &Sm90Variant) -> u64 {
+        self.sk_ctas as u64 * v.cluster_m.max(1) as u64
+    }
+
+    /// The same schedule counted in CTAs and single tiles (a multicast cluster's units are
+    /// `cluster_m` CTAs on as many tile rows): the split of each tile and the iterations of
+    /// each CTA are unchanged, which is what the cost model charges.
+    pub fn in_ctas(&self, v: &Sm90Variant) -> Decomposition {
+        let cm = v.cluster_m.max(1);
+        Decomposition {
+            sk_tiles: self.sk_tiles * cm as u64,
+            sk_ctas: self.sk_ctas * cm,
+            grid: self.grid,
+        }
     }
 }
 
@@ -485,6 +506,7 @@ fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_it
 /// Modelled seconds for `v` running `p` with decomposition `d` on `dev`: the busiest CTA's
 /// mainloop, epilogues and fixup, and never below the time to stream A, B and D from HBM once.
 pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &DeviceSpec) -> f64 {
+    let d = &d.in_ctas(v);
     let tiles = v.num_tiles(p);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let it = iteration_s(v);
@@ -642,9 +664,9 @@ pub fn decompositions_with(
         let d = Decomposition::data_parallel(tiles, dev);
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
-    if v.cluster_size() > 1 || v.pingpong() {
-        // Clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none under a
-        // forced Stream-K or split-K, whose tests must exercise those schedules.
+    if v.split_k > 1 || v.pingpong() {
+        // Split-K clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none
+        // under a forced Stream-K or split-K, whose tests must exercise those schedules.
         if matches!(force, Forced::StreamK | Forced::SplitK) {
             return Vec::new();
         }
@@ -655,15 +677,22 @@ pub fn decompositions_with(
         };
         return vec![(d, estimate_s(v, p, &d, dev))];
     }
-    let sms = dev.sm_count.max(1) as u64;
-    let tiles = v.num_tiles(p).max(1);
+    // The scheduler's units: CTAs, or multicast clusters walking tile-row pairs (see
+    // `Decomposition`); `sms` and `tiles` count those, the grid CTAs.
+    let cm = v.cluster_m.max(1) as u64;
+    let sms = (dev.sm_count.max(1) as u64 / cm).max(1);
+    let tiles = (v.num_tiles(p) / cm).max(1);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
-    let dp = Decomposition::data_parallel(tiles, dev);
+    let dp = Decomposition {
+        sk_tiles: 0,
+        sk_ctas: 0,
+        grid: (tiles.min(sms) * cm) as u32,
+    };
     let mut list = vec![dp];
     let sk = |sk_tiles: u64, ctas: u64| Decomposition {
         sk_tiles,
         sk_ctas: ctas as u32,
-        grid: sms.min(ctas.max(tiles - sk_tiles)).max(1) as u32,
+        grid: (sms.min(ctas.max(tiles - sk_tiles)).max(1) * cm) as u32,
     };
     match force {
         // (Unreachable under SplitKCluster: only split-K clusters pass it, and they returned.)
@@ -671,7 +700,9 @@ pub fn decompositions_with(
         Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
         Forced::Auto => {
-            if tiles > sms && tiles % sms != 0 {
+            if tiles > sms && tiles % sms != 0 && cm == 1 {
+                // (Not for clusters: 4888x832x4528 TT ran 1.22x slower on 128x128 clusters with
+                // 74 of 140 row-pair tiles shared by 66 clusters than unclustered, `19e`.)
                 // Hybrid: the last partial wave plus one full wave shared out by iteration
                 // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves; or
                 // only the last partial wave's tiles, split among all CTAs (a smaller set of
@@ -977,7 +1008,11 @@ mod tests {
             grid: 132,
         };
         assert!(d.splits_tiles(112));
-        assert_eq!(d.flag_bytes(), 2304, "8 bytes per (CTA, consumer), to 256");
+        assert_eq!(
+            d.flag_bytes(&v),
+            2304,
+            "8 bytes per (CTA, consumer), to 256"
+        );
         assert_eq!(d.workspace_bytes(&v, 112), 2304 + 132 * 128 * 256 * 4);
         // 264 tiles over 132 CTAs: two whole tiles each, nothing split, no workspace.
         let even = Decomposition {
@@ -1052,6 +1087,37 @@ mod tests {
         let v = variant(256);
         let t = l2_request_s(&v, &tn(2048, 2048, 8200), &dev);
         assert!((115e-6..135e-6).contains(&t), "{t}");
+    }
+
+    /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
+    /// fewer than the clusters (split-K-like; `19f`: the 31 moved shape-layouts 0.920 of the time
+    /// before), not as the hybrid (`19e`: 4888x832x4528 TT 1.22x slower).
+    #[test]
+    fn clusters_take_split_k_like_stream_k_only() {
+        let dev = DeviceSpec::H200;
+        let c2 = variant(128).with_cluster(2).unwrap();
+        // 1528 x 896: 6 row pairs x 7 columns = 42 tiles under 66 clusters.
+        let under = tn(1528, 896, 14568);
+        let list = decompositions_with(&c2, &under, &dev, Forced::Auto);
+        assert!(list.len() > 1, "{list:?}");
+        for (d, _) in &list[..] {
+            assert_eq!(d.grid % 2, 0, "whole clusters: {d:?}");
+            assert!(d.sk_ctas <= 66 && d.grid <= 132, "{d:?}");
+            assert!(d.is_data_parallel() || d.sk_tiles == 42, "{d:?}");
+        }
+        // 4888 x 832: 20 row pairs x 7 columns = 140 tiles over 66 clusters: data-parallel.
+        let over = decompositions_with(&c2, &tn(4888, 832, 4528), &dev, Forced::Auto);
+        assert_eq!(over.len(), 1);
+        assert!(over[0].0.is_data_parallel());
+        // The planner takes it where it measured fastest: 1528x896x14568 TN 75.3 us on 128x192
+        // clusters sk30x60 against 92.7 for 128x128 clusters data-parallel (`19f`).
+        let plan = &crate::plan::candidates(&under, &dev).unwrap()[0];
+        match plan.kernel {
+            crate::plan::Kernel::Sm90(v) => assert_eq!((v.block_n, v.cluster_m), (192, 2)),
+            k => panic!("not sm90: {k:?}"),
+        }
+        assert_eq!(plan.decomposition.sk_tiles, 30, "{plan:?}");
+        assert_eq!(plan.grid[0], 120);
     }
 
     /// Sessions 5 and 16's sweeps (H200) as ranking checks of the whole planner: the fill widths
