@@ -520,6 +520,17 @@ impl Sm90Params {
         self.sk_rem = (total % ctas) as i32;
     }
 
+    /// A cluster launch holds at most `units` clusters at once (`max_active_clusters`): Stream-K
+    /// ranges planned for more clusters are re-dealt among `units` (the same tiles, fewer and
+    /// longer ranges; the workspace planned for more suffices), so that every range's cluster
+    /// runs. Nothing changes for 0 (the launch is refused then) or a schedule without Stream-K.
+    pub fn limit_stream_k_units(&mut self, units: u32) {
+        if self.sk_tiles > 0 && units > 0 && self.sk_ctas > units as i32 {
+            self.sk_ctas = units as i32;
+            self.set_stream_k_ranges();
+        }
+    }
+
     /// Switches the launch to decomposition `d`, with its Stream-K workspace (if it needs one)
     /// at device address `workspace`, and a fresh flag tag (`next_epoch`): the flags need no
     /// clearing before the launch.
@@ -670,11 +681,16 @@ pub unsafe fn launch(
     stream: CUstream,
     args: &mut Sm90Args,
 ) -> Result<()> {
-    let mut kernel_args = args.launch_args();
     if v.cluster_size() > 1 {
+        let resident = max_active_clusters(function, v, stream);
+        // A multicast cluster is one Stream-K unit: ranges planned for clusters the device
+        // cannot hold at once would never run while their owners wait for them.
+        args.params.limit_stream_k_units(resident);
+        let mut kernel_args = args.launch_args();
         // SAFETY: as below; the caller's contract covers `function` and `stream`.
-        return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args) };
+        return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args, resident) };
     }
+    let mut kernel_args = args.launch_args();
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap, CUtensorMap) by
     // value and `kernel_args` points at those four objects, alive for this call; the rest is
     // the caller's contract.
@@ -769,9 +785,9 @@ unsafe fn launch_cluster(
     grid: u32,
     stream: CUstream,
     kernel_args: &mut [*mut c_void; 4],
+    resident: u32,
 ) -> Result<()> {
     let cm = v.cluster_size();
-    let resident = max_active_clusters(function, v, stream);
     if resident == 0 {
         return Err(unsupported!(
             "{}: the device cannot hold a cluster of {cm} of these CTAs",
@@ -857,6 +873,41 @@ mod tests {
         let first = params.epoch;
         params.set_decomposition(&sk, 0x9000);
         assert!(first != 0 && params.epoch != 0 && params.epoch != first);
+    }
+
+    /// Stream-K ranges planned for more clusters than the device holds at once are re-dealt
+    /// among those it holds; data-parallel schedules and enough clusters are left alone.
+    #[test]
+    fn stream_k_units_fit_the_resident_clusters() {
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
+        let ptrs = crate::problem::aligned_ptrs();
+        let mut params = Sm90Params::new(&p, &ptrs, 16);
+        let sk = crate::plan::streamk::Decomposition {
+            sk_tiles: 30,
+            sk_ctas: 60,
+            grid: 120,
+        };
+        params.set_decomposition(&sk, 0x9000);
+        let total = 30 * params.k_iters as i64;
+        params.limit_stream_k_units(60);
+        assert_eq!(params.sk_ctas, 60);
+        params.limit_stream_k_units(0);
+        assert_eq!(
+            params.sk_ctas, 60,
+            "0: the launch is refused, nothing to fit"
+        );
+        params.limit_stream_k_units(56);
+        assert_eq!(params.sk_ctas, 56);
+        assert_eq!(
+            params.sk_base as i64 * 56 + params.sk_rem as i64,
+            total,
+            "every iteration dealt"
+        );
+        let dp =
+            crate::plan::streamk::Decomposition::data_parallel(30, &crate::plan::DeviceSpec::H200);
+        params.set_decomposition(&dp, 0);
+        params.limit_stream_k_units(10);
+        assert_eq!((params.sk_tiles, params.sk_ctas), (0, 0));
     }
 
     #[test]
