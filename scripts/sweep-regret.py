@@ -44,10 +44,12 @@ def main():
                 first[p[0]] = (float(p[1]), p[2])
     old_r, new_r = [], []
     for shape, cands in sweeps(sys.argv[2:]).items():
+        # The fastest of every plan measured, also of those this model does not know (a model
+        # without them is charged for the plans it cannot choose).
+        best = min(cands, key=lambda c: c[1]) if cands else None
         cands = [c for c in cands if (shape, c[2]) in est]
         if not cands:
             continue
-        best = min(cands, key=lambda c: c[1])
         old = min(cands, key=lambda c: c[0])
         new = min(cands, key=lambda c: est[(shape, c[2])])
         old_r.append(old[1] / best[1])
