@@ -30,6 +30,18 @@ alternate() {
         bench_old old-$r "$@"
     done
 }
+# `alternate_layouts ROUNDS LAYOUTS ARGS...`: `alternate` once per layout of LAYOUTS (e.g.
+# "TN NN TT NT"), each layout's logs named LAYOUT_new-R.txt / LAYOUT_old-R.txt in $OUT.
+alternate_layouts() {
+    local rounds=$1 layouts=$2 out0=$OUT l x; shift 2
+    for l in $layouts; do
+        OUT=$out0/$l; mkdir -p "$OUT"
+        alternate "$rounds" --layout "$l" "$@"
+        for x in "$OUT"/*.txt; do mv "$x" "$out0/${l}_$(basename "$x")"; done
+        rmdir "$OUT"
+    done
+    OUT=$out0
+}
 # `finish [PATTERN...]`: every *.txt under $OUT (and whatever PATTERNs, expanded there, name)
 # into one logs.tgz, the files removed: the device tool brings back only a handful of files.
 finish() { (cd "$OUT" && shopt -s nullglob && tar czf logs.tgz --remove-files *.txt $* 2>/dev/null); }

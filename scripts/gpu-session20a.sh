@@ -18,11 +18,5 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
 precompile_old
-OUT0=$OUT
-for l in TN NN TT NT; do
-    OUT=$OUT0/$l; mkdir -p $OUT
-    alternate 2 --check sample --layout $l --shapes .gpu/shapes/moved-20a.txt
-done
-OUT=$OUT0
-(cd $OUT && for d in TN NN TT NT; do for x in $d/*.txt; do mv $x ${d}_$(basename $x); done; rmdir $d; done)
+alternate_layouts 2 "TN NN TT NT" --check sample --shapes .gpu/shapes/moved-20a.txt
 finish
