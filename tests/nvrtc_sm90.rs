@@ -386,6 +386,8 @@ mod gpu {
         alias: bool,
         /// CTAs per cluster along m (2: B multicast).
         cluster: u32,
+        /// CTAs per cluster along n (2, with `cluster: 2`: A multicast too).
+        cluster_n: u32,
         /// CTAs of a cluster sharing each tile's k-loop (2: split-K cluster).
         split_k: u32,
         /// The epilogue staged in the ring (`Sm90Variant::with_ring_epilogue`; at most one
@@ -414,6 +416,7 @@ mod gpu {
         device_scalars: false,
         alias: false,
         cluster: 1,
+        cluster_n: 1,
         split_k: 1,
         ring: false,
     };
@@ -713,6 +716,7 @@ mod gpu {
         v.extend(tf32_nn_cases());
         v.extend(narrow_cases());
         v.extend(cluster_cases());
+        v.extend(cluster_2x2_cases());
         v.extend(fill_cases());
         v.extend(pingpong_cases());
         v.extend(split_k_cases());
@@ -1089,6 +1093,70 @@ mod gpu {
             Case {
                 cluster: 2,
                 block_n: 192,
+                ab: F32,
+                cd: F32,
+                m: 129,
+                n: 300,
+                k: 100,
+                alpha: 0.5,
+                beta: 1.0,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
+    /// Clusters of 2 x 2 (A multicast along each tile row, B along each tile column; session
+    /// 19, not run on a GPU yet): every layout and tile, odd tile-row and tile-column counts
+    /// (CTAs past m or n still multicast their shares), the persistent loop, both epilogues,
+    /// beta, fp32 out, batches, tf32.
+    fn cluster_2x2_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
+            for (j, block_n) in [256, 128].into_iter().enumerate() {
+                v.push(Case {
+                    cluster: 2,
+                    cluster_n: 2,
+                    block_n,
+                    ta,
+                    tb,
+                    m: [296, 136, 520][(i + j) % 3],
+                    n: [392, 264, 648][(i + j) % 3],
+                    k: [200, 72, 1000][(i + j) % 3],
+                    ab_pad: 8,
+                    beta: if (i + j) % 2 == 0 { 0.0 } else { 0.5 },
+                    epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][(i + j) % 3],
+                    ..BASE
+                });
+            }
+        }
+        v.extend([
+            // 24 x 32 = 768 tiles of 128x128: 192 blocks over the resident clusters.
+            Case {
+                cluster: 2,
+                cluster_n: 2,
+                m: 3072,
+                n: 4096,
+                k: 128,
+                ..BASE
+            },
+            Case {
+                cluster: 2,
+                cluster_n: 2,
+                block_n: 256,
+                ab: F16,
+                cd: F32,
+                m: 1000,
+                n: 1000,
+                k: 264,
+                batch: 2,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            Case {
+                cluster: 2,
+                cluster_n: 2,
                 ab: F32,
                 cd: F32,
                 m: 129,
@@ -1570,6 +1638,7 @@ mod gpu {
                     && v.block_m == c.block_m
                     && v.block_n == c.block_n
                     && v.cluster_m == c.cluster
+                    && v.cluster_n == c.cluster_n
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
                     && v.fits(&p)

@@ -224,12 +224,12 @@ struct OperandTile {
 // contributors i, i + 128, ... (one exposed L2 round trip when the flags are up, instead of
 // one per contributor: split-K owners of small-m problems have up to 131 of them); the
 // barrier passes the acquired views on to the others.
-// Stream-K indices are the scheduler's units: CTAs, or clusters of kClusterM CTAs along m,
-// which walk the same units of tile-row pairs (CTA r of a cluster computes row r of each),
-// so B stays multicast; CTA r of unit u keeps its partial and flags in slot u * kClusterM + r.
+// Stream-K indices are the scheduler's units: CTAs, or multicast clusters, which walk the
+// same units of cluster tiles (each CTA computes its own tile of each), so the operands stay
+// multicast; CTA r of unit u keeps its partial and flags in slot u * (CTAs a cluster) + r.
 struct StreamKSlots {
   int self;     // this CTA's unit (its CTA index, or its cluster's)
-  int cluster;  // kClusterM
+  int cluster;  // CTAs a cluster
   int rank;     // this CTA's rank in its cluster
   __device__ __forceinline__ int slot(int unit) const { return unit * cluster + rank; }
 };
@@ -283,7 +283,7 @@ __device__ __forceinline__ Fixup streamk_wait_partials(const Sm90Params& p, int 
     st_relaxed_gpu(flag, 0ull);
   }
   named_barrier_sync(barrier_id, 128);
-  // Consecutive units' slots of this rank are kClusterM slots apart.
+  // Consecutive units' slots of this rank are a cluster's CTAs apart.
   return Fixup{StreamKWorkspace::partial(p.workspace, p.sk_ctas * sl.cluster, sl.slot(first),
                                          consumer, slot_floats),
                sl.cluster * StreamKWorkspace::kConsumers * slot_floats, last - first};
@@ -346,11 +346,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
-  // Clusters of kClusterM CTAs along m: they compute vertically adjacent tiles of one tile
-  // column, so each loads its own A tile and a 1/kClusterM share of the common B tile, which
-  // TMA multicasts into every CTA of the cluster (B's L2 reads drop by that factor).
-  static_assert(kClusterN == 1 && (kClusterM == 1 || kClusterM == 2), "clusters of 1 or 2 along m");
-  constexpr bool kMulticast = kClusterM > 1;
+  // Clusters of kClusterM x kClusterN CTAs (rank r at m-position r % kClusterM, n-position
+  // r / kClusterM) compute a kClusterM x kClusterN block of adjacent tiles. The CTAs of one
+  // tile column share its B tile: each loads a 1/kClusterM share, which TMA multicasts into
+  // all of them (B's L2 reads drop by that factor); with kClusterN = 2 the CTAs of one tile
+  // row share its A tile likewise.
+  static_assert((kClusterM == 1 && kClusterN == 1) || (kClusterM == 2 && kClusterN <= 2),
+                "clusters of 1, 2 x 1 or 2 x 2");
+  constexpr int kClusterSize = kClusterM * kClusterN;
+  constexpr bool kMulticast = kClusterSize > 1;
   // Split-K clusters: the pair's CTAs take k-halves of the same tiles (see the top).
   constexpr bool kSplitCluster = kSplitK > 1;
   // Written for S CTAs, built for pairs: clusters of 4 (branch next/split4) were correct and
@@ -394,14 +398,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   Storage& smem = *reinterpret_cast<Storage*>(smem_raw + ((1024u - (raw & 1023u)) & 1023u));
   const Pipeline<kNumStages> pipe{smem_addr(&smem.full[0]), smem_addr(&smem.empty[0])};
 
-  // A cluster's tiles are (tile row pair, column) units: the scheduler walks pairs of tile rows
-  // (BLOCK_M * kClusterM), and the CTA of rank r takes row 2 * pair + r. A row past m (odd tile
-  // row count) still loads and multicasts its B share; TMA zero-fills its A, and the epilogue
-  // skips it. Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the
+  // A cluster's tiles are blocks of kClusterM x kClusterN tiles: the scheduler walks them
+  // (BLOCK_M * kClusterM rows, BLOCK_N * kClusterN columns), and the CTA at (i, j) takes tile
+  // row kClusterM * block_row + i and column kClusterN * block_col + j. A tile past m or n
+  // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it. Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the
   // tiles are row pairs: both CTAs walk the same units, so the multicast stays in step);
   // ping-pong and split-K clusters run data-parallel only (the planner launches no Stream-K
   // phase; sk_tiles is ignored).
-  // The host computed the tile counts for BLOCK_M * kClusterM rows per tile (set_tiles).
+  // The host computed the tile counts for those blocks (set_tiles).
   const TileScheduler sched{p};
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
@@ -419,11 +423,28 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
   };
   const auto cluster_rank = []() { return kMulticast ? static_cast<int>(cluster_ctarank()) : 0; };
-  const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + cluster_rank(); };
+  // (Clusters along m alone keep the rank as it is: their code is as before 2 x 2 was built.)
+  const auto rank_m = [&]() { return kClusterN == 1 ? cluster_rank() : cluster_rank() % kClusterM; };
+  const auto rank_n = [&]() { return kClusterN == 1 ? 0 : cluster_rank() / kClusterM; };
+  const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + rank_m(); };
+  const auto tile_col = [&](const TileCoord& t) { return t.n_tile * kClusterN + rank_n(); };
+  // The CTAs of this one's tile column (B's multicast) and tile row (A's), as rank masks.
+  const auto column_mask = [&]() {
+    constexpr unsigned kColumn = (1u << kClusterM) - 1;
+    return static_cast<unsigned short>(kClusterN == 1 ? kColumn : kColumn << (kClusterM * rank_n()));
+  };
+  const auto row_mask = [&]() {
+    unsigned m = 0;
+#pragma unroll
+    for (int j = 0; j < kClusterN; ++j) {
+      m |= 1u << (rank_m() + kClusterM * j);
+    }
+    return static_cast<unsigned short>(m);
+  };
   // This CTA's Stream-K slots (StreamKSlots; split-K clusters and ping-pong run none).
   const auto sk_slots = [&]() {
     return StreamKSlots{kMulticast ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x),
-                        kClusterM, cluster_rank()};
+                        kClusterSize, cluster_rank()};
   };
   // Split-K clusters: CTA r computes k-iterations [r k / S, (r + 1) k / S) of each (whole)
   // tile. The host plans them only for k_iters >= S, so no share is empty.
@@ -458,7 +479,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         split_k_range(load_unit);
         const TileCoord tile = sched.coord(load_unit.tile);
         load_m0 = tile_row(tile) * BLOCK_M;
-        load_n0 = tile.n_tile * BLOCK_N;
+        load_n0 = tile_col(tile) * BLOCK_N;
         load_batch = static_cast<int>(tile.batch);
         load_k = load_unit.k_begin;
       }
@@ -467,12 +488,17 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       pipe.producer_expect(load_state, kStageBytesA + kStageBytesB);
       const unsigned full = pipe.full(load_state.stage);
       const int k0 = load_k * BLOCK_K;
-      TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0, load_batch,
-                  stream_a);
+      if constexpr (kClusterN > 1) {
+        TileA::template load_share<kClusterN>(smem_addr(&smem.a[load_state.stage][0]), tmap_a,
+                                              full, load_m0, k0, load_batch, rank_n(), row_mask());
+      } else {
+        TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0,
+                    load_batch, stream_a);
+      }
       if constexpr (kMulticast) {
         TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
-                                              full, load_n0, k0, load_batch, cluster_rank(),
-                                              static_cast<unsigned short>((1u << kClusterM) - 1));
+                                              full, load_n0, k0, load_batch, rank_m(),
+                                              column_mask());
       } else {
         TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
                     load_batch, stream_b);
@@ -488,9 +514,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll 1
     for (int s = 0; s < kNumStages; ++s) {
       mbarrier_init(pipe.full(s), 1);
-      // With multicast, a stage is free only when the consumers of every CTA in the cluster
-      // have released it (the peers' TMA writes into it too).
-      mbarrier_init(pipe.empty(s), kStageReaders * 4 * kClusterM);
+      // With multicast, a stage is free only when the consumers of every CTA this one's loads
+      // write into (its tile column, for B, and its tile row, for A) have released it.
+      mbarrier_init(pipe.empty(s), kStageReaders * 4 * (kClusterM + kClusterN - 1));
     }
     if constexpr (kPingPong) {
       mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
@@ -596,13 +622,19 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       acc[r] = 0.f;
     }
     // Releases a stage: this warp's arrival on its own empty barrier and, with multicast, on
-    // the one peer CTA's. The rank and the peer's address are recomputed each time (a
+    // those of the CTAs whose loads write into it (its tile column's, for B, and its tile
+    // row's, for A). The ranks and the peers' addresses are recomputed each time (a
     // special-register read and a mapa): kept live across the mainloop they made ptxas spill
     // at BLOCK_N = 256.
     const auto release = [&](int stage) {
       pipe.consumer_release(stage);
       if constexpr (kMulticast) {
-        mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), cluster_ctarank() ^ 1u));
+        const unsigned rank = cluster_ctarank();
+        mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ 1u));
+        if constexpr (kClusterN > 1) {
+          // The other CTA of this tile row (kClusterN = 2: rank +- kClusterM).
+          mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ kClusterM));
+        }
       }
     };
     PipelineState<kNumStages> state;
@@ -733,7 +765,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const int barrier_id = 1 + consumer;
       const long long row_base =
           static_cast<long long>(tile_row(tile)) * BLOCK_M + (kPingPong ? 0 : consumer * 64);
-      const long long col_base = static_cast<long long>(tile.n_tile) * BLOCK_N;
+      const long long col_base = static_cast<long long>(tile_col(tile)) * BLOCK_N;
       // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
@@ -824,7 +856,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           // A later CTA finishes this tile: hand the partial over (straight from the
           // registers) and raise the flag.
           epilogue_store_partial(acc, tid,
-                                 StreamKWorkspace::partial(p.workspace, p.sk_ctas * kClusterM,
+                                 StreamKWorkspace::partial(p.workspace, p.sk_ctas * kClusterSize,
                                                            slot, consumer, kSlotFloats));
           trace.mark<8>();
           named_barrier_sync(barrier_id, 128);

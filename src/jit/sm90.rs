@@ -97,10 +97,11 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, 1, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
+                ", {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
+                v.cluster_n,
                 v.split_k,
                 v.major_a.trans(),
                 v.major_b.trans(),

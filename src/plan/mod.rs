@@ -45,6 +45,22 @@ impl DeviceSpec {
         smem_per_block: 65_536,
     };
 
+    /// Clusters of `size` CTAs (one CTA an SM) the device holds at once, as the planner
+    /// counts them. A cluster is placed within one GPC, two SMs to a TPC: clusters of 2 fill
+    /// every SM (66 on the H200), while a GPC with an odd count of TPCs leaves one idle in
+    /// clusters of 4: the H200 held 30 of them, not 33 (`cuOccupancyMaxActiveClusters`,
+    /// session 20, `20e`; 2048x2048x8200 planned on 32 clusters of 128x256 had run 1.8x the
+    /// time of clusters of 2). Other chips' GPCs are not known here: the same share is
+    /// assumed (the launch clamps to the true count, `runtime::tensor_map::launch`).
+    pub fn resident_clusters(&self, size: u32) -> u32 {
+        let sms = self.sm_count.max(1);
+        match size {
+            0 | 1 => sms,
+            2 => sms / 2,
+            s => (sms / s * 10 / 11).max(1),
+        }
+    }
+
     /// The NVRTC target: the exact architecture, with the `a` suffix on Hopper so that
     /// arch-specific instructions (wgmma, setmaxnreg) are available.
     pub fn arch(&self) -> String {

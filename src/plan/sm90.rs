@@ -108,6 +108,14 @@ pub const FILL_TILES: [(u32, u32); 16] = [
 /// stage: 16 KiB of A, 32 KiB of B).
 pub const CLUSTER_TILES_N: [u32; 3] = [256, 192, 128];
 
+/// Tile widths also built in clusters of 2 x 2 (A multicast as well as B): for launches whose
+/// L2 requests bind, e.g. rows off the L2's lines under a wave, where cuBLASLt runs clusters of
+/// 2-8 (session 18, `18a`). Only 30 clusters of 4 fit on the H200 (`DeviceSpec::
+/// resident_clusters`), so they pay where a launch fills at most those: `20b` swept them at
+/// 0.73-0.88 of the best other plan timed on five long-k shapes with rows off the lines
+/// (992x1536x10664 58.4 us against 79.8, 496x1000x11400 35.7 against 46.2).
+pub const CLUSTER_2X2_TILES_N: [u32; 2] = [256, 128];
+
 /// The fill widths (`FILL_TILES`, K-major B) built in clusters of 2 as well: those whose half
 /// (each CTA's share of the multicast B tile) keeps whole 1024-byte swizzle periods. Where a
 /// leading dimension puts the operands' lines mid-sector, the L2 requests bound the launch
@@ -325,6 +333,16 @@ impl Sm90Variant {
         .then_some(Sm90Variant { cluster_m, ..self })
     }
 
+    /// The same kernel in clusters of 2 x 2 CTAs (kernels/sm90/gemm.cuh): the two CTAs of a
+    /// tile column share its B tile as in `with_cluster(2)`, and the two of a tile row its A
+    /// tile; `None` where it is not built (tiles of `CLUSTER_2X2_TILES_N` that have a cluster of
+    /// 2: each share of A, 64 rows or one 128-byte chunk, keeps the swizzle period).
+    pub fn with_cluster_2x2(self) -> Option<Sm90Variant> {
+        let v = self.with_cluster(2)?;
+        (self.cluster_m == 1 && CLUSTER_2X2_TILES_N.contains(&self.block_n))
+            .then_some(Sm90Variant { cluster_n: 2, ..v })
+    }
+
     /// The same tile as a split-K cluster of `split_k` CTAs (kernels/sm90/gemm.cuh `kSplitK`), or
     /// `None` where it is not built: pairs, cooperative 128-row tiles of `SPLIT_K_TILES_N`
     /// without multicast or register A; the stages are recounted for the landing buffers.
@@ -356,6 +374,12 @@ impl Sm90Variant {
     /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
     pub fn pingpong(&self) -> bool {
         self.block_m == 64
+    }
+
+    /// CTAs per multicast cluster (`cluster_m` x `cluster_n`; 1 for split-K clusters and
+    /// unclustered variants): the CTAs that walk one scheduler unit together.
+    pub fn multicast_size(&self) -> u32 {
+        self.cluster_m.max(1) * self.cluster_n.max(1)
     }
 
     /// CTAs per cluster.
@@ -502,6 +526,7 @@ impl Sm90Variant {
                             Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
+                        v.extend(base.and_then(|b| b.with_cluster_2x2()));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
@@ -611,20 +636,23 @@ impl Sm90Variant {
     }
 
     /// Output tiles over all batches; for a cluster variant, whole clusters' worth (the tile
-    /// rows rounded up to a multiple of the cluster, as the kernel's scheduler pairs them).
+    /// rows and columns rounded up to multiples of the cluster's, as the kernel's scheduler
+    /// blocks them).
     pub fn num_tiles(&self, p: &GemmProblem) -> u64 {
         let cm = self.cluster_m.max(1) as u64;
+        let cn = self.cluster_n.max(1) as u64;
         p.m.div_ceil(self.block_m as u64).div_ceil(cm)
             * cm
-            * p.n.div_ceil(self.block_n as u64)
+            * p.n.div_ceil(self.block_n as u64).div_ceil(cn)
+            * cn
             * p.batch
     }
 
     /// Persistent grid: one CTA per SM, fewer when there are fewer tiles (a split-K cluster's
-    /// `split_k` CTAs per tile); whole clusters.
+    /// `split_k` CTAs per tile); whole clusters, as many as the device holds at once.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
-        let cs = self.cluster_size().max(1) as u64;
-        let sms = (dev.sm_count.max(1) as u64 / cs * cs).max(cs);
+        let cs = self.cluster_size().max(1);
+        let sms = (dev.resident_clusters(cs).max(1) * cs) as u64;
         (self.num_tiles(p) * self.split_k.max(1) as u64).clamp(1, sms) as u32
     }
 }
@@ -752,13 +780,15 @@ pub fn pingpong_forced() -> bool {
     *F
 }
 
-/// `DEEPGEMM_CLUSTER` = `1` (no clusters) or `2` (the cluster-of-2 variant wherever a tile has
-/// one, for tests that must run the multicast path); unset: the cost model decides. Read once.
+/// `DEEPGEMM_CLUSTER` = `1` (no clusters), `2` (the cluster-of-2 variant wherever a tile has
+/// one, for tests that must run the multicast path) or `4` (the 2 x 2 one likewise); unset:
+/// the cost model decides. Read once.
 pub fn cluster_forced() -> Option<u32> {
     static F: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
         match std::env::var("DEEPGEMM_CLUSTER").as_deref().map(str::trim) {
             Ok("1") => Some(1),
             Ok("2") => Some(2),
+            Ok("4") => Some(4),
             _ => None,
         }
     });
@@ -835,7 +865,13 @@ pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> 
         Some(1) => v.retain(|x| x.cluster_m == 1),
         // A clustered variant fits wherever its unclustered twin does (`check` ignores the
         // cluster), so the twin goes exactly where the tile is built clustered.
-        Some(c) => v.retain(|x| x.cluster_m == c || x.with_cluster(c).is_none()),
+        Some(4) => v.retain(|x| {
+            x.multicast_size() == 4 || (x.cluster_m == 1 && x.with_cluster_2x2().is_none())
+        }),
+        Some(c) => v.retain(|x| {
+            (x.cluster_m == c && x.cluster_n == 1)
+                || (x.cluster_m == 1 && x.with_cluster(c).is_none())
+        }),
         None => {}
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
@@ -972,14 +1008,15 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
              (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
              tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
-             epilogues for bf16 and fp16 in and out: TN x 16"
+             epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
+             tiles and tf32 TN x 2"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1040,10 +1077,12 @@ mod tests {
         let mut expected: Vec<String> = [
             "dg_sm90_f32_f32_tn_m128n256k32_s4_c1x1",
             "dg_sm90_f32_f32_tn_m128n256k32_s4_c2x1",
+            "dg_sm90_f32_f32_tn_m128n256k32_s4_c2x2",
             "dg_sm90_f32_f32_tn_m128n192k32_s5_c1x1",
             "dg_sm90_f32_f32_tn_m128n192k32_s5_c2x1",
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c1x1",
             "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x1",
+            "dg_sm90_f32_f32_tn_m128n128k32_s6_c2x2",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1",
             "dg_sm90_f32_f32_tn_m128n64k32_s8_c1x1_ks2",
         ]
@@ -1239,7 +1278,13 @@ mod tests {
             };
             assert_eq!(
                 fitting.len(),
-                TILES.len() + narrow + CLUSTER_TILES_N.len() + PINGPONG_TILES.len() + split + ring,
+                TILES.len()
+                    + narrow
+                    + CLUSTER_TILES_N.len()
+                    + CLUSTER_2X2_TILES_N.len()
+                    + PINGPONG_TILES.len()
+                    + split
+                    + ring,
                 "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
@@ -1319,6 +1364,7 @@ mod tests {
                 + FILL_TILES.len()
                 + SPLIT_K_TILES_N.len()
                 + CLUSTER_FILL_TILES_N.len()
+                + CLUSTER_2X2_TILES_N.len()
         );
         assert_eq!(
             nn.len(),
@@ -1550,6 +1596,77 @@ mod tests {
         assert_eq!(v.num_tiles(&tn(8192, 8192, 64)), 64 * 32);
         assert_eq!(v.grid(&tn(256, 512, 64), &dev), 4);
         assert_eq!(v.grid(&tn(1, 1, 64), &dev), 1);
+    }
+
+    /// Clusters of 2 x 2: blocks of 2 x 2 tiles, the grid whole clusters and no more than the
+    /// device holds (30 on the H200, not 33), one Stream-K unit per cluster, planned with the
+    /// others; `DEEPGEMM_CLUSTER=4` keeps only them where a tile has one.
+    #[test]
+    fn clusters_of_2x2_block_tiles_within_the_resident_clusters() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        let dev = DeviceSpec::H200;
+        assert_eq!(
+            (
+                dev.resident_clusters(1),
+                dev.resident_clusters(2),
+                dev.resident_clusters(4)
+            ),
+            (132, 66, 30)
+        );
+        let base = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let q = base.with_cluster_2x2().unwrap();
+        assert_eq!(q.name(), "dg_sm90_bf16_bf16_tn_m128n128k64_s6_c2x2");
+        assert_eq!((q.multicast_size(), q.cluster_size()), (4, 4));
+        assert!(
+            q.with_cluster_2x2().is_none()
+                && base.with_cluster(2).unwrap().with_cluster_2x2().is_none()
+        );
+        let narrow = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(narrow.with_cluster_2x2().is_none());
+        // 300 x 520: 3 tile rows -> 2 pairs, 5 tile columns -> 3 pairs: 6 blocks of 4 tiles.
+        let p = tn(300, 520, 4096);
+        assert_eq!(q.num_tiles(&p), 24);
+        assert_eq!(q.grid(&p, &dev), 24);
+        let d = decompositions_with(&q, &p, &dev, Forced::StreamK);
+        let (sk, _) = d[0];
+        assert_eq!((sk.sk_tiles, sk.sk_ctas, sk.grid), (6, 30, 120));
+        assert_eq!(sk.in_ctas(&q).sk_ctas, 120);
+        // 2048 x 2048 on 128 x 256: 32 blocks; a data-parallel grid of the 30 clusters that fit.
+        let wide = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap()
+        .with_cluster_2x2()
+        .unwrap();
+        let big = tn(2048, 2048, 8192);
+        assert_eq!(wide.grid(&big, &dev), 120);
+        let dp = decompositions_with(&wide, &big, &dev, Forced::DataParallel);
+        assert_eq!(dp[0].0.grid, 120);
+        assert!(fitting_with(&p, &dev, None).iter().any(|v| *v == q));
+        let four = fitting_with(&p, &dev, Some(4));
+        assert!(four.iter().any(|v| *v == q));
+        assert!(
+            four.iter()
+                .all(|v| v.multicast_size() == 4 || v.cluster_m == 1)
+        );
     }
 
     #[test]

@@ -16,9 +16,9 @@ use crate::problem::GemmProblem;
 /// A launch's schedule: the first `sk_tiles` linear tiles are shared out by MAC-loop
 /// iteration among CTAs `0..sk_ctas` (Stream-K), the remaining tiles go whole to all `grid`
 /// CTAs in turn (data-parallel). `sk_tiles == 0` is the plain data-parallel schedule.
-/// For a multicast cluster variant (`cluster_m` CTAs along m) the scheduler's units are
-/// clusters and its tiles are the clusters' row pairs: `sk_tiles` and `sk_ctas` count those
-/// (both CTAs of a cluster walk the same units, each on its own tile row), `grid` still CTAs.
+/// For a multicast cluster variant (`cluster_m` x `cluster_n` CTAs) the scheduler's units are
+/// clusters and its tiles are the clusters' blocks of tiles: `sk_tiles` and `sk_ctas` count
+/// those (a cluster's CTAs walk the same units, each on its own tile), `grid` still CTAs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Decomposition {
     pub sk_tiles: u64,
@@ -120,14 +120,14 @@ impl Decomposition {
     /// Stream-K CTAs: `sk_ctas`, times the cluster for multicast clusters (kernels/sm90/gemm.cuh
     /// `StreamKSlots`).
     fn slots(&self, v: &Sm90Variant) -> u64 {
-        self.sk_ctas as u64 * v.cluster_m.max(1) as u64
+        self.sk_ctas as u64 * v.multicast_size() as u64
     }
 
     /// The same schedule counted in CTAs and single tiles (a multicast cluster's units are
-    /// `cluster_m` CTAs on as many tile rows): the split of each tile and the iterations of
+    /// `multicast_size` CTAs on as many tiles): the split of each tile and the iterations of
     /// each CTA are unchanged, which is what the cost model charges.
     pub fn in_ctas(&self, v: &Sm90Variant) -> Decomposition {
-        let cm = v.cluster_m.max(1);
+        let cm = v.multicast_size();
         Decomposition {
             sk_tiles: self.sk_tiles * cm as u64,
             sk_ctas: self.sk_ctas * cm,
@@ -437,7 +437,7 @@ fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     } else {
         line_requests(lda.unsigned_abs() * elem)
     };
-    let per_iteration = lines(v.block_m) * a_requests
+    let per_iteration = lines(v.block_m) / v.cluster_n.max(1) as f64 * a_requests
         + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let requests = (v.num_tiles(p) * k_iters) as f64 * per_iteration;
@@ -552,7 +552,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
                 && p.n.div_ceil(v.block_n as u64) > 1;
             let in_l2 = operand_bytes <= L2_REUSE_BYTES;
             let fitted = v.block_n <= SPLITK_FITTED_MAX_N;
-            fixup = if d.ranges_within_tiles(k_iters) && (fitted || in_l2 || grid_of_split_tiles) {
+            // Multicast clusters are charged so too wherever their units split every tile
+            // evenly (a multiple of the tiles), even where a tile's iterations do not divide
+            // among its units: 496x1000x11400 on 128x128 clusters of 2, sk16x48 (179
+            // iterations in 3), measured 39.2-40.3 us where the Stream-K charge had modelled
+            // 51.6 (`19e`), and clusters of 2 x 2 sk8x24 38.4 (`20b`). Unclustered splits as
+            // even ran over that charge (864x736x4704 on 128x128, sk42x126: 24.8 us against
+            // 21.1 for the plan it displaced), so they keep the Stream-K one.
+            let even = d.ranges_within_tiles(k_iters)
+                || (v.multicast_size() > 1 && d.sk_ctas as u64 % d.sk_tiles == 0);
+            fixup = if even && (fitted || in_l2 || grid_of_split_tiles) {
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
@@ -677,10 +686,11 @@ pub fn decompositions_with(
         };
         return vec![(d, estimate_s(v, p, &d, dev))];
     }
-    // The scheduler's units: CTAs, or multicast clusters walking tile-row pairs (see
-    // `Decomposition`); `sms` and `tiles` count those, the grid CTAs.
-    let cm = v.cluster_m.max(1) as u64;
-    let sms = (dev.sm_count.max(1) as u64 / cm).max(1);
+    // The scheduler's units: CTAs, or multicast clusters walking blocks of tiles (see
+    // `Decomposition`), as many as the device holds at once; `sms` and `tiles` count those,
+    // the grid CTAs.
+    let cm = v.multicast_size() as u64;
+    let sms = dev.resident_clusters(cm as u32).max(1) as u64;
     let tiles = (v.num_tiles(p) / cm).max(1);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     let dp = Decomposition {

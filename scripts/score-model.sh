@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Scores the cost model of a deepgemm-bench build against the kept sweeps (no GPU):
+#     bash scripts/score-model.sh path/to/deepgemm-bench
+# One regret line a set (scripts/sweep-regret.py: chosen / fastest timed, geomean); the moved
+# shapes of each set are listed in /tmp/score-model/*.log.
+set -euo pipefail
+B=$1; cd "$(dirname "$0")/.."; S=scripts/sweeps; T=/tmp/score-model; mkdir -p $T
+score() { # NAME SHAPES LAYOUT SWEEPS...
+    local name=$1 shapes=$2 layout=$3; shift 3
+    "$B" --plans-all --layout "$layout" --shapes "scripts/shapes/$shapes.txt" > "$T/$name.plans"
+    python3 scripts/sweep-regret.py "$T/$name.plans" "$@" > "$T/$name.log"
+    echo "$name $(tail -1 "$T/$name.log")"
+}
+score uw under-wave TN $S/18b-under-wave-tn.txt $S/18c-under-wave-tn.txt $S/19c-under-wave-tn-n*.txt $S/19e-under-wave-tn-c2.txt $S/20b-under-wave-tn-c2x2.txt
+score kalign kalign-19d TN $S/19e-kalign-tn-c2.txt $S/20b-kalign-tn-c2x2.txt
+score rk8 random-k8 TN $S/18b-random-k8-tn.txt $S/18c-random-k8-tn.txt
+score nn random-k8 NN $S/18e-random-k8-nn.txt
+score tt random-k8 TT $S/18e-random-k8-tt.txt
