@@ -552,15 +552,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
                 && p.n.div_ceil(v.block_n as u64) > 1;
             let in_l2 = operand_bytes <= L2_REUSE_BYTES;
             let fitted = v.block_n <= SPLITK_FITTED_MAX_N;
-            // Multicast clusters are charged so too wherever their units split every tile
-            // evenly (a multiple of the tiles), even where a tile's iterations do not divide
-            // among its units: 496x1000x11400 on 128x128 clusters of 2, sk16x48 (179
-            // iterations in 3), measured 39.2-40.3 us where the Stream-K charge had modelled
-            // 51.6 (`19e`), and clusters of 2 x 2 sk8x24 38.4 (`20b`). Unclustered splits as
-            // even ran over that charge (864x736x4704 on 128x128, sk42x126: 24.8 us against
-            // 21.1 for the plan it displaced), so they keep the Stream-K one.
+            // Clusters of 2 are charged so too wherever their units split every tile evenly
+            // (a multiple of the tiles), even where a tile's iterations do not divide among
+            // its units: 496x1000x11400 on 128x128 clusters of 2, sk16x48 (179 iterations in
+            // 3), measured 39.0 us where the Stream-K charge had kept a 50.2 us plan (`20g`;
+            // over the 34 shape-layouts this and clusters of 2 x 2 moved, 0.910 of the time
+            // before). Not unclustered splits (864x736x4704 on 128x128, sk42x126: 24.8 us
+            // against 21.1 for the plan it displaced, `19e`), nor clusters of 2 x 2
+            // (296x1224x11176, sk10x30: 42.1 us against 37.2, modelled 35.3, `20g`).
             let even = d.ranges_within_tiles(k_iters)
-                || (v.multicast_size() > 1 && d.sk_ctas as u64 % d.sk_tiles == 0);
+                || (v.cluster_m > 1 && v.cluster_n == 1 && d.sk_ctas as u64 % d.sk_tiles == 0);
             fixup = if even && (fitted || in_l2 || grid_of_split_tiles) {
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
