@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 19, not yet run: wip/cluster-2x2.patch, clusters of 2 x 2 CTAs (A
+# Run in session 20 (BENCHMARKS.md; the patch it applied is merged at b7f9a82, planned by default
+# there, so DEEPGEMM_CLUSTER=4 below now only forces it): clusters of 2 x 2 CTAs (A
 # multicast along each tile row as well as B along each tile column; 128x128 and 128x256, every
 # layout, 16-bit and tf32 in; Stream-K over them as over clusters of 2; planned only under
 # DEEPGEMM_CLUSTER=4). All 34 variants compile for sm_90a with 168 registers and no spills.
@@ -13,7 +14,7 @@
 #   Predicted: where L2 requests bind (rows off the lines: 496x1000x11400, 1048x1328x7336,
 #   2048x2048x8200) 2x2 10-25% faster than 2x1 (A's requests halved too); aligned shapes
 #   within +-3%; clusters of 2 unchanged (+-1%).
-#     here:  git apply wip/cluster-2x2.patch && bash scripts/gpu-pack.sh &&
+#     here (as run, before b7f9a82):  git apply wip/cluster-2x2.patch && bash scripts/gpu-pack.sh &&
 #            git checkout kernels src tests && bash scripts/gpu-pack-old.sh HEAD
 #     there: bash scripts/gpu-session20b.sh (.gpu carried, ~450 s: split it if needed)
 set -uo pipefail

@@ -2,9 +2,12 @@
 # Session 20: how many clusters of 2 x 2 the H200 holds at once (`20b`: 2048x2048x8200 on
 # 128x256 c2x2 ran 167.9 us against 91.9 on c2x1, 4096^3 210 against 174 — as if a quarter of
 # the 33 clusters the planner assumes could not start: GPCs whose TPC count is odd leave SMs
-# idle in clusters of 4); then scripts/gpu-session20d.sh's request-rate sweep.
+# idle in clusters of 4); then the request rate against the CTAs issuing (session 19's
+# hypothesis: L2 requests bounded per SM), scripts/shapes/request-rate-20d.txt: if per SM,
+# time(8200) / time(8192) stays ~1.4 at every CTA count unclustered; if global, it falls towards
+# 1.0 below ~60 CTAs.
 #   Predicted: clusters of 2 resident 66; clusters of 4 ~28-32 (not 33).
-#     here:  git apply wip/cluster-2x2.patch && bash scripts/gpu-pack.sh && git checkout kernels src tests
+#     here:  bash scripts/gpu-pack.sh (as run: 6b7cb37 with the 2 x 2 patch since merged)
 #     there: bash scripts/gpu-session20e.sh (~150 s)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
