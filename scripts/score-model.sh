@@ -16,3 +16,4 @@ score kalign kalign-19d TN $S/19e-kalign-tn-c2.txt $S/20b-kalign-tn-c2x2.txt
 score rk8 random-k8 TN $S/18b-random-k8-tn.txt $S/18c-random-k8-tn.txt
 score nn random-k8 NN $S/18e-random-k8-nn.txt
 score tt random-k8 TT $S/18e-random-k8-tt.txt
+score decode small-m TN $S/20j-decode-tn-auto.txt $S/20j-decode-tn-splitk.txt $S/20j-decode-tn-streamk.txt
