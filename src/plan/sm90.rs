@@ -343,6 +343,17 @@ impl Sm90Variant {
             .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
+    /// The twin of this unclustered variant in multicast clusters of `size` CTAs: itself for 1,
+    /// `with_cluster(2)` for 2, `with_cluster_2x2` for 4; `None` where it is not built.
+    pub fn with_multicast(self, size: u32) -> Option<Sm90Variant> {
+        match size {
+            1 => Some(self),
+            2 => self.with_cluster(2),
+            4 => self.with_cluster_2x2(),
+            _ => None,
+        }
+    }
+
     /// The same tile as a split-K cluster of `split_k` CTAs (kernels/sm90/gemm.cuh `kSplitK`), or
     /// `None` where it is not built: pairs, cooperative 128-row tiles of `SPLIT_K_TILES_N`
     /// without multicast or register A; the stages are recounted for the landing buffers.
@@ -861,18 +872,12 @@ pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> 
         .into_iter()
         .filter(|v| v.fits(p) && v.fits_device(dev))
         .collect();
-    match cluster {
-        Some(1) => v.retain(|x| x.cluster_m == 1),
-        // A clustered variant fits wherever its unclustered twin does (`check` ignores the
-        // cluster), so the twin goes exactly where the tile is built clustered.
-        Some(4) => v.retain(|x| {
-            x.multicast_size() == 4 || (x.cluster_m == 1 && x.with_cluster_2x2().is_none())
-        }),
-        Some(c) => v.retain(|x| {
-            (x.cluster_m == c && x.cluster_n == 1)
-                || (x.cluster_m == 1 && x.with_cluster(c).is_none())
-        }),
-        None => {}
+    // A clustered variant fits wherever its unclustered twin does (`check` ignores the
+    // cluster), so the twin goes exactly where the tile is built clustered.
+    if let Some(c) = cluster {
+        v.retain(|x| {
+            x.multicast_size() == c || (x.multicast_size() == 1 && x.with_multicast(c).is_none())
+        });
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
     v
