@@ -1603,6 +1603,18 @@ mod tests {
         assert_eq!(v.grid(&tn(1, 1, 64), &dev), 1);
     }
 
+    /// The bf16 TN variant of a 128 x `block_n` tile, unclustered.
+    fn bf16_tile(block_n: u32) -> Sm90Variant {
+        Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            block_n,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap()
+    }
+
     /// Clusters of 2 x 2: blocks of 2 x 2 tiles, the grid whole clusters and no more than the
     /// device holds (30 on the H200, not 33), one Stream-K unit per cluster, planned with the
     /// others; `DEEPGEMM_CLUSTER=4` keeps only them where a tile has one.
@@ -1618,14 +1630,7 @@ mod tests {
             ),
             (132, 66, 30)
         );
-        let base = Sm90Variant::new(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            128,
-            128,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap();
+        let base = bf16_tile(128);
         let q = base.with_cluster_2x2().unwrap();
         assert_eq!(q.name(), "dg_sm90_bf16_bf16_tn_m128n128k64_s6_c2x2");
         assert_eq!((q.multicast_size(), q.cluster_size()), (4, 4));
@@ -1633,14 +1638,7 @@ mod tests {
             q.with_cluster_2x2().is_none()
                 && base.with_cluster(2).unwrap().with_cluster_2x2().is_none()
         );
-        let narrow = Sm90Variant::new(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            128,
-            64,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap();
+        let narrow = bf16_tile(64);
         assert!(narrow.with_cluster_2x2().is_none());
         // 300 x 520: 3 tile rows -> 2 pairs, 5 tile columns -> 3 pairs: 6 blocks of 4 tiles.
         let p = tn(300, 520, 4096);
@@ -1651,16 +1649,7 @@ mod tests {
         assert_eq!((sk.sk_tiles, sk.sk_ctas, sk.grid), (6, 30, 120));
         assert_eq!(sk.in_ctas(&q).sk_ctas, 120);
         // 2048 x 2048 on 128 x 256: 32 blocks; a data-parallel grid of the 30 clusters that fit.
-        let wide = Sm90Variant::new(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            128,
-            256,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap()
-        .with_cluster_2x2()
-        .unwrap();
+        let wide = bf16_tile(256).with_cluster_2x2().unwrap();
         let big = tn(2048, 2048, 8192);
         assert_eq!(wide.grid(&big, &dev), 120);
         let dp = decompositions_with(&wide, &big, &dev, Forced::DataParallel);
@@ -1678,26 +1667,12 @@ mod tests {
     fn clusters_pair_tile_rows_and_share_stream_k_units() {
         use crate::plan::streamk::{Decomposition, Forced, decompositions_with};
         let dev = DeviceSpec::H200;
-        let base = Sm90Variant::new(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            128,
-            256,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap();
+        let base = bf16_tile(256);
         let c2 = base.with_cluster(2).unwrap();
         assert_eq!(c2.name(), "dg_sm90_bf16_bf16_tn_m128n256k64_s4_c2x1");
         assert_eq!(c2.smem_bytes(), base.smem_bytes(), "the same shared memory");
         assert!(base.with_cluster(3).is_none());
-        let narrow = Sm90Variant::new(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            128,
-            16,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap();
+        let narrow = bf16_tile(16);
         assert!(narrow.with_cluster(2).is_none());
         // 3 tile rows become 2 pairs (4 rows' worth); grids are whole clusters.
         let p = tn(300, 512, 64);
