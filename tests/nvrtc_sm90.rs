@@ -386,7 +386,7 @@ mod gpu {
         alias: bool,
         /// CTAs per cluster along m (2: B multicast).
         cluster: u32,
-        /// CTAs per cluster along n (2, with `cluster: 2`: A multicast too).
+        /// CTAs per cluster along n (A multicast: 2 with `cluster: 2`, or 2 or 4 alone).
         cluster_n: u32,
         /// CTAs of a cluster sharing each tile's k-loop (2: split-K cluster).
         split_k: u32,
@@ -717,6 +717,7 @@ mod gpu {
         v.extend(narrow_cases());
         v.extend(cluster_cases());
         v.extend(cluster_2x2_cases());
+        v.extend(cluster_n_cases());
         v.extend(fill_cases());
         v.extend(pingpong_cases());
         v.extend(split_k_cases());
@@ -1167,6 +1168,64 @@ mod gpu {
                 ..BASE
             },
         ]);
+        v
+    }
+
+    /// Clusters along n (1 x 2, 1 x 4: A multicast along each tile row, B unclustered; session
+    /// 20, not run on a GPU yet): every width and layout built, tile-column counts that are not
+    /// a multiple of the cluster (CTAs past n still multicast their shares of A), ragged m, short
+    /// and long k, both epilogues, beta, fp32 out, fp16, batches, and the persistent loop.
+    fn cluster_n_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        let layouts: [(i32, i32, &[u32], &[u32]); 4] = [
+            (1, 0, &[16, 32, 64, 96], &[2, 4]),
+            (0, 0, &[16, 32, 64, 96], &[2]),
+            (1, 1, &[64], &[2, 4]),
+            (0, 1, &[64], &[2]),
+        ];
+        let mut i = 0usize;
+        for (ta, tb, widths, clusters) in layouts {
+            for &block_n in widths {
+                for &cluster_n in clusters {
+                    v.push(Case {
+                        cluster_n,
+                        block_n,
+                        ta,
+                        tb,
+                        // 5 or 6 tile columns (one past n for 1 x 2 at 5, up to three for 1 x 4);
+                        // m and n multiples of 8: every leading dimension on 16 bytes (the fill
+                        // widths store only by TMA; M- and N-major operands load only by it).
+                        m: [296, 136, 520, 8][i % 4],
+                        n: block_n as u64 * (5 + i as u64 % 2) - 8,
+                        k: [200, 72, 1000, 4096][i % 4],
+                        ab: if i % 5 == 4 { F16 } else { BF16 },
+                        cd: if i % 3 == 2 {
+                            F32
+                        } else if i % 5 == 4 {
+                            F16
+                        } else {
+                            BF16
+                        },
+                        ab_pad: 8 * (i as u64 % 2),
+                        beta: if i % 2 == 0 { 0.0 } else { 0.5 },
+                        epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][i % 3],
+                        batch: 1 + (i % 2) as i32,
+                        ..BASE
+                    });
+                    i += 1;
+                }
+            }
+        }
+        // 16 x 32 = 512 tiles of 128x64: 128 blocks of 1 x 4 over the 30 clusters that fit.
+        v.push(Case {
+            cluster_n: 4,
+            block_n: 64,
+            m: 2048,
+            n: 2048,
+            k: 64,
+            ..BASE
+        });
         v
     }
 

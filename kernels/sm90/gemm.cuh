@@ -349,10 +349,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // Clusters of kClusterM x kClusterN CTAs (rank r at m-position r % kClusterM, n-position
   // r / kClusterM) compute a kClusterM x kClusterN block of adjacent tiles. The CTAs of one
   // tile column share its B tile: each loads a 1/kClusterM share, which TMA multicasts into
-  // all of them (B's L2 reads drop by that factor); with kClusterN = 2 the CTAs of one tile
-  // row share its A tile likewise.
-  static_assert((kClusterM == 1 && kClusterN == 1) || (kClusterM == 2 && kClusterN <= 2),
-                "clusters of 1, 2 x 1 or 2 x 2");
+  // all of them (B's L2 reads drop by that factor); with kClusterN > 1 the CTAs of one tile
+  // row share its A tile likewise (clusters along n alone, 1 x 2 and 1 x 4, for narrow tiles,
+  // whose A outweighs their B).
+  static_assert((kClusterM == 1 && (kClusterN == 1 || kClusterN == 2 || kClusterN == 4)) ||
+                    (kClusterM == 2 && kClusterN <= 2),
+                "clusters of 1, 2 x 1, 2 x 2, 1 x 2 or 1 x 4");
   constexpr int kClusterSize = kClusterM * kClusterN;
   constexpr bool kMulticast = kClusterSize > 1;
   // Split-K clusters: the pair's CTAs take k-halves of the same tiles (see the top).
@@ -495,7 +497,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0,
                     load_batch, stream_a);
       }
-      if constexpr (kMulticast) {
+      if constexpr (kClusterM > 1) {
         TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
                                               full, load_n0, k0, load_batch, rank_m(),
                                               column_mask());
@@ -630,10 +632,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       pipe.consumer_release(stage);
       if constexpr (kMulticast) {
         const unsigned rank = cluster_ctarank();
-        mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ 1u));
-        if constexpr (kClusterN > 1) {
-          // The other CTA of this tile row (kClusterN = 2: rank +- kClusterM).
-          mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ kClusterM));
+        if constexpr (kClusterM > 1) {
+          mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ 1u));
+        }
+        // The other CTAs of this tile row: ranks kClusterM apart (kClusterN a power of 2, so
+        // rank ^ (kClusterM * j), j = 1 .. kClusterN - 1, visits each once).
+#pragma unroll
+        for (unsigned j = 1; j < static_cast<unsigned>(kClusterN); ++j) {
+          mbarrier_arrive_cluster(map_shared_rank(pipe.empty(stage), rank ^ (kClusterM * j)));
         }
       }
     };

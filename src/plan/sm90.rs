@@ -116,6 +116,15 @@ pub const CLUSTER_TILES_N: [u32; 3] = [256, 192, 128];
 /// (992x1536x10664 58.4 us against 79.8, 496x1000x11400 35.7 against 46.2).
 pub const CLUSTER_2X2_TILES_N: [u32; 2] = [256, 128];
 
+/// Tile widths also built in clusters along n alone, 1 x 2 and 1 x 4 (`Sm90Variant::
+/// with_cluster_n`): the CTAs of a tile row share its A tile through multicast. A narrow tile
+/// loads 128 rows of A for every 16-96 columns of B, and under a wave its A is re-read by every
+/// tile column: 496x376x1360 on 96 CTAs of 128x16 moves ~38 MB from L2 for 2.4 MB of operands
+/// and keeps its SMs busy 1.8x as long as cuBLASLt's 64x32 tiles in clusters of 2 x 4 (`20i`).
+/// Session 20 built them; planned by the cost model since session 21, where
+/// `streamk::cluster_n_pays` allows (`21a`, `21b`).
+pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
+
 /// The fill widths (`FILL_TILES`, K-major B) built in clusters of 2 as well: those whose half
 /// (each CTA's share of the multicast B tile) keeps whole 1024-byte swizzle periods. Where a
 /// leading dimension puts the operands' lines mid-sector, the L2 requests bound the launch
@@ -299,7 +308,7 @@ impl Sm90Variant {
             || self.major_a != Major::K
             || self.major_b != Major::K
             || self.split_k != 1
-            || self.cluster_m != 1
+            || self.multicast_size() != 1
             || self.pingpong()
             || matches!(self.block_n, 16 | 32)
         {
@@ -324,6 +333,7 @@ impl Sm90Variant {
         }
         // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
         (cluster_m == 2
+            && self.multicast_size() == 1
             && self.split_k == 1
             && !self.ring_epilogue
             && (CLUSTER_TILES_N.contains(&self.block_n)
@@ -343,13 +353,32 @@ impl Sm90Variant {
             .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
-    /// The twin of this unclustered variant in multicast clusters of `size` CTAs: itself for 1,
-    /// `with_cluster(2)` for 2, `with_cluster_2x2` for 4; `None` where it is not built.
-    pub fn with_multicast(self, size: u32) -> Option<Sm90Variant> {
-        match size {
-            1 => Some(self),
-            2 => self.with_cluster(2),
-            4 => self.with_cluster_2x2(),
+    /// The same kernel in clusters of 1 x `cluster_n` CTAs along n (kernels/sm90/gemm.cuh): the
+    /// CTAs of a tile row share its A tile, B is loaded by each as unclustered; `None` where it
+    /// is not built: 16-bit tiles of `CLUSTER_N_TILES_N`, 2 or 4 CTAs (4 only for a K-major A,
+    /// whose 32-row shares keep the swizzle period; an M-major A's 128 rows are two 128-byte
+    /// chunks, one a CTA).
+    pub fn with_cluster_n(self, cluster_n: u32) -> Option<Sm90Variant> {
+        (matches!(cluster_n, 2 | 4)
+            && (cluster_n == 2 || self.major_a == Major::K)
+            && self.multicast_size() == 1
+            && self.split_k == 1
+            && !self.ring_epilogue
+            && !self.register_a()
+            && !self.pingpong()
+            && self.ab.size_bytes() == 2
+            && CLUSTER_N_TILES_N.contains(&self.block_n))
+        .then_some(Sm90Variant { cluster_n, ..self })
+    }
+
+    /// The twin of this unclustered variant in clusters of `cm` x `cn` (`with_cluster`,
+    /// `with_cluster_2x2`, `with_cluster_n`), or `None` where it is not built.
+    pub fn with_cluster_shape(self, cm: u32, cn: u32) -> Option<Sm90Variant> {
+        match (cm, cn) {
+            (1, 1) => Some(self),
+            (2, 1) => self.with_cluster(2),
+            (2, 2) => self.with_cluster_2x2(),
+            (1, n) => self.with_cluster_n(n),
             _ => None,
         }
     }
@@ -363,7 +392,7 @@ impl Sm90Variant {
         }
         if split_k != 2
             || self.split_k != 1
-            || self.cluster_m != 1
+            || self.multicast_size() != 1
             || self.pingpong()
             || self.register_a()
             || !SPLIT_K_TILES_N.contains(&self.block_n)
@@ -437,6 +466,15 @@ impl Sm90Variant {
     /// Bytes of one pipeline stage: an A tile and a B tile.
     pub fn stage_bytes(&self) -> u64 {
         (self.block_m as u64 + self.block_n as u64)
+            * self.block_k as u64
+            * self.ab.size_bytes() as u64
+    }
+
+    /// Bytes of a stage this CTA asks the L2 for: its share of A and of B where they are
+    /// multicast (1 / cluster_n of A, 1 / cluster_m of B), the whole stage otherwise.
+    pub fn l2_stage_bytes(&self) -> u64 {
+        (self.block_m as u64 / self.cluster_n.max(1) as u64
+            + self.block_n as u64 / self.cluster_m.max(1) as u64)
             * self.block_k as u64
             * self.ab.size_bytes() as u64
     }
@@ -538,6 +576,8 @@ impl Sm90Variant {
                         v.extend(base);
                         v.extend(base.and_then(|b| b.with_cluster(2)));
                         v.extend(base.and_then(|b| b.with_cluster_2x2()));
+                        v.extend(base.and_then(|b| b.with_cluster_n(2)));
+                        v.extend(base.and_then(|b| b.with_cluster_n(4)));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
@@ -792,18 +832,26 @@ pub fn pingpong_forced() -> bool {
 }
 
 /// `DEEPGEMM_CLUSTER` = `1` (no clusters), `2` (the cluster-of-2 variant wherever a tile has
-/// one, for tests that must run the multicast path) or `4` (the 2 x 2 one likewise); unset:
-/// the cost model decides. Read once.
-pub fn cluster_forced() -> Option<u32> {
-    static F: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
-        match std::env::var("DEEPGEMM_CLUSTER").as_deref().map(str::trim) {
-            Ok("1") => Some(1),
-            Ok("2") => Some(2),
-            Ok("4") => Some(4),
-            _ => None,
-        }
+/// one, for tests that must run the multicast path), `4` (the 2 x 2 one likewise), `1x2` or
+/// `1x4` (the clusters along n likewise); unset: the cost model decides. As (CTAs along m,
+/// along n). Read once.
+pub fn cluster_forced() -> Option<(u32, u32)> {
+    static F: once_cell::sync::Lazy<Option<(u32, u32)>> = once_cell::sync::Lazy::new(|| {
+        parse_cluster(std::env::var("DEEPGEMM_CLUSTER").as_deref().unwrap_or(""))
     });
     *F
+}
+
+/// `DEEPGEMM_CLUSTER`'s value as (CTAs along m, along n); `None` for anything else.
+pub fn parse_cluster(value: &str) -> Option<(u32, u32)> {
+    match value.trim() {
+        "1" => Some((1, 1)),
+        "2" => Some((2, 1)),
+        "4" => Some((2, 2)),
+        "1x2" => Some((1, 2)),
+        "1x4" => Some((1, 4)),
+        _ => None,
+    }
 }
 
 /// Tile rows per L2 group of the launches: `DEEPGEMM_GROUP_M` = N (1 to 4096), for tuning
@@ -867,16 +915,21 @@ pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Va
     variants
 }
 
-pub fn fitting_with(p: &GemmProblem, dev: &DeviceSpec, cluster: Option<u32>) -> Vec<Sm90Variant> {
+pub fn fitting_with(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    cluster: Option<(u32, u32)>,
+) -> Vec<Sm90Variant> {
     let mut v: Vec<Sm90Variant> = Sm90Variant::all()
         .into_iter()
         .filter(|v| v.fits(p) && v.fits_device(dev))
         .collect();
     // A clustered variant fits wherever its unclustered twin does (`check` ignores the
     // cluster), so the twin goes exactly where the tile is built clustered.
-    if let Some(c) = cluster {
+    if let Some((cm, cn)) = cluster {
         v.retain(|x| {
-            x.multicast_size() == c || (x.multicast_size() == 1 && x.with_multicast(c).is_none())
+            (x.cluster_m, x.cluster_n) == (cm, cn)
+                || (x.multicast_size() == 1 && x.with_cluster_shape(cm, cn).is_none())
         });
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
@@ -1013,7 +1066,7 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
@@ -1021,7 +1074,8 @@ mod tests {
              (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
              tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
              epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
-             tiles and tf32 TN x 2"
+             tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
+             tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1281,10 +1335,18 @@ mod tests {
             } else {
                 (0, 1, 0)
             };
+            // Clusters along n: 1 x 2 wherever the tile is built, 1 x 4 for a K-major A.
+            let along_n = match tag {
+                "tn" => 2 * CLUSTER_N_TILES_N.len(),
+                "nn" => CLUSTER_N_TILES_N.len(),
+                "tt" => 2,
+                _ => 1,
+            };
             assert_eq!(
                 fitting.len(),
                 TILES.len()
                     + narrow
+                    + along_n
                     + CLUSTER_TILES_N.len()
                     + CLUSTER_2X2_TILES_N.len()
                     + PINGPONG_TILES.len()
@@ -1615,6 +1677,87 @@ mod tests {
         .unwrap()
     }
 
+    /// Clusters along n (1 x 2, 1 x 4): blocks of 1 x n tiles, A shared along the tile row
+    /// (each CTA asks the L2 for 1/n of it), B whole; 1 x 4 within the 30 clusters of 4 that fit;
+    /// planned with the others; `DEEPGEMM_CLUSTER=1x2` / `1x4` keeps only them where a tile has
+    /// one.
+    #[test]
+    fn clusters_along_n_share_a_and_are_planned() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        let dev = DeviceSpec::H200;
+        let narrow = bf16_tile(16);
+        let q = narrow.with_cluster_n(4).unwrap();
+        assert_eq!(q.name(), "dg_sm90_bf16_bf16_tn_m128n16k64_s11_c1x4");
+        assert_eq!(
+            (q.multicast_size(), q.cluster_size(), q.stages),
+            (4, 4, narrow.stages)
+        );
+        assert_eq!(narrow.stage_bytes(), (128 + 16) * 64 * 2);
+        assert_eq!(q.l2_stage_bytes(), (32 + 16) * 64 * 2);
+        assert_eq!(
+            narrow.with_cluster_shape(1, 2).unwrap().name(),
+            "dg_sm90_bf16_bf16_tn_m128n16k64_s11_c1x2"
+        );
+        // Not built: twice, on other clusters, 128-wide tiles, tf32, 1 x 4 of an M-major A.
+        assert!(q.with_cluster_n(2).is_none() && q.with_cluster(2).is_none());
+        assert!(q.with_cluster_2x2().is_none());
+        let wide = bf16_tile(128);
+        assert!(wide.with_cluster_n(2).is_none());
+        let tf32 = Sm90Variant::new(
+            ScalarType::F32,
+            ScalarType::F32,
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(tf32.with_cluster_n(2).is_none());
+        let nn = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::K),
+            128,
+            64,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        assert!(nn.with_cluster_n(2).is_some() && nn.with_cluster_n(4).is_none());
+        // 496 x 376 on 128 x 16: 4 tile rows, 24 tile columns -> 6 blocks of 4 a row.
+        let p = tn(496, 376, 1360);
+        assert_eq!(q.num_tiles(&p), 96);
+        assert_eq!(q.grid(&p, &dev), 96);
+        let dp = decompositions_with(&q, &p, &dev, Forced::DataParallel);
+        assert_eq!(dp[0].0.grid, 96);
+        let sk = decompositions_with(&q, &p, &dev, Forced::StreamK);
+        assert_eq!(
+            (sk[0].0.sk_tiles, sk[0].0.sk_ctas, sk[0].0.grid),
+            (24, 30, 120)
+        );
+        // 385 columns: a 25th tile column, rounded up to a whole block of 4.
+        assert_eq!(q.num_tiles(&tn(496, 385, 1360)), 4 * 28);
+        // Planned with the others; asked for, the twin replaces its base.
+        let all = fitting_with(&p, &dev, None);
+        assert!(all.contains(&q) && all.contains(&narrow));
+        // ... but by the model only data-parallel, 64 wide or more, on 2 tile rows or more of 4
+        // tile columns or more (`streamk::cluster_n_pays`).
+        let x2 = bf16_tile(64).with_cluster_n(2).unwrap();
+        let auto =
+            |v: &Sm90Variant, m, n| decompositions_with(v, &tn(m, n, 3496), &dev, Forced::Auto);
+        let planned = auto(&x2, 1112, 840);
+        assert!(planned.len() == 1 && planned[0].0.is_data_parallel());
+        assert!(auto(&q, 1112, 840).is_empty(), "16 wide");
+        assert!(auto(&x2, 128, 8192).is_empty(), "one tile row");
+        assert!(auto(&x2, 7168, 128).is_empty(), "two tile columns");
+        assert!(!decompositions_with(&x2, &tn(128, 8192, 3496), &dev, Forced::StreamK).is_empty());
+        let four = fitting_with(&p, &dev, parse_cluster("1x4"));
+        assert!(four.contains(&q) && !four.contains(&narrow));
+        assert!(four.contains(&wide), "no twin: the base stays");
+        let two = fitting_with(&p, &dev, parse_cluster(" 1x2 "));
+        assert!(two.contains(&narrow.with_cluster_n(2).unwrap()) && !two.contains(&q));
+        assert_eq!(parse_cluster("2"), Some((2, 1)));
+        assert_eq!(parse_cluster("2x4"), None);
+    }
+
     /// Clusters of 2 x 2: blocks of 2 x 2 tiles, the grid whole clusters and no more than the
     /// device holds (30 on the H200, not 33), one Stream-K unit per cluster, planned with the
     /// others; `DEEPGEMM_CLUSTER=4` keeps only them where a tile has one.
@@ -1655,7 +1798,7 @@ mod tests {
         let dp = decompositions_with(&wide, &big, &dev, Forced::DataParallel);
         assert_eq!(dp[0].0.grid, 120);
         assert!(fitting_with(&p, &dev, None).iter().any(|v| *v == q));
-        let four = fitting_with(&p, &dev, Some(4));
+        let four = fitting_with(&p, &dev, Some((2, 2)));
         assert!(four.iter().any(|v| *v == q));
         assert!(
             four.iter()
@@ -1710,8 +1853,8 @@ mod tests {
         assert!(dp[0].0.is_data_parallel() && dp[0].0.grid == 132);
         // DEEPGEMM_CLUSTER: 2 swaps in the clustered variant where a tile has one, 1 drops them.
         let all = fitting_with(&big, &dev, None);
-        let two = fitting_with(&big, &dev, Some(2));
-        let one = fitting_with(&big, &dev, Some(1));
+        let two = fitting_with(&big, &dev, Some((2, 1)));
+        let one = fitting_with(&big, &dev, Some((1, 1)));
         assert!(all.iter().any(|v| v.cluster_m == 2) && all.iter().any(|v| v.cluster_m == 1));
         assert!(one.iter().all(|v| v.cluster_m == 1));
         for v in &two {

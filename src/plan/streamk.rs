@@ -353,6 +353,13 @@ const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 /// L2 requests do not bound the launch the unclustered variant keeps its place (NN
 /// 1000x3000x4000 on 128x192: 40.5 us unclustered, 46.6 in clusters).
 const CLUSTER_START_S: f64 = 4e-6;
+/// The same for clusters along n (1 x 2, 1 x 4: A multicast, tiles under 128 wide), fitted to
+/// `21a`'s sweeps (H200): where the L2 requests do not bound the launch they ran 0.2-0.7 us
+/// over their unclustered twin (336x1912x1536 on 128x64: 12.2 us unclustered, 12.4 in 1 x 2,
+/// 12.9 in 1 x 4); scored against those sweeps (scripts/sweep-regret.py), 1 us chose best
+/// (under-wave 1.028 of the fastest measured, k-alignment 1.037; at 4 us 1.049 and 1.047, at
+/// 0 1.030 and 1.038).
+const CLUSTER_N_START_S: f64 = 1e-6;
 
 /// What one SM's loads sustained under the ping-pong tiles (H200, session 6, set A swept:
 /// 64x256 at 4096^3 195 us for 8 tiles of 64 k-steps per CTA, 40 KiB each: 107 GB/s; 64x128
@@ -584,7 +591,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     if v.block_n < 128 {
         // Charged to the tiles whose loads outweigh their math only (for 128-256 wide tiles it
         // would misrank 128x192 against 128x256 at 4097^3, where 128x192 measured 4% faster).
-        let loads = (tiles * k_iters) as f64 * v.stage_bytes() as f64;
+        let loads = (tiles * k_iters) as f64 * v.l2_stage_bytes() as f64;
         let a_bytes = (p.m * p.k * p.batch) as f64 * v.ab.size_bytes() as f64;
         let rate = if p.n.div_ceil(v.block_n as u64) > 1 && a_bytes > L2_RELOAD_MIN_BYTES {
             L2_RELOAD_BYTES_PER_S
@@ -599,12 +606,16 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
     // a little (and breaks ties between tiles towards less wasted work).
     let mut t = busiest.max(floor) + 0.1 * busiest.min(floor) + fixup;
-    if v.cluster_m > 1 && (v.major_b == Major::K || v.major_a == Major::K) {
+    if v.multicast_size() > 1 && (v.major_b == Major::K || v.major_a == Major::K) {
         // Not where both operands are MN-major (NT): session 5 measured an N-major B's cluster
         // advantage (MN_B_UNCLUSTERED_FACTOR) as whole launches' ratios, this cost included,
         // and charging it there too made NT 1% slower (19c: random-k8 1.008, the moved
         // shapes 0.998), while TT ran 3-4% faster with it (0.969, 0.961).
-        t += CLUSTER_START_S;
+        t += if v.cluster_m == 1 {
+            CLUSTER_N_START_S
+        } else {
+            CLUSTER_START_S
+        };
     }
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
@@ -632,6 +643,21 @@ const RING_EPILOGUE_FACTOR: f64 = 0.99;
 /// See RING_EPILOGUE_FACTOR: the extra stage pays only over a long mainloop (and staging in
 /// the ring costs a little at its end).
 const RING_EPILOGUE_MIN_K_ITERS: u64 = 60;
+
+/// Whether the model may plan a cluster along n (1 x 2, 1 x 4: A multicast along a tile row)
+/// for `p`: tiles at least 64 wide, at least 2 tile rows of at least 4 tile columns, and only
+/// data-parallel (see `decompositions_with`). Where the model had planned them freely (`21b`, H200, 77
+/// shape-layouts against 8f19ac3 alternating twice: geomean 1.008), the data-parallel ones on
+/// several rows of several columns ran 0.72-0.93 of the old time (1112x840x3496 all four
+/// layouts, 1704x760x2680, 880x1608x1688, 3672x336x1080, 336x1912x1544), while one tile row
+/// (decode shapes, 128x8192x8192 and the swapped 64 x 4096 ones: up to 1.23x), one cluster a
+/// row (7168x128x2048 on 64-wide 1 x 2: 1.15-1.21x) and the Stream-K or split-K ones
+/// (480x1488x6224 sk32x64 1.05-1.07x, 128x4096x7168 1.05x) lost, and so did every plan on
+/// 32-wide tiles in 1 x 2 (7 of 7, 1.08-1.23x: 264x1168x2424 16.4 -> 20.2 us TN, where the
+/// model ranks the narrow tiles too well to begin with).
+fn cluster_n_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    v.block_n >= 64 && p.m.div_ceil(v.block_m as u64) >= 2 && p.n.div_ceil(v.block_n as u64) >= 4
+}
 
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
@@ -687,6 +713,10 @@ pub fn decompositions_with(
         };
         return vec![(d, estimate_s(v, p, &d, dev))];
     }
+    let along_n = v.cluster_m == 1 && v.cluster_n > 1;
+    if along_n && force == Forced::Auto && !cluster_n_pays(v, p) {
+        return Vec::new();
+    }
     // The scheduler's units: CTAs, or multicast clusters walking blocks of tiles (see
     // `Decomposition`), as many as the device holds at once; `sms` and `tiles` count those,
     // the grid CTAs.
@@ -710,6 +740,8 @@ pub fn decompositions_with(
         Forced::DataParallel | Forced::SplitKCluster => {}
         Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
+        // Clusters along n: data-parallel only unless forced (see `cluster_n_pays`).
+        Forced::Auto if along_n => {}
         Forced::Auto => {
             if tiles > sms && tiles % sms != 0 && cm == 1 {
                 // (Not for clusters: 4888x832x4528 TT ran 1.22x slower on 128x128 clusters with
@@ -1178,13 +1210,25 @@ mod tests {
         // column, or after data-parallel waves, they ran slower and stay off: 4096x128x7168 on
         // the split-K pairs 25.8 against 30.6 (128x128 sk32x128); 4208x2215x6912 on 128x192
         // data-parallel 171.9 against 184.2 (128x248 sk33x132).
-        for (m, n, k) in [(632, 2104, 13544), (1184, 808, 7832)] {
-            let d = top(m, n, k).decomposition;
-            assert!(
-                d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0,
-                "{m}x{n}x{k}: {d:?}"
-            );
+        // Since session 21 the first takes 128x96 tiles in clusters of 1 x 4 instead, data-
+        // parallel (`21b`: 76.6 us against 80.4 on 128x192 sk33x66).
+        let d = top(1184, 808, 7832).decomposition;
+        assert!(
+            d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0,
+            "{d:?}"
+        );
+        let along_n = top(632, 2104, 13544);
+        match along_n.kernel {
+            crate::plan::Kernel::Sm90(v) => {
+                assert_eq!(
+                    (v.block_n, v.cluster_m, v.cluster_n),
+                    (96, 1, 4),
+                    "{along_n:?}"
+                )
+            }
+            k => panic!("not sm90: {k:?}"),
         }
+        assert!(along_n.decomposition.is_data_parallel());
         let narrow = top(4096, 128, 7168);
         match narrow.kernel {
             crate::plan::Kernel::Sm90(v) => assert_eq!(v.split_k, 2, "{narrow:?}"),
