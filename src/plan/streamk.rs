@@ -654,10 +654,22 @@ const RING_EPILOGUE_MIN_K_ITERS: u64 = 60;
 /// row (7168x128x2048 on 64-wide 1 x 2: 1.15-1.21x) and the Stream-K or split-K ones
 /// (480x1488x6224 sk32x64 1.05-1.07x, 128x4096x7168 1.05x) lost, and so did every plan on
 /// 32-wide tiles in 1 x 2 (7 of 7, 1.08-1.23x: 264x1168x2424 16.4 -> 20.2 us TN, where the
-/// model ranks the narrow tiles too well to begin with).
+/// model ranks the narrow tiles too well to begin with). Timed again under that rule (`21c`, 24
+/// moved shape-layouts, three rounds: 0.965), the clusters of 2 over more than 100 k-iterations
+/// lost 8 of 8 (1048x1328x7360 TN 40.8 -> 46.8 us, 768x2048x8192 45.8 -> 50.5, 1.03-1.15x)
+/// while those of 4 won there (632x2104x13544 80.7 -> 74.8, 2536x360x6744 0.954): 1 x 2 is
+/// planned over at most CLUSTER_N2_MAX_K_ITERS.
 fn cluster_n_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
-    v.block_n >= 64 && p.m.div_ceil(v.block_m as u64) >= 2 && p.n.div_ceil(v.block_n as u64) >= 4
+    v.block_n >= 64
+        && p.m.div_ceil(v.block_m as u64) >= 2
+        && p.n.div_ceil(v.block_n as u64) >= 4
+        && (v.cluster_n >= 4 || p.k.div_ceil(v.block_k as u64) <= CLUSTER_N2_MAX_K_ITERS)
 }
+
+/// See `cluster_n_pays`: the longest k-loop (in iterations) a cluster of 1 x 2 is planned for.
+/// `21c`'s 1 x 2 moves up to 58 iterations ran 0.75-1.06 of the old time (11 of 14 faster:
+/// 1112x840x3496 NT 31.3 -> 23.4 us, 336x1912x1544 TN 15.5 -> 13.5); from 106 on all slower.
+const CLUSTER_N2_MAX_K_ITERS: u64 = 64;
 
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
