@@ -11,9 +11,11 @@ score() { # NAME SHAPES LAYOUT SWEEPS...
     python3 scripts/sweep-regret.py "$T/$name.plans" "$@" > "$T/$name.log"
     echo "$name $(tail -1 "$T/$name.log")"
 }
-score uw under-wave TN $S/18b-under-wave-tn.txt $S/18c-under-wave-tn.txt $S/19c-under-wave-tn-n*.txt $S/19e-under-wave-tn-c2.txt $S/20b-under-wave-tn-c2x2.txt
-score kalign kalign-19d TN $S/19e-kalign-tn-c2.txt $S/20b-kalign-tn-c2x2.txt
+score uw under-wave TN $S/18b-under-wave-tn.txt $S/18c-under-wave-tn.txt $S/19c-under-wave-tn-n*.txt $S/19e-under-wave-tn-c2.txt $S/20b-under-wave-tn-c2x2.txt $S/21a-under-wave-tn-*.txt
+score kalign kalign-19d TN $S/19e-kalign-tn-c2.txt $S/20b-kalign-tn-c2x2.txt $S/21a-kalign-19d-tn-*.txt
 score rk8 random-k8 TN $S/18b-random-k8-tn.txt $S/18c-random-k8-tn.txt
 score nn random-k8 NN $S/18e-random-k8-nn.txt
 score tt random-k8 TT $S/18e-random-k8-tt.txt
 score decode small-m TN $S/20j-decode-tn-auto.txt $S/20j-decode-tn-splitk.txt $S/20j-decode-tn-streamk.txt
+score small-m small-m TN $S/21b-small-m-tn.txt
+score small-n small-n TN $S/21b-small-n-tn.txt

@@ -122,7 +122,9 @@ pub const CLUSTER_2X2_TILES_N: [u32; 2] = [256, 128];
 /// tile column: 496x376x1360 on 96 CTAs of 128x16 moves ~38 MB from L2 for 2.4 MB of operands
 /// and keeps its SMs busy 1.8x as long as cuBLASLt's 64x32 tiles in clusters of 2 x 4 (`20i`).
 /// Session 20 built them; planned by the cost model since session 21, where
-/// `streamk::cluster_n_pays` allows (`21a`, `21b`).
+/// `streamk::cluster_n_pays` allows (`21a`-`21d`): 64 and 96 wide only, so the 16- and 32-wide
+/// ones run only under `DEEPGEMM_CLUSTER=1x2` / `1x4` (the model ranks their unclustered twins
+/// too well already; planned, 1 x 2 of 32 lost 7 of 7).
 pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
 
 /// The fill widths (`FILL_TILES`, K-major B) built in clusters of 2 as well: those whose half
