@@ -42,6 +42,20 @@ alternate_layouts() {
     done
     OUT=$out0
 }
+# `alternate_moved ROUNDS NAME ARGS...`: as `alternate_layouts`, but each layout (LAYOUTS, default
+# "TN NN TT NT") on its own list, .gpu/shapes/NAME-<layout>.txt (skipped where there is none):
+# the shape-layouts a planner change moved, logs LAYOUT_new-R.txt / LAYOUT_old-R.txt.
+alternate_moved() {
+    local rounds=$1 name=$2 l f r; shift 2
+    for l in ${LAYOUTS:-TN NN TT NT}; do
+        f=.gpu/shapes/$name-$(echo "$l" | tr A-Z a-z).txt
+        [ -f "$f" ] || continue
+        for ((r = 1; r <= rounds; r++)); do
+            bench "${l}_new-$r" --layout "$l" --shapes "$f" "$@"
+            bench_old "${l}_old-$r" --layout "$l" --shapes "$f" "$@"
+        done
+    done
+}
 # `finish [PATTERN...]`: every *.txt under $OUT (and whatever PATTERNs, expanded there, name)
 # into one logs.tgz, the files removed: the device tool brings back only a handful of files.
 finish() { (cd "$OUT" && shopt -s nullglob && tar czf logs.tgz --remove-files *.txt $* 2>/dev/null); }

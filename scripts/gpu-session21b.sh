@@ -15,13 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
 precompile_old
-for l in TN NN TT NT; do
-    f=.gpu/shapes/moved-21b-$(echo $l | tr A-Z a-z).txt
-    for r in 1 2; do
-        bench ${l}_new-$r --layout $l --check sample --shapes $f
-        bench_old ${l}_old-$r --layout $l --check sample --shapes $f
-    done
-done
+alternate_moved 2 moved-21b --check sample
 for s in small-m small-n; do
     timeout 150 "$B" --sweep --no-cublas --check sample --iters 20 --warmup 3 --shapes .gpu/shapes/$s.txt >"$OUT/sweep-$s.txt" 2>&1
     echo "== sweep $s rc=$? ${SECONDS}s"

@@ -14,13 +14,7 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
 precompile_old
-for l in TN NN TT NT; do
-    f=.gpu/shapes/moved-21c-$(echo $l | tr A-Z a-z).txt
-    for r in 1 2 3; do
-        bench ${l}_new-$r --layout $l --check sample --shapes $f
-        bench_old ${l}_old-$r --layout $l --check sample --shapes $f
-    done
-done
+alternate_moved 3 moved-21c --check sample
 bench under-wave-tn --check sample --shapes .gpu/shapes/under-wave.txt
 bench random-k8-tn --check sample --shapes .gpu/shapes/random-k8.txt
 finish

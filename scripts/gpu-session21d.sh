@@ -13,11 +13,5 @@ set -uo pipefail
 K=dg_sm90_bf16_bf16_nn_m128n112k64_s6_c1x1,dg_sm90_bf16_bf16_nn_m128n128k64_s6_c1x1,dg_sm90_bf16_bf16_nn_m128n64k64_s8_c1x1,dg_sm90_bf16_bf16_nn_m128n64k64_s8_c1x2,dg_sm90_bf16_bf16_nn_m128n96k64_s6_c1x1,dg_sm90_bf16_bf16_nn_m128n96k64_s6_c1x2,dg_sm90_bf16_bf16_nt_m128n64k64_s8_c1x1,dg_sm90_bf16_bf16_nt_m128n64k64_s8_c1x2,dg_sm90_bf16_bf16_tn_m128n112k64_s6_c1x1,dg_sm90_bf16_bf16_tn_m128n112k64_s7_c1x1_re,dg_sm90_bf16_bf16_tn_m128n128k64_s6_c1x1,dg_sm90_bf16_bf16_tn_m128n128k64_s6_c2x1,dg_sm90_bf16_bf16_tn_m128n176k64_s5_c2x1,dg_sm90_bf16_bf16_tn_m128n64k64_s8_c1x2,dg_sm90_bf16_bf16_tn_m128n64k64_s8_c1x4,dg_sm90_bf16_bf16_tn_m128n96k64_s6_c1x1,dg_sm90_bf16_bf16_tn_m128n96k64_s6_c1x2,dg_sm90_bf16_bf16_tn_m128n96k64_s6_c1x4,dg_sm90_bf16_bf16_tn_m128n96k64_s8_c1x1_re,dg_sm90_bf16_bf16_tt_m128n64k64_s8_c1x2,dg_sm90_bf16_bf16_tt_m128n64k64_s8_c1x4
 "$B" --precompile "$K" >/dev/null; echo "precompile ${SECONDS}s"
 precompile_old "$K"
-for l in TN NN TT NT; do
-    f=.gpu/shapes/moved-21d-$(echo $l | tr A-Z a-z).txt
-    for r in 1 2 3; do
-        bench ${l}_new-$r --layout $l --check sample --shapes $f
-        bench_old ${l}_old-$r --layout $l --check sample --shapes $f
-    done
-done
+alternate_moved 3 moved-21d --check sample
 finish

@@ -16,11 +16,5 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
 precompile_old
-for l in ${LAYOUTS:-TN NN TT NT}; do
-    f=.gpu/shapes/moved-22a-$(echo $l | tr A-Z a-z).txt
-    for r in 1 2; do
-        bench ${l}_new-$r --layout $l --check sample --shapes $f
-        bench_old ${l}_old-$r --layout $l --check sample --shapes $f
-    done
-done
+alternate_moved 2 moved-22a --check sample
 finish
