@@ -1799,9 +1799,9 @@ mod tests {
         assert_eq!(wide.grid(&big, &dev), 120);
         let dp = decompositions_with(&wide, &big, &dev, Forced::DataParallel);
         assert_eq!(dp[0].0.grid, 120);
-        assert!(fitting_with(&p, &dev, None).iter().any(|v| *v == q));
+        assert!(fitting_with(&p, &dev, None).contains(&q));
         let four = fitting_with(&p, &dev, Some((2, 2)));
-        assert!(four.iter().any(|v| *v == q));
+        assert!(four.contains(&q));
         assert!(
             four.iter()
                 .all(|v| v.multicast_size() == 4 || v.cluster_m == 1)
