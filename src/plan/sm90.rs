@@ -688,17 +688,22 @@ impl Sm90Variant {
         ptrs.a % TMA_STRIDE_ALIGN == 0 && ptrs.b % TMA_STRIDE_ALIGN == 0
     }
 
+    /// The scheduler's units along m and n in one batch: tiles, or for a multicast cluster
+    /// blocks of `cluster_m` x `cluster_n` tiles (kernels/sm90/gemm.cuh walks these;
+    /// `Sm90Params::set_tiles` passes them on).
+    pub fn tile_blocks(&self, p: &GemmProblem) -> (u64, u64) {
+        (
+            p.m.div_ceil(self.block_m as u64 * self.cluster_m.max(1) as u64),
+            p.n.div_ceil(self.block_n as u64 * self.cluster_n.max(1) as u64),
+        )
+    }
+
     /// Output tiles over all batches; for a cluster variant, whole clusters' worth (the tile
     /// rows and columns rounded up to multiples of the cluster's, as the kernel's scheduler
     /// blocks them).
     pub fn num_tiles(&self, p: &GemmProblem) -> u64 {
-        let cm = self.cluster_m.max(1) as u64;
-        let cn = self.cluster_n.max(1) as u64;
-        p.m.div_ceil(self.block_m as u64).div_ceil(cm)
-            * cm
-            * p.n.div_ceil(self.block_n as u64).div_ceil(cn)
-            * cn
-            * p.batch
+        let (blocks_m, blocks_n) = self.tile_blocks(p);
+        blocks_m * blocks_n * self.multicast_size() as u64 * p.batch
     }
 
     /// Persistent grid: one CTA per SM, fewer when there are fewer tiles (a split-K cluster's

@@ -89,7 +89,8 @@ pub fn encode_args(
     // consecutive lines of the contiguous dimension.
     let (lda, ldb) = v.leading_dims(p).map_err(|why| unsupported!("{why}"))?;
     let (rows, ld, batch_stride, box_rows, major) = match which {
-        // In clusters of 2 x 2 the CTAs of a tile row each load half of A's rows likewise.
+        // The CTAs of a tile row (clusters of 2 x 2, 1 x 2, 1 x 4) each load a 1/cluster_n
+        // share of A's rows and multicast it.
         Operand::A => (
             p.m,
             lda as u64,
@@ -476,11 +477,10 @@ impl Sm90Params {
     /// flags that follow from the tile counts (`stream_flags`). `Sm90Variant::check`
     /// keeps tiles x k-iterations below 2^31.
     pub fn set_tiles(&mut self, v: &Sm90Variant, p: &GemmProblem) {
-        let unit_m = v.block_m as u64 * v.cluster_m.max(1) as u64;
         let c32 = |x: u64| x.min(i32::MAX as u64) as i32;
-        self.tiles_m = c32(p.m.div_ceil(unit_m).max(1));
-        let unit_n = v.block_n as u64 * v.cluster_n.max(1) as u64;
-        self.tiles_n = c32(p.n.div_ceil(unit_n).max(1));
+        let (blocks_m, blocks_n) = v.tile_blocks(p);
+        self.tiles_m = c32(blocks_m.max(1));
+        self.tiles_n = c32(blocks_n.max(1));
         self.tiles_per_batch = c32(self.tiles_m as u64 * self.tiles_n as u64);
         self.num_tiles = c32(self.tiles_per_batch as u64 * p.batch);
         self.k_iters = c32(p.k.div_ceil(v.block_k as u64).max(1));
