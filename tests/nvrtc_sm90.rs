@@ -1107,8 +1107,8 @@ mod gpu {
         v
     }
 
-    /// Clusters of 2 x 2 (A multicast along each tile row, B along each tile column; session
-    /// 19, not run on a GPU yet): every layout and tile, odd tile-row and tile-column counts
+    /// Clusters of 2 x 2 (A multicast along each tile row, B along each tile column; built in
+    /// session 19, first run in `20b`): every layout and tile, odd tile-row and tile-column counts
     /// (CTAs past m or n still multicast their shares), the persistent loop, both epilogues,
     /// beta, fp32 out, batches, tf32.
     fn cluster_2x2_cases() -> Vec<Case> {
@@ -1171,8 +1171,8 @@ mod gpu {
         v
     }
 
-    /// Clusters along n (1 x 2, 1 x 4: A multicast along each tile row, B unclustered; session
-    /// 20, not run on a GPU yet): every width and layout built, tile-column counts that are not
+    /// Clusters along n (1 x 2, 1 x 4: A multicast along each tile row, B unclustered; built in
+    /// session 20, first run in `21a`): every width and layout built, tile-column counts that are not
     /// a multiple of the cluster (CTAs past n still multicast their shares of A), ragged m, short
     /// and long k, both epilogues, beta, fp32 out, fp16, batches, and the persistent loop.
     fn cluster_n_cases() -> Vec<Case> {

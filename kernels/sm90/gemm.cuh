@@ -403,8 +403,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // A cluster's tiles are blocks of kClusterM x kClusterN tiles: the scheduler walks them
   // (BLOCK_M * kClusterM rows, BLOCK_N * kClusterN columns), and the CTA at (i, j) takes tile
   // row kClusterM * block_row + i and column kClusterN * block_col + j. A tile past m or n
-  // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it. Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the
-  // tiles are row pairs: both CTAs walk the same units, so the multicast stays in step);
+  // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it.
+  // Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the tiles are
+  // the blocks: a cluster's CTAs walk the same units, so the multicast stays in step);
   // ping-pong and split-K clusters run data-parallel only (the planner launches no Stream-K
   // phase; sk_tiles is ignored).
   // The host computed the tile counts for those blocks (set_tiles).

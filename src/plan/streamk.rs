@@ -646,8 +646,9 @@ const RING_EPILOGUE_MIN_K_ITERS: u64 = 60;
 
 /// Whether the model may plan a cluster along n (1 x 2, 1 x 4: A multicast along a tile row)
 /// for `p`: tiles at least 64 wide, at least 2 tile rows of at least 4 tile columns, and only
-/// data-parallel (see `decompositions_with`). Where the model had planned them freely (`21b`, H200, 77
-/// shape-layouts against 8f19ac3 alternating twice: geomean 1.008), the data-parallel ones on
+/// data-parallel (see `decompositions_with`). Where the model had planned them freely (`21b`,
+/// H200, 77 shape-layouts against 8f19ac3 alternating twice: geomean 1.008), the data-parallel
+/// ones on
 /// several rows of several columns ran 0.72-0.93 of the old time (1112x840x3496 all four
 /// layouts, 1704x760x2680, 880x1608x1688, 3672x336x1080, 336x1912x1544), while one tile row
 /// (decode shapes, 128x8192x8192 and the swapped 64 x 4096 ones: up to 1.23x), one cluster a
