@@ -19,3 +19,4 @@ score tt random-k8 TT $S/18e-random-k8-tt.txt
 score decode small-m TN $S/20j-decode-tn-auto.txt $S/20j-decode-tn-splitk.txt $S/20j-decode-tn-streamk.txt
 score small-m small-m TN $S/21b-small-m-tn.txt
 score small-n small-n TN $S/21b-small-n-tn.txt
+score smallmn small-mn-long-k TN $S/22c-small-mn-long-k-tn-*.txt

@@ -567,8 +567,17 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             // before). Not unclustered splits (864x736x4704 on 128x128, sk42x126: 24.8 us
             // against 21.1 for the plan it displaced, `19e`), nor clusters of 2 x 2
             // (296x1224x11176, sk10x30: 42.1 us against 37.2, modelled 35.3, `20g`).
+            // Tiles up to 64 wide split over 3 or more CTAs each, operands in the L2, are
+            // charged so too, even where ranges cross tiles: `22c`'s sweeps of small m and n
+            // with a long k (scripts/sweeps/22c-*) measured 128x64 flat from 4 to 10 CTAs a
+            // tile (96x528x3960 sk9x36 14.8 us, sk9x72 14.2) where the Stream-K charge rose
+            // 10 us; with 2-3 a tile (280x488x5696 on 128x32 sk48x132: 23.5 against 19.3 for
+            // the split-K pairs) or operands beyond the L2 (64x4096x14336 sk32x96: 43.6
+            // against 40.1 for sk32x64) they ran as charged. Over the 260 shape-layouts this
+            // and `DATA_PARALLEL_FIXED_S` moved, 0.942 of the time before (`22d`).
             let even = d.ranges_within_tiles(k_iters)
-                || (v.cluster_m > 1 && v.cluster_n == 1 && d.sk_ctas as u64 % d.sk_tiles == 0);
+                || (v.cluster_m > 1 && v.cluster_n == 1 && d.sk_ctas as u64 % d.sk_tiles == 0)
+                || (fitted && in_l2 && 3 * d.sk_tiles <= ctas);
             fixup = if even && (fitted || in_l2 || grid_of_split_tiles) {
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
@@ -617,6 +626,11 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             CLUSTER_START_S
         };
     }
+    if d.sk_tiles == 0 && tiles <= d.grid as u64 && k_iters >= DATA_PARALLEL_FIXED_MIN_K_ITERS {
+        // One wave only: 4096x7168x16384's data-parallel 128x256 (1173.7 us) beat the hybrid
+        // with sk236 (1193.9, `16d`), which a charge on every wave count would rank first.
+        t += DATA_PARALLEL_FIXED_S;
+    }
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
@@ -627,6 +641,19 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         t
     }
 }
+
+/// What a data-parallel launch measures over its model beyond what a Stream-K or split-K one
+/// does: over `21a`'s sweeps (under-wave and k-alignment, TN, every candidate) unclustered
+/// data-parallel plans ran a median 5.9 us over their estimates, Stream-K ones 2.9 (whose fixed
+/// costs, `SPLIT_LAUNCH_S` and the fixup, were fitted). Scored against every kept sweep
+/// (scripts/score-model.sh), 2 us chose best (random-k8 TN 1.034 -> 1.023 of the fastest timed,
+/// decode 1.014 -> 1.008), charged to launches of one wave, which those sweeps timed. The
+/// split-K pairs are charged it too: without it decode scored 1.027. H200 (`22a`, every
+/// TN and NN shape-layout it moved against main): 0.975 and 0.990 of the time before, but
+/// 1.05-1.32 under 20 k-iterations (304x2176x512 9.3 -> 12.2 us, 3840x984x1080 NN 21.2 ->
+/// 23.8), where the splits it chose instead have little mainloop to share: not charged there.
+const DATA_PARALLEL_FIXED_S: f64 = 2e-6;
+const DATA_PARALLEL_FIXED_MIN_K_ITERS: u64 = 20;
 
 /// See `estimate_s`: the measured-over-modelled ratio of tiles under 128 wide (the narrow 16/32
 /// and the 64-wide ones) at most half filled along m.
@@ -1180,6 +1207,29 @@ mod tests {
     /// where they measured fastest, not where they measured slower than the model had them, and
     /// the Stream-K plans where they won or lost.
     #[test]
+    fn narrow_tiles_split_over_several_ctas_each_where_the_operands_fit_the_l2() {
+        // `22d` (H200, TN): 112x952x6968 ran 23.3 us on the 128x32 split-K pairs, 18.7 on
+        // 128x64 sk15x75; 912x320x3520 20.8 data-parallel on 128x32, 16.7 on 128x64 sk40x120.
+        let dev = DeviceSpec::H200;
+        for (m, n, k) in [(112, 952, 6968), (912, 320, 3520)] {
+            let top = crate::plan::candidates(&tn(m, n, k), &dev).unwrap()[0];
+            let d = top.decomposition;
+            match top.kernel {
+                crate::plan::Kernel::Sm90(v) => assert_eq!(v.block_n, 64, "{top:?}"),
+                k => panic!("not sm90: {k:?}"),
+            }
+            assert!(
+                d.sk_tiles > 0 && d.sk_ctas as u64 >= 3 * d.sk_tiles,
+                "{top:?}"
+            );
+        }
+        // Under DATA_PARALLEL_FIXED_MIN_K_ITERS the data-parallel charge stays off: 304x2176x512
+        // (8 k-iterations) ran 9.3 us data-parallel, 12.2 split (`22a`).
+        let short = crate::plan::candidates(&tn(304, 2176, 512), &dev).unwrap()[0];
+        assert!(short.decomposition.is_data_parallel(), "{short:?}");
+    }
+
+    #[test]
     fn fill_widths_are_ranked_as_measured() {
         let dev = DeviceSpec::H200;
         let first = |m, n, k| match crate::plan::candidates(&tn(m, n, k), &dev).unwrap()[0].kernel {
@@ -1242,9 +1292,17 @@ mod tests {
             k => panic!("not sm90: {k:?}"),
         }
         assert!(along_n.decomposition.is_data_parallel());
+        // Since session 22 (the data-parallel fixed cost) 4096x128x7168 takes 128x64 split
+        // evenly over 128 CTAs (swapped) instead of the split-K pairs: a tie in `22d` (TN 26.3
+        // us against 25.7, NN 25.4 / 25.7, TT 26.8 / 26.9, NT 25.9 / 25.9); either may rank first.
         let narrow = top(4096, 128, 7168);
+        let d = narrow.decomposition;
         match narrow.kernel {
-            crate::plan::Kernel::Sm90(v) => assert_eq!(v.split_k, 2, "{narrow:?}"),
+            crate::plan::Kernel::Sm90(v) => assert!(
+                v.split_k == 2
+                    || (v.block_n == 64 && d.sk_tiles > 0 && d.sk_ctas as u64 % d.sk_tiles == 0),
+                "{narrow:?}"
+            ),
             k => panic!("not sm90: {k:?}"),
         }
         assert!(top(4208, 2215, 6912).decomposition.is_data_parallel());
