@@ -108,7 +108,16 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
             // Blocks of one shape have the same plan (strides are the caller's throughout).
             let plan = *memo.entry((mc, nc)).or_insert_with(|| {
                 let b = p.block(m0, mc, n0, nc);
-                let best = pack::hopper_packed_plans(&b, dev, pack::Which::NONE).ok()?[0];
+                let plans = pack::hopper_packed_plans(&b, dev, pack::Which::NONE).ok()?;
+                // The block's fastest plan that needs no workspace past its copies: a split's
+                // partials (~4 MB over 120 CTAs of 128x64, whatever the block's size) would
+                // keep every cut above a small workspace, and at run time the block takes the
+                // first of its plans that fits (`block_plan`), this one at the least.
+                let best = plans
+                    .iter()
+                    .find(|c| c.pack.is_some_and(|s| c.workspace == s.workspace_bytes()))
+                    .copied()
+                    .unwrap_or(plans[0]);
                 best.pack
                     .is_some_and(|s| pack::pays(&b, &s))
                     .then_some(best)
