@@ -8,9 +8,9 @@
 #      sk36x72): which existing plans are fastest there, and how far off the model is.
 #      Predicted: the model's picks run 20-50% over their estimates; some 96-128 wide split-K
 #      plan beats the model's pick by >10% on a third of the shapes.
-#   2. wip/dp-fixed-cost.patch (.gpu) against main (.gpu/old) on the shape-layouts it moves
-#      (scripts/gpu-session22a.sh's run; LAYOUTS picks the layouts: "TN NN" here, "TT NT" in a
-#      second call).
+#   2. wip/dp-fixed-cost.patch (.gpu) against main (.gpu/old) on every shape-layout it moves
+#      (scripts/shapes/moved-22a-*; LAYOUTS picks the layouts: "TN NN" was run, "TT NT" never
+#      was). The patch was merged, changed, at cc00c6e and deleted: this part no longer rebuilds.
 #     here:  git apply wip/dp-fixed-cost.patch && bash scripts/gpu-pack.sh && git checkout src
 #            && bash scripts/gpu-pack-old.sh HEAD
 #     there: SWEEP=1 LAYOUTS="TN NN" bash scripts/gpu-session22c.sh; LAYOUTS="TT NT" bash ...

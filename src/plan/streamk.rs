@@ -648,9 +648,9 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
 /// costs, `SPLIT_LAUNCH_S` and the fixup, were fitted). Scored against every kept sweep
 /// (scripts/score-model.sh), 2 us chose best (random-k8 TN 1.034 -> 1.023 of the fastest timed,
 /// decode 1.014 -> 1.008), charged to launches of one wave, which those sweeps timed. The
-/// split-K pairs are charged it too: without it decode scored 1.027. H200 (`22a`, every
+/// split-K pairs are charged it too: without it decode scored 1.027. H200 (`22c`, every
 /// TN and NN shape-layout it moved against main): 0.975 and 0.990 of the time before, but
-/// 1.05-1.32 under 20 k-iterations (304x2176x512 9.3 -> 12.2 us, 3840x984x1080 NN 21.2 ->
+/// 1.05-1.32 under 20 k-iterations (304x2176x512 TN 9.3 -> 12.2 us, 3840x984x1080 NN 21.2 ->
 /// 23.8), where the splits it chose instead have little mainloop to share: not charged there.
 const DATA_PARALLEL_FIXED_S: f64 = 2e-6;
 const DATA_PARALLEL_FIXED_MIN_K_ITERS: u64 = 20;
@@ -1224,7 +1224,7 @@ mod tests {
             );
         }
         // Under DATA_PARALLEL_FIXED_MIN_K_ITERS the data-parallel charge stays off: 304x2176x512
-        // (8 k-iterations) ran 9.3 us data-parallel, 12.2 split (`22a`).
+        // (8 k-iterations) ran 9.3 us data-parallel, 12.2 split (`22c`).
         let short = crate::plan::candidates(&tn(304, 2176, 512), &dev).unwrap()[0];
         assert!(short.decomposition.is_data_parallel(), "{short:?}");
     }
