@@ -1203,9 +1203,6 @@ mod tests {
         assert_eq!(plan.grid[0], 120);
     }
 
-    /// Sessions 5 and 16's sweeps (H200) as ranking checks of the whole planner: the fill widths
-    /// where they measured fastest, not where they measured slower than the model had them, and
-    /// the Stream-K plans where they won or lost.
     #[test]
     fn narrow_tiles_split_over_several_ctas_each_where_the_operands_fit_the_l2() {
         // `22d` (H200, TN): 112x952x6968 ran 23.3 us on the 128x32 split-K pairs, 18.7 on
@@ -1229,6 +1226,9 @@ mod tests {
         assert!(short.decomposition.is_data_parallel(), "{short:?}");
     }
 
+    /// Sessions 5 and 16's sweeps (H200) as ranking checks of the whole planner: the fill widths
+    /// where they measured fastest, not where they measured slower than the model had them, and
+    /// the Stream-K plans where they won or lost.
     #[test]
     fn fill_widths_are_ranked_as_measured() {
         let dev = DeviceSpec::H200;
