@@ -514,7 +514,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&tmap_a);
     tma_prefetch_descriptor(&tmap_b);
-#pragma unroll 1
+    // Unrolled: ptxas puts a FENCE.VIEW.ASYNC.S before the barrier inits of each iteration of
+    // a loop, and one before them all when the loop is unrolled.
+#pragma unroll
     for (int s = 0; s < kNumStages; ++s) {
       mbarrier_init(pipe.full(s), 1);
       // With multicast, a stage is free only when the consumers of every CTA this one's loads
