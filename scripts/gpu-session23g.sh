@@ -12,6 +12,9 @@
 #   Predicted: the short-k data-parallel gains kept (those shapes 0.90-0.95 of main), the long-k
 #   splits back to 0.99-1.01 of main; the small launches 0.97-0.98 overall, decode and large
 #   within 1%.
+#   Measured (at 61272c5 + kPrologueStages = 4): small launches 0.982 of main's time (splits
+#   0.990, the others 0.977), decode 1.000, large 1.002: no better than one stage (23f: 0.977,
+#   0.993, 0.968), which main took at 4dc2825; this variant no longer rebuilds.
 #     here:  bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh <main>
 #     there: bash scripts/gpu-session23g.sh
 set -uo pipefail
