@@ -56,6 +56,13 @@ alternate_moved() {
         done
     done
 }
+# `small_launches`: prints session 23's small launches, one shape a line: random-21d's shapes the
+# model ($B's) puts under 15 us (TN), then under-wave's.
+small_launches() {
+    grep -vE '^\s*#|^\s*$' .gpu/shapes/random-21d.txt | awk '{print $1}' > /tmp/r21d.txt
+    "$B" --plans --shapes /tmp/r21d.txt | grep -A1 "^[0-9]" | grep -v "^--" | paste - - | awk '$2 + 0 < 15 {sub(":", "", $1); print $1}'
+    grep -vE '^\s*#|^\s*$' .gpu/shapes/under-wave.txt | awk '{print $1}'
+}
 # `finish [PATTERN...]`: every *.txt under $OUT (and whatever PATTERNs, expanded there, name)
 # into one logs.tgz, the files removed: the device tool brings back only a handful of files.
 finish() { (cd "$OUT" && shopt -s nullglob && tar czf logs.tgz --remove-files *.txt $* 2>/dev/null); }

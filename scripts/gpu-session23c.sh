@@ -8,9 +8,7 @@
 #     here:  as scripts/gpu-session23b.sh;  there: bash scripts/gpu-session23c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-grep -vE '^\s*#|^\s*$' .gpu/shapes/random-21d.txt | while read -r s _; do echo "$s"; done > /tmp/r21d.txt
-"$B" --plans --shapes /tmp/r21d.txt | grep -A1 "^[0-9]" | grep -v "^--" | paste - - | awk '$2 + 0 < 15 {sub(":", "", $1); print $1}' > .gpu/shapes/small-launch-tn.txt
-grep -vE '^\s*#|^\s*$' .gpu/shapes/under-wave.txt >> .gpu/shapes/small-launch-tn.txt
+small_launches > .gpu/shapes/small-launch-tn.txt
 echo "small-launch shapes: $(wc -l < .gpu/shapes/small-launch-tn.txt)"
 LAYOUTS=TN alternate_moved 2 small-launch --no-cublas --check sample
 finish

@@ -24,10 +24,8 @@ for s in 1x4096x4096 496x376x1360 64x4096x4096 4096x4096x4096; do
     trace "new $s" --shape $s
     B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE trace "old $s" --shape $s
 done
-grep -vE '^\s*#|^\s*$' .gpu/shapes/random-21d.txt | awk '{print $1}' > /tmp/r21d.txt
 {
-    "$B" --plans --shapes /tmp/r21d.txt | grep -A1 "^[0-9]" | grep -v "^--" | paste - - | awk '$2 + 0 < 15 {sub(":", "", $1); print $1}'
-    grep -vE '^\s*#|^\s*$' .gpu/shapes/under-wave.txt | awk '{print $1}'
+    small_launches
     grep -E '^(1|16)x' .gpu/shapes/small-m.txt | awk '{print $1}'
     printf '%s\n' 4096x4096x4096 8192x8192x1024 2048x2048x2048 1000x3000x4000
 } > .gpu/shapes/first-stage-tn.txt
