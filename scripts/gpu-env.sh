@@ -56,12 +56,27 @@ alternate_moved() {
         done
     done
 }
+# `trace_both SHAPE...`: `trace` of this build and of the earlier commit's (.gpu/old) at each shape.
+trace_both() {
+    local s
+    for s in "$@"; do
+        trace "new $s" --shape "$s"
+        B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE trace "old $s" --shape "$s"
+    done
+}
 # `small_launches`: prints session 23's small launches, one shape a line: random-21d's shapes the
 # model ($B's) puts under 15 us (TN), then under-wave's.
 small_launches() {
     grep -vE '^\s*#|^\s*$' .gpu/shapes/random-21d.txt | awk '{print $1}' > /tmp/r21d.txt
     "$B" --plans --shapes /tmp/r21d.txt | grep -A1 "^[0-9]" | grep -v "^--" | paste - - | awk '$2 + 0 < 15 {sub(":", "", $1); print $1}'
     grep -vE '^\s*#|^\s*$' .gpu/shapes/under-wave.txt | awk '{print $1}'
+}
+# `launch_cost_shapes`: `small_launches`, the decode rows M = 1 and 16 of small-m.txt and four
+# large shapes: session 23's set for a change to every launch's fixed cost.
+launch_cost_shapes() {
+    small_launches
+    grep -E '^(1|16)x' .gpu/shapes/small-m.txt | awk '{print $1}'
+    printf '%s\n' 4096x4096x4096 8192x8192x1024 2048x2048x2048 1000x3000x4000
 }
 # `finish [PATTERN...]`: every *.txt under $OUT (and whatever PATTERNs, expanded there, name)
 # into one logs.tgz, the files removed: the device tool brings back only a handful of files.

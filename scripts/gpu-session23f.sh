@@ -20,15 +20,8 @@ set -uo pipefail
 direct || { finish; exit 1; }
 "$B" --precompile _bf16_bf16_tn_ >/dev/null; echo "precompile TN ${SECONDS}s"
 precompile_old _bf16_bf16_tn_
-for s in 1x4096x4096 496x376x1360 64x4096x4096 4096x4096x4096; do
-    trace "new $s" --shape $s
-    B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE trace "old $s" --shape $s
-done
-{
-    small_launches
-    grep -E '^(1|16)x' .gpu/shapes/small-m.txt | awk '{print $1}'
-    printf '%s\n' 4096x4096x4096 8192x8192x1024 2048x2048x2048 1000x3000x4000
-} > .gpu/shapes/first-stage-tn.txt
+trace_both 1x4096x4096 496x376x1360 64x4096x4096 4096x4096x4096
+launch_cost_shapes > .gpu/shapes/first-stage-tn.txt
 echo "shapes: $(wc -l < .gpu/shapes/first-stage-tn.txt)"
 LAYOUTS=TN alternate_moved 2 first-stage --no-cublas --check sample
 if [ $SECONDS -lt 420 ]; then
