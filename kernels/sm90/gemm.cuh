@@ -386,7 +386,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(TileA::kChunkBytes % 1024 == 0, "MN-major chunks keep the swizzle period");
 
   // DG_TRACE builds only (sm90/trace.cuh): phase timestamps. Producer thread: 1 CTA barrier
-  // passed, 2 registers handed over, 3 every load issued, 4 the ring's first stages issued,
+  // passed, 2 registers handed over, 3 every load issued, 4 the loads before the CTA barrier
+  // issued (the first stage; with multicast, after it: the ring's first pass),
   // 5 barriers initialised, 6 its schedule made. Consumer 0: 1 CTA barrier, 2 registers taken,
   // 3 first stage full, 4 first unit's mainloop done, 5 its epilogue done, 6 every unit done,
   // 7 TMA stores drained; Stream-K (the last such unit): 8 partial stored, 9 flag raised,
