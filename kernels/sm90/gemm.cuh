@@ -919,8 +919,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
     }
     trace.mark<7>();
-    if (tid == 0 && consumer == 0) {
-      trace.store(1);
+    if (tid == 0) {
+      trace.span_end();
+      if (consumer == 0) {
+        trace.store(1);
+      }
     }
   }
   // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast

@@ -16,6 +16,10 @@
 // from entry to the store]. Unmangled, so that the host finds it by name (cuLibraryGetGlobal).
 extern "C" {
 __device__ long long dg_trace[2][2][14];
+// Every CTA's span, globaltimer ns: [CTA][entry, last consumer warpgroup's end]
+// (CTAs past 1024 are not kept). The host prints their spread: what a launch's
+// duration holds beyond the first and last CTA's marks.
+__device__ unsigned long long dg_trace_span[1024][2];
 }
 #endif
 
@@ -44,6 +48,17 @@ struct PhaseTrace {
 #ifdef DG_TRACE
     static_assert(I < kMarks, "PhaseTrace has kMarks marks");
     t[I] = clock64_now();
+#endif
+  }
+
+  // Consumer warpgroup tid 0's end (after the last tile's stores are issued): the CTA's entry
+  // and the later of its warpgroups' ends into dg_trace_span.
+  __device__ __forceinline__ void span_end() const {
+#ifdef DG_TRACE
+    if (blockIdx.x < 1024) {
+      dg_trace_span[blockIdx.x][0] = start_ns;
+      atomicMax(&dg_trace_span[blockIdx.x][1], static_cast<unsigned long long>(globaltimer_ns()));
+    }
 #endif
   }
 

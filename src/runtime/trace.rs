@@ -81,5 +81,88 @@ pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
     check(
         unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), std::mem::size_of_val(&zeros)) },
         "cuMemcpyHtoD(dg_trace)",
+    )?;
+    // SAFETY: the caller's contract, as above.
+    unsafe { dump_spans(kernel, grid) }
+}
+
+/// kernels/sm90/trace.cuh `dg_trace_span[1024][2]`: every CTA's entry and end (globaltimer ns).
+const SPAN_CTAS: usize = 1024;
+
+/// Prints the spread of the CTAs' spans (`dg_trace_span`) of the launch just waited for, one
+/// line: `dg_span NAME grid G entry_us LAST end_us MIN MEDIAN MAX latest CTA:US...` (us after
+/// the earliest entry), then clears them.
+///
+/// # Safety
+/// As `dump`, after its stream synchronisation.
+unsafe fn dump_spans(kernel: &Loaded, grid: u32) -> Result<()> {
+    let name = CString::new("dg_trace_span").expect("no NUL");
+    let (mut ptr, mut bytes): (CUdeviceptr, usize) = (0, 0);
+    // SAFETY: out-pointers valid; the library is live (the registry never unloads).
+    let found =
+        unsafe { sys::cuLibraryGetGlobal(&mut ptr, &mut bytes, kernel.library, name.as_ptr()) };
+    let mut buf = vec![0u64; SPAN_CTAS * 2];
+    if found != sys::CUresult::CUDA_SUCCESS || bytes < buf.len() * 8 {
+        return Ok(()); // a kernel built before the spans existed
+    }
+    // SAFETY: `ptr` holds at least `bytes` >= the buffer's size of device memory.
+    check(
+        unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, buf.len() * 8) },
+        "cuMemcpyDtoH(dg_trace_span)",
+    )?;
+    if let Some(line) = span_summary(&buf, grid) {
+        eprintln!("dg_span {} {line}", kernel.name);
+    }
+    let zeros = vec![0u64; SPAN_CTAS * 2];
+    // SAFETY: as above, same size.
+    check(
+        unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), zeros.len() * 8) },
+        "cuMemcpyHtoD(dg_trace_span)",
     )
+}
+
+/// The summary `dump_spans` prints for `spans` ([entry, end] ns pairs, CTA order) of a launch of
+/// `grid` CTAs: CTAs that recorded nothing are skipped; None when none did.
+fn span_summary(spans: &[u64], grid: u32) -> Option<String> {
+    let n = (grid as usize).min(spans.len() / 2);
+    let ctas: Vec<(usize, u64, u64)> = (0..n)
+        .map(|c| (c, spans[2 * c], spans[2 * c + 1]))
+        .filter(|&(_, entry, end)| entry != 0 && end >= entry)
+        .collect();
+    let t0 = ctas.iter().map(|c| c.1).min()?;
+    let us = |t: u64| (t - t0) as f64 / 1e3;
+    let last_entry = ctas.iter().map(|c| c.1).max()?;
+    let mut ends: Vec<(usize, u64)> = ctas.iter().map(|c| (c.0, c.2)).collect();
+    ends.sort_by_key(|e| e.1);
+    let latest: Vec<String> = ends
+        .iter()
+        .rev()
+        .take(5)
+        .map(|&(c, t)| format!("{c}:{:.2}", us(t)))
+        .collect();
+    Some(format!(
+        "grid {grid} ({} kept) entry_us {:.2} end_us {:.2} {:.2} {:.2} latest {}",
+        ctas.len(),
+        us(last_entry),
+        us(ends[0].1),
+        us(ends[ends.len() / 2].1),
+        us(ends[ends.len() - 1].1),
+        latest.join(" ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::span_summary;
+
+    #[test]
+    fn span_summary_spreads_from_the_earliest_entry() {
+        // CTA 1 enters 1 us after CTA 0 and ends last; CTA 2 recorded nothing.
+        let spans = [1_000, 5_000, 2_000, 9_500, 0, 0];
+        assert_eq!(
+            span_summary(&spans, 3).unwrap(),
+            "grid 3 (2 kept) entry_us 1.00 end_us 4.00 8.50 8.50 latest 1:8.50 0:4.00"
+        );
+        assert_eq!(span_summary(&[0, 0], 1), None);
+    }
 }
