@@ -19,8 +19,8 @@ score tt random-k8 TT $S/18e-random-k8-tt.txt
 score decode small-m TN $S/20j-decode-tn-auto.txt $S/20j-decode-tn-splitk.txt $S/20j-decode-tn-streamk.txt
 score small-m small-m TN $S/21b-small-m-tn.txt
 score small-n small-n TN $S/21b-small-n-tn.txt
-score smallmn small-mn-long-k TN $S/22c-small-mn-long-k-tn-*.txt
-score losers-tn losers-22d TN $S/23a-losers-22d-tn.txt
+score smallmn small-mn-long-k TN $S/22c-small-mn-long-k-tn-*.txt $S/24h-small-mn-losers-tn-*.txt
+score losers-tn losers-22d TN $S/23a-losers-22d-tn.txt $S/24a-losers-22d-tn-*.txt $S/24h-small-mn-losers-tn-*.txt
 score losers-nn losers-22d NN $S/23a-losers-22d-nn.txt
 score losers-tt losers-22d TT $S/23a-losers-22d-tt.txt
 score losers-nt losers-22d NT $S/23a-losers-22d-nt.txt

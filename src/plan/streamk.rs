@@ -451,9 +451,9 @@ fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     requests / (L2_REQUESTS_PER_S * dev.sm_count.max(1) as f64 / 132.0)
 }
 
-/// Seconds for one k-iteration of variant `v` on one SM: its math, or loading its stage,
-/// whichever is slower.
-pub fn iteration_s(v: &Sm90Variant) -> f64 {
+/// Seconds for one k-iteration of variant `v` on one SM computing `p`: its math, or loading
+/// its stage, whichever is slower.
+pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     let flops = 2.0 * v.block_m as f64 * v.block_n as f64 * v.block_k as f64;
     let rate = if v.ab.size_bytes() == 4 {
         SM_PEAK_FLOPS / 2.0 // tf32 runs at half the 16-bit rate
@@ -469,8 +469,28 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
     } else {
         SM_LOAD_BYTES_PER_S
     };
-    math.max(v.stage_bytes() as f64 / load_rate)
+    // Tiles under NARROW_STAGE_MIN_N wide load a stage in the time a 64-wide one does, where
+    // they are a slice of a wider n (not decode's one tile column, which the HBM bounds).
+    let n = if p.n > v.block_n as u64 {
+        v.block_n.max(NARROW_STAGE_MIN_N)
+    } else {
+        v.block_n
+    };
+    let stage_bytes = (v.block_m as u64 + n as u64) * v.block_k as u64 * v.ab.size_bytes() as u64;
+    math.max(stage_bytes as f64 / load_rate)
 }
+
+/// See `iteration_s`: over the kept TN sweeps (scripts/sweeps, session 24) the 128x16 and 128x32
+/// plans measured 1.35-1.56x their estimates, the 128x64 ones 1.09-1.20x: a narrow tile's stage
+/// costs about a 64-wide one's (its A tile, 16 KiB, is most of the stage either way). Charged
+/// on every shape, decode's scored 1.042 of the fastest timed (1.008 without): not there.
+/// H200 (`24i`, the 33 shape-layouts it moved over every kept set, against 5e972a0 alternating
+/// twice): 0.969 of the time before; moves onto 64-wide tiles and split-K pairs 0.77-0.94
+/// (752x336x1408 TT 13.6 -> 10.6 us, 552x224x9216 TN 20.9 -> 18.5), short-k moves from 128x16
+/// to 128x32 and splits over a few more CTAs of the same tile 1.01-1.10 (656x288x560 TT 9.3 ->
+/// 10.2). Sparing 128x16 (a floor from 32 wide) moved those back but also undid wins
+/// (320x600x1704 NN 0.85) and moved an unmeasured one: not taken.
+const NARROW_STAGE_MIN_N: u32 = 64;
 
 /// Seconds per k-iteration in the Stream-K phase of `d`. Every CTA walks its range from k = 0
 /// (kernels/sm90/scheduler.cuh), so while each CTA holds at most about two tiles' worth of
@@ -481,7 +501,7 @@ pub fn iteration_s(v: &Sm90Variant) -> f64 {
 /// later: when those panels do not fit in L2, the loads come from HBM (3200^2 x 8192 all
 /// Stream-K on 128 x 128 tiles: 843 MB of DRAM reads against 260, 0.31 ms against 0.23).
 fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_iters: u64) -> f64 {
-    let it = iteration_s(v);
+    let it = iteration_s(v, p);
     let ctas = d.sk_ctas.max(1) as u64;
     let per_cta = d.sk_tiles * k_iters / ctas;
     if per_cta <= 2 * k_iters {
@@ -516,7 +536,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     let d = &d.in_ctas(v);
     let tiles = v.num_tiles(p);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
-    let it = iteration_s(v);
+    let it = iteration_s(v, p);
     let area = v.block_m as f64 * v.block_n as f64 / (128.0 * 256.0);
     // A and B, each read once.
     let operand_bytes = (p.m + p.n) as f64 * p.k as f64 * p.batch as f64 * v.ab.size_bytes() as f64;
@@ -840,6 +860,20 @@ mod tests {
             HOPPER_SMEM_BUDGET,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn narrow_stages_cost_a_64_wide_one_unless_n_is_one_tile_column() {
+        let wide = tn(600, 224, 4096);
+        let decode = tn(4096, 16, 4096);
+        // Loading a 128x64 stage (its math takes a little longer: 64 is not load-bound).
+        let it64 = variant(64).stage_bytes() as f64 / SM_LOAD_BYTES_PER_S;
+        assert!(iteration_s(&variant(64), &wide) > it64);
+        for bn in [16, 32] {
+            assert_eq!(iteration_s(&variant(bn), &wide), it64, "128x{bn}");
+        }
+        // One tile column (n <= 16): the stage as it is.
+        assert!(iteration_s(&variant(16), &decode) < 0.8 * it64);
     }
 
     #[test]
