@@ -471,12 +471,15 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     };
     // Tiles under NARROW_STAGE_MIN_N wide load a stage in the time a 64-wide one does, where
     // they are a slice of a wider n (not decode's one tile column, which the HBM bounds).
-    let n = if p.n > v.block_n as u64 {
-        v.block_n.max(NARROW_STAGE_MIN_N)
+    let stage_bytes = if p.n > v.block_n as u64 {
+        Sm90Variant {
+            block_n: v.block_n.max(NARROW_STAGE_MIN_N),
+            ..*v
+        }
+        .stage_bytes()
     } else {
-        v.block_n
+        v.stage_bytes()
     };
-    let stage_bytes = (v.block_m as u64 + n as u64) * v.block_k as u64 * v.ab.size_bytes() as u64;
     math.max(stage_bytes as f64 / load_rate)
 }
 

@@ -4,7 +4,8 @@
 //! marks are printed to stderr, one line per CTA and role:
 //!   dg_trace NAME cta I/GRID ROLE start_ns T clk M1 M2 ... M11 ns N
 //! (clocks since the thread's mark 0, the kernel's entry; N: globaltimer nanoseconds from
-//! mark 0 to the store, which with the clocks gives the SM clock rate). What the marks are:
+//! mark 0 to the store, which with the clocks gives the SM clock rate), then one line with every
+//! CTA's span (`dg_span`: `span_summary`). What the marks are:
 //! kernels/sm90/gemm.cuh. A developer tool: the
 //! synchronisation makes the traced calls blocking.
 
@@ -44,84 +45,77 @@ pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
         unsafe { sys::cuStreamSynchronize(stream) },
         "cuStreamSynchronize",
     )?;
-    let name = CString::new("dg_trace").expect("no NUL");
-    let (mut ptr, mut bytes): (CUdeviceptr, usize) = (0, 0);
-    // SAFETY: out-pointers valid; the library is live (the registry never unloads).
-    check(
-        unsafe { sys::cuLibraryGetGlobal(&mut ptr, &mut bytes, kernel.library, name.as_ptr()) },
-        "cuLibraryGetGlobal(dg_trace)",
-    )?;
     let mut buf = [0i64; SLOTS];
-    if bytes < std::mem::size_of_val(&buf) {
-        return Ok(());
-    }
-    // SAFETY: `ptr` holds at least `bytes` >= size_of(buf) bytes of device memory.
-    check(
-        unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, std::mem::size_of_val(&buf)) },
-        "cuMemcpyDtoH(dg_trace)",
-    )?;
-    for (slot, cta) in buf.chunks(ROLES * ROLE_SLOTS).enumerate() {
-        if slot == 1 && grid <= 1 {
-            break;
-        }
-        for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(ROLE_SLOTS)) {
-            let marks: Vec<String> = r[MARKS].iter().map(|m| m.to_string()).collect();
-            eprintln!(
-                "dg_trace {} cta {}/{grid} {role} start_ns {} clk {} ns {}",
-                kernel.name,
-                r[0],
-                r[1],
-                marks.join(" "),
-                r[ROLE_SLOTS - 1]
-            );
+    // SAFETY: the launch that wrote it is complete (synchronised above).
+    if unsafe { take_global(kernel, "dg_trace", true, &mut buf) }? {
+        for (slot, cta) in buf.chunks(ROLES * ROLE_SLOTS).enumerate() {
+            if slot == 1 && grid <= 1 {
+                break;
+            }
+            for (role, r) in ["producer", "consumer"].iter().zip(cta.chunks(ROLE_SLOTS)) {
+                let marks: Vec<String> = r[MARKS].iter().map(|m| m.to_string()).collect();
+                eprintln!(
+                    "dg_trace {} cta {}/{grid} {role} start_ns {} clk {} ns {}",
+                    kernel.name,
+                    r[0],
+                    r[1],
+                    marks.join(" "),
+                    r[ROLE_SLOTS - 1]
+                );
+            }
         }
     }
-    let zeros = [0i64; SLOTS];
-    // SAFETY: as above, same size.
-    check(
-        unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), std::mem::size_of_val(&zeros)) },
-        "cuMemcpyHtoD(dg_trace)",
-    )?;
-    // SAFETY: the caller's contract, as above.
-    unsafe { dump_spans(kernel, grid) }
+    // kernels/sm90/trace.cuh `dg_trace_span[1024][2]`: every CTA's entry and end (globaltimer
+    // ns); absent from kernels built before it existed.
+    let mut spans = vec![0u64; 1024 * 2];
+    // SAFETY: as above.
+    if unsafe { take_global(kernel, "dg_trace_span", false, &mut spans) }?
+        && let Some(line) = span_summary(&spans, grid)
+    {
+        eprintln!("dg_span {} {line}", kernel.name);
+    }
+    Ok(())
 }
 
-/// kernels/sm90/trace.cuh `dg_trace_span[1024][2]`: every CTA's entry and end (globaltimer ns).
-const SPAN_CTAS: usize = 1024;
-
-/// Prints the spread of the CTAs' spans (`dg_trace_span`) of the launch just waited for, one
-/// line: `dg_span NAME grid G entry_us LAST end_us MIN MEDIAN MAX latest CTA:US...` (us after
-/// the earliest entry), then clears them.
+/// Copies `kernel`'s module global `name` into `buf` and zeroes it there, so the next traced
+/// launch starts clean. Ok(false), nothing copied, where the global is smaller than `buf`, or
+/// missing and not `required` (an error where it is).
 ///
 /// # Safety
-/// As `dump`, after its stream synchronisation.
-unsafe fn dump_spans(kernel: &Loaded, grid: u32) -> Result<()> {
-    let name = CString::new("dg_trace_span").expect("no NUL");
+/// The launch that wrote the global must be complete; `T` a plain integer type.
+unsafe fn take_global<T: Copy + Default>(
+    kernel: &Loaded,
+    name: &str,
+    required: bool,
+    buf: &mut [T],
+) -> Result<bool> {
+    let cname = CString::new(name).expect("no NUL");
     let (mut ptr, mut bytes): (CUdeviceptr, usize) = (0, 0);
     // SAFETY: out-pointers valid; the library is live (the registry never unloads).
     let found =
-        unsafe { sys::cuLibraryGetGlobal(&mut ptr, &mut bytes, kernel.library, name.as_ptr()) };
-    let mut buf = vec![0u64; SPAN_CTAS * 2];
-    if found != sys::CUresult::CUDA_SUCCESS || bytes < buf.len() * 8 {
-        return Ok(()); // a kernel built before the spans existed
+        unsafe { sys::cuLibraryGetGlobal(&mut ptr, &mut bytes, kernel.library, cname.as_ptr()) };
+    if required {
+        check(found, &format!("cuLibraryGetGlobal({name})"))?;
     }
-    // SAFETY: `ptr` holds at least `bytes` >= the buffer's size of device memory.
+    let len = std::mem::size_of_val(buf);
+    if found != sys::CUresult::CUDA_SUCCESS || bytes < len {
+        return Ok(false);
+    }
+    // SAFETY: `ptr` holds at least `bytes` >= `len` bytes of device memory.
     check(
-        unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, buf.len() * 8) },
-        "cuMemcpyDtoH(dg_trace_span)",
+        unsafe { sys::cuMemcpyDtoH_v2(buf.as_mut_ptr().cast(), ptr, len) },
+        &format!("cuMemcpyDtoH({name})"),
     )?;
-    if let Some(line) = span_summary(&buf, grid) {
-        eprintln!("dg_span {} {line}", kernel.name);
-    }
-    let zeros = vec![0u64; SPAN_CTAS * 2];
+    let zeros = vec![T::default(); buf.len()];
     // SAFETY: as above, same size.
     check(
-        unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), zeros.len() * 8) },
-        "cuMemcpyHtoD(dg_trace_span)",
-    )
+        unsafe { sys::cuMemcpyHtoD_v2(ptr, zeros.as_ptr().cast(), len) },
+        &format!("cuMemcpyHtoD({name})"),
+    )?;
+    Ok(true)
 }
 
-/// The summary `dump_spans` prints for `spans` ([entry, end] ns pairs, CTA order) of a launch of
+/// The `dg_span` line `dump` prints for `spans` ([entry, end] ns pairs, CTA order) of a launch of
 /// `grid` CTAs: CTAs that recorded nothing are skipped; None when none did.
 fn span_summary(spans: &[u64], grid: u32) -> Option<String> {
     let n = (grid as usize).min(spans.len() / 2);
