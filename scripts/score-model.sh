@@ -20,6 +20,7 @@ score decode small-m TN $S/20j-decode-tn-auto.txt $S/20j-decode-tn-splitk.txt $S
 score small-m small-m TN $S/21b-small-m-tn.txt
 score small-n small-n TN $S/21b-small-n-tn.txt
 score smallmn small-mn-long-k TN $S/22c-small-mn-long-k-tn-*.txt $S/24h-small-mn-losers-tn-*.txt
+score worst-tn worst-25b TN $S/25b-worst-tn-*.txt
 score losers-tn losers-22d TN $S/23a-losers-22d-tn.txt $S/24a-losers-22d-tn-*.txt $S/24h-small-mn-losers-tn-*.txt
 score losers-nn losers-22d NN $S/23a-losers-22d-nn.txt
 score losers-tt losers-22d TT $S/23a-losers-22d-tt.txt
