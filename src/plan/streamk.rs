@@ -390,30 +390,19 @@ const L2_RELOAD_BYTES_PER_S: f64 = 6.2e12;
 const L2_RELOAD_MIN_BYTES: f64 = 16e6;
 
 /// L2 requests one TMA load of a 128-byte line costs, by where the line starts in its 128-byte
-/// L2 line: at the start, at its middle, at another 32-byte sector boundary, or in the middle of
-/// a sector (a row pitch of an odd multiple of 16 bytes: a 16-bit leading dimension of 8 mod 16).
-/// Nsight Compute on the H200 (session 17, 2048x2048 TN on 128x256 tiles): 4.28M requests at
-/// k = 8192, 15.9M at k = 8200; 128x144 tiles at k = 8352 (pitch 64 mod 128) ran as if at 1.53 a line on
+/// L2 line: at the start, at another 32-byte sector boundary, or in the middle of a sector
+/// (a row pitch of an odd multiple of 16 bytes: a 16-bit leading dimension of 8 mod 16). Nsight
+/// Compute on the H200 (session 17, 2048x2048 TN on 128x256 tiles): 4.28M requests at k = 8192,
+/// 15.9M at k = 8200; 128x144 tiles at k = 8352 (pitch 64 mod 128) ran as if at 1.53 a line on
 /// average (the figure here is taken lower: at 2.38, 1000x3000x4000 on 128x192 would be bound
 /// by requests and ranked onto clusters, which measured slower there in session 11).
 /// Mid-sector lines cost 3.7 under 256-byte L2 promotion; with the 128-byte promotion such
-/// operands get since session 18 (`runtime::tensor_map`), 3.1 (2.9 since session 25, below): 2048x2048x8200 on 128x256 ran
+/// operands get since session 18 (`runtime::tensor_map`), 3.1: 2048x2048x8200 on 128x256 ran
 /// 125.6 us (model 126.2), 1904x1848x14376 on 128x232 188-194 (217 at 3.7); scored against
 /// `18b`'s sweeps (scripts/sweep-regret.py), 3.1 chose better than 3.4 or 3.7.
-/// Lines starting 32 or 96 bytes into an L2 line (3 sectors in one, 1 in the next) cost more
-/// than the 64-byte ones (2 and 2), by what the launches bound by them served (session 25,
-/// every kept TN sweep and `25b`'s): with one figure for both, pitches of 32 or 96 mod 128 topped
-/// out at 81-87G counted requests a second (4888x832x4528 on 128x144, 320x7664x5168 on 128x176,
-/// 2944x544x6480 on 128x144: 43.0 us, model 48.5; its 128x128 plan 55.3, model 39.5), the
-/// mid-sector ones at 114-121G. Nsight Compute counts 1.37 a line there for both libraries
-/// (cuBLASLt's 128x112 clusters of 4 x 1: 2.49M, as these constants count); the constants
-/// are costs, not counts. Taken at 2.0 (scored with the mid-sector lines, which hold 2 of
-/// them, lowered to keep their average): random-k8 1.021 -> 1.019 of the fastest timed, `25b`'s
-/// worst shapes 1.131 -> 1.097, the other sets within 0.002; 2.3 and 2.54 scored worse.
 const LINE_REQUESTS_ALIGNED: f64 = 0.68;
 const LINE_REQUESTS_SECTOR: f64 = 1.6;
-const LINE_REQUESTS_QUARTER: f64 = 2.0;
-const LINE_REQUESTS_MID_SECTOR: f64 = 2.9;
+const LINE_REQUESTS_MID_SECTOR: f64 = 3.1;
 /// L2 requests per second the H200 served where they bound a launch: 2048x2048x8200 TN on
 /// 128x256 tiles took 140 us for 15.9M (and ran 1.6x its k = 8192 time, which it takes for 4.3M);
 /// 1040x4141x8344 on 128x144 tiles 201 us, where these constants give 207.
@@ -425,8 +414,7 @@ pub fn line_requests(pitch: u64) -> f64 {
     (0..8u64)
         .map(|r| match (r * pitch) % 128 {
             0 => LINE_REQUESTS_ALIGNED,
-            64 => LINE_REQUESTS_SECTOR,
-            o if o % 32 == 0 => LINE_REQUESTS_QUARTER,
+            o if o % 32 == 0 => LINE_REQUESTS_SECTOR,
             _ => LINE_REQUESTS_MID_SECTOR,
         })
         .sum::<f64>()
@@ -1219,24 +1207,6 @@ mod tests {
         let v = variant(256);
         let t = l2_request_s(&v, &tn(2048, 2048, 8200), &dev);
         assert!((115e-6..135e-6).contains(&t), "{t}");
-    }
-
-    /// Session 25 (`25b`): lines 32 or 96 bytes into an L2 line cost more than the 64-byte ones,
-    /// and 2944x544x6480 (pitch 32 mod 128) leaves the 115 tiles of 128x128 (55.3 us) for
-    /// fewer, wider ones (128x136 / 128x144: 43.0-43.3).
-    #[test]
-    fn quarter_lines_cost_more_than_half_lines() {
-        let quarter = line_requests(8208 * 2); // 32 mod 128: offsets 0, 32, 64, 96
-        let expect =
-            (LINE_REQUESTS_ALIGNED + LINE_REQUESTS_SECTOR + 2.0 * LINE_REQUESTS_QUARTER) / 4.0;
-        assert!((quarter - expect).abs() < 1e-9, "{quarter}");
-        assert!(LINE_REQUESTS_QUARTER > LINE_REQUESTS_SECTOR);
-        let dev = DeviceSpec::H200;
-        let p = tn(2944, 544, 6480);
-        match crate::plan::candidates(&p, &dev).unwrap()[0].kernel {
-            crate::plan::Kernel::Sm90(v) => assert!(v.block_n > 128, "{v:?}"),
-            k => panic!("not sm90: {k:?}"),
-        }
     }
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
