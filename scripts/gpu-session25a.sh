@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 24, not yet run (~420 s): wip/reduce-scatter.patch with the finishers'
+# Prepared in session 24, run in session 25 (BENCHMARKS.md; the patch was deleted after it and is
+# in git at f276b86: `git show f276b86:wip/reduce-scatter.patch`) (~420 s): wip/reduce-scatter.patch with the finishers'
 # bulk copies (each round's slices of every partial copied into the idle ring at once, one L2
 # round trip, summed from shared memory; the register batches where they do not fit: 128x128
 # over 12+ CTAs, 128x64 over 9+). `24h` measured the register version: the finisher's
