@@ -4,19 +4,27 @@
 # planner change moves (and measure exactly those), and after one to check nothing else moved.
 #     bash scripts/plan-diff.sh OLD_BENCH NEW_BENCH scripts/shapes/random.txt ...
 #     LAYOUTS="TN NN TT NT" bash scripts/plan-diff.sh ...   (default: TN NN)
-# An old build: scripts/gpu-pack-old.sh REV leaves one in .gpu/old/deepgemm-bench.
+# An old build: scripts/gpu-pack-old.sh REV leaves one in .gpu/old/deepgemm-bench. Each build
+# plans each file once a layout (seconds for every set; a shape missing from one side shows "-").
 set -uo pipefail
 old=$1
 new=$2
 shift 2
-first() { "$1" --plans --shape "$2" --layout "$3" 2>&1 | grep -E "^ +[0-9.]+ us" | head -1 | awk '{print $NF}'; }
+# The first plan of every shape of file $2 in layout $3 from build $1, one "SHAPE NAME" line each
+# (one process a file and layout: the per-shape runs took minutes over the sets).
+firsts() {
+    local shapes
+    shapes=$(mktemp)
+    grep -vE '^\s*#|^\s*$' "$2" | awk '{print $1}' >"$shapes"
+    "$1" --plans --shapes "$shapes" --layout "$3" 2>&1 |
+        awk '/^[0-9]+x[0-9]+x[0-9]+:$/ {shape = substr($1, 1, length($1) - 1); next}
+             shape != "" && /^ +[0-9.]+ us/ {print shape, $NF; shape = ""}'
+    rm -f "$shapes"
+}
 for f in "$@"; do
-    for s in $(grep -vE '^\s*#|^\s*$' "$f" | awk '{print $1}'); do
-        for l in ${LAYOUTS:-TN NN}; do
-            a=$(first "$old" "$s" "$l")
-            b=$(first "$new" "$s" "$l")
-            [ "$a" != "$b" ] && echo "$f $l $s: $a -> $b"
-        done
+    for l in ${LAYOUTS:-TN NN}; do
+        join -a1 -a2 -e - -o 0,1.2,2.2 <(firsts "$old" "$f" "$l" | sort -k1,1) <(firsts "$new" "$f" "$l" | sort -k1,1) |
+            awk -v f="$f" -v l="$l" '$2 != $3 {print f, l, $1 ": " $2 " -> " $3}'
     done
 done
 exit 0
