@@ -2,7 +2,8 @@
 # Scores the cost model of a deepgemm-bench build against the kept sweeps (no GPU):
 #     bash scripts/score-model.sh path/to/deepgemm-bench
 # One regret line a set (scripts/sweep-regret.py: chosen / fastest timed, geomean); the moved
-# shapes of each set are listed in /tmp/score-model/*.log.
+# shapes of each set are listed in /tmp/score-model/*.log. It judges only moves the sweeps timed:
+# scripts/moved-coverage.py counts those among everything a change moves (plan-diff.sh).
 set -euo pipefail
 B=$1; cd "$(dirname "$0")/.."; S=scripts/sweeps; T=/tmp/score-model; mkdir -p $T
 score() { # NAME SHAPES LAYOUT SWEEPS...
