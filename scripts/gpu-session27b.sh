@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Prepared in session 26, not yet run (~420 s): the timing of wip/edge-tiles-64.patch against
+# fbfd1ba (.gpu/old; the same plans: a kernel change only), after `27a` passed.
+#   1. DG_TRACE of 128x128 data-parallel on ragged-26c's shapes (the late CTAs of the last tile
+#      column should be gone).
+#   2. Both builds alternating twice, no cuBLASLt, no check: worst-25b, random-21d, set-a,
+#      waves, ragged-26c (TN); random-k8 in NN and TT.
+#   Predicted (from `26c`: the loads moved wholly inside, random-21d 0.981, random-k8 TN 0.984,
+#   worst-25b 0.898; 2944x{544,576,608,640}x6528 on 128x128 took 51.3 / 44.8 / 40.2 / 39.5 us):
+#   2944x544x6528 on 128x128 ~40.5 us (32 rows left out), 2944x576 ~39.5; worst-25b ~0.91,
+#   random-21d ~0.985, set-a and waves 0.99-1.00, random-k8 NN / TT ~0.99; no shape over 1.03
+#   (every tile keeps its epilogue path).
+# The build: as `27a`'s.
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+S=.gpu/shapes
+"$B" --precompile _bf16_bf16_ >/dev/null &
+precompile_old _bf16_bf16_ &
+wait; echo "precompiled ${SECONDS}s"
+(
+    export DEEPGEMM_VARIANT=m128n128k64_s6_c1x1 DEEPGEMM_DECOMPOSITION=dp
+    for s in 2944x544x6528 2944x576x6528 2900x640x6528; do trace "$s" --shape "$s"; done
+)
+alternate 2 --no-cublas --check none --shapes $S/worst-25b.txt --shapes $S/random-21d.txt --shapes $S/set-a.txt \
+    --shapes $S/waves.txt --shapes $S/ragged-26c.txt
+for l in NN TT; do
+    for r in 1 2; do
+        bench "${l}_new-$r" --layout $l --no-cublas --check none --shapes $S/random-k8.txt
+        bench_old "${l}_old-$r" --layout $l --no-cublas --check none --shapes $S/random-k8.txt
+    done
+done
+finish
