@@ -3,8 +3,8 @@
 # `inside`: a ragged last tile row / column loads its boxes from an origin moved back by whole
 # 8-element groups, computes rows / columns of the tile before too, and its staged epilogue
 # skips them; such a tile never takes the TMA store). Ran a first version of
-# wip/edge-tiles-8.patch that rounded the move up (the box no longer covered the tile's last
-# columns: 75 and 89 unwritten cases); `26f` ran the patch as kept.
+# wip/edge-tiles-8.patch (in git at f071503) that rounded the move up (the box no longer
+# covered the tile's last columns: 75 and 89 unwritten cases); `26f` ran the patch as kept.
 #   1. Every direct nvrtc_sm90 case.
 #   2. The gpu_matmul grid with the model's plans (tiles_past_the_edges among them: 260 tiles
 #      of 128 x 128, ragged both ways, after TMA-stored tiles, in place, GELU+bias, row-major D).

@@ -4,8 +4,8 @@
 # bounds; `26d` rounded up and left the last columns unwritten), then one alternation of
 # `26e`'s timing (new against fbfd1ba, no cuBLASLt) if everything passed.
 #   Predicted: everything passes; worst-25b ~0.90, random-21d ~0.98, set-a and waves ~1.00.
-# The build: fbfd1ba with wip/edge-tiles-8.patch applied.
-#     here:  git apply wip/edge-tiles-8.patch && bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh fbfd1ba
+# The build: fbfd1ba with wip/edge-tiles-8.patch (in git at f071503) applied.
+#     here:  git show f071503:wip/edge-tiles-8.patch | git apply && bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh fbfd1ba
 #     there: bash scripts/gpu-session26f.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
