@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Prepared in session 26, not yet run (~420 s): the timing of wip/edge-tiles-64.patch against
 # fbfd1ba (.gpu/old; the same plans: a kernel change only), after `27a` passed.
-#   1. DG_TRACE of 128x128 data-parallel on ragged-26c's shapes (the late CTAs of the last tile
-#      column should be gone).
+#   1. 128x128 data-parallel on ragged-27b (m = 2944, k = 6528, n = 520-640: 0-120 rows of the
+#      last B box out of bounds before, 0-56 with the patch), both builds alternating twice, and
+#      DG_TRACE at n = 520 and 544 (the last column's late CTAs should be gone): the zero fill's
+#      cost against the rows left out, measured at 0 / 32 / 64 / 96 only so far.
 #   2. Both builds alternating twice, no cuBLASLt, no check: worst-25b, random-21d, set-a,
 #      waves, ragged-26c (TN); random-k8 in NN and TT.
 #   Predicted (from `26c`: the loads moved wholly inside, random-21d 0.981, random-k8 TN 0.984,
 #   worst-25b 0.898; 2944x{544,576,608,640}x6528 on 128x128 took 51.3 / 44.8 / 40.2 / 39.5 us):
-#   2944x544x6528 on 128x128 ~40.5 us (32 rows left out), 2944x576 ~39.5; worst-25b ~0.91,
-#   random-21d ~0.985, set-a and waves 0.99-1.00, random-k8 NN / TT ~0.99; no shape over 1.03
-#   (every tile keeps its epilogue path).
+#   2944x544x6528 on 128x128 ~40.5 us (32 rows left out), 2944x576 ~39.5, 2944x520 (56 left
+#   out) ~42; worst-25b ~0.91, random-21d ~0.985, set-a and waves 0.99-1.00, random-k8 NN / TT
+#   ~0.99; no shape over 1.03 (every tile keeps its epilogue path).
 # The build: as `27a`'s.
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
@@ -19,7 +21,11 @@ precompile_old _bf16_bf16_ &
 wait; echo "precompiled ${SECONDS}s"
 (
     export DEEPGEMM_VARIANT=m128n128k64_s6_c1x1 DEEPGEMM_DECOMPOSITION=dp
-    for s in 2944x544x6528 2944x576x6528 2900x640x6528; do trace "$s" --shape "$s"; done
+    for s in 2944x520x6528 2944x544x6528; do trace "$s" --shape "$s"; done
+    for r in 1 2; do
+        bench "ragged-new-$r" --no-cublas --check none --shapes $S/ragged-27b.txt
+        bench_old "ragged-old-$r" --no-cublas --check none --shapes $S/ragged-27b.txt
+    done
 )
 alternate 2 --no-cublas --check none --shapes $S/worst-25b.txt --shapes $S/random-21d.txt --shapes $S/set-a.txt \
     --shapes $S/waves.txt --shapes $S/ragged-26c.txt
