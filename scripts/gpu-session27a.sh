@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 26, not yet run (~450 s): correctness of wip/edge-tiles-64.patch. A tile
+# Prepared in session 26, not yet run (~350 s): correctness of wip/edge-tiles-64.patch. A tile
 # past the matrix edge by 64 rows (columns) or more loads its boxes from an origin moved back by
 # the overhang's whole 64s (kernels/sm90/gemm.cuh `inside`), so under 64 rows of a box stay out
 # of bounds; its epilogue skips the tile before's rows and columns as whole consumer warpgroups
@@ -17,6 +17,9 @@
 #     there: bash scripts/gpu-session27a.sh   (then scripts/gpu-session27b.sh on the same pack)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
+# Every kernel first, on every core (`26f`'s grid compiled its kernels one by one: 211 s against
+# 92 for the Stream-K grid after it).
+precompile_all
 direct || { finish; exit 1; }
 timeout 300 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/grid.txt" 2>&1
 echo "== grid rc=$? ${SECONDS}s: $(groups "$OUT/grid.txt")"
