@@ -16,7 +16,8 @@
 #   out) ~42; worst-25b ~0.91, random-21d ~0.985, set-a and waves 0.99-1.00, random-k8 NN / TT
 #   ~0.99; no shape over 1.03 (every tile keeps its epilogue path). 128x112 on 2944x544 ~35 us
 #   (115 tiles of 7/8 the work of 128x128's, 16 rows left out).
-# The build: as `27a`'s.
+# The build: as `27a`'s. Read back with scripts/compare-runs.py (DIR 'new-*' 'old-*' and the set
+# files; 'ragged-new-*' 'ragged-old-*'; 'NN_new-*' 'NN_old-*'; 'TT_new-*' 'TT_old-*').
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 S=.gpu/shapes
