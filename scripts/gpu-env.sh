@@ -98,6 +98,14 @@ direct() {
     [ $rc -eq 0 ] || tail -30 "$OUT/direct.txt"
     return $rc
 }
+# `grid NAME SECONDS`: the gpu_matmul grid (under whatever DEEPGEMM_* the call sets, e.g.
+# `DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 150`) into $OUT/NAME.txt within SECONDS;
+# prints its tally; returns non-zero unless the whole grid passed (a script stops on it).
+grid() {
+    timeout "$2" .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/$1.txt" 2>&1
+    echo "== $1 rc=$? ${SECONDS}s: $(groups "$OUT/$1.txt")"
+    grep -q "^test result: ok" "$OUT/$1.txt"
+}
 # `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
 # deepgemm ms, cuBLASLt ms, ratio) and the plans it took.
 bench() {

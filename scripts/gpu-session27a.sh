@@ -21,9 +21,6 @@ set -uo pipefail
 # 92 for the Stream-K grid after it).
 precompile_all
 direct || { finish; exit 1; }
-timeout 300 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/grid.txt" 2>&1
-echo "== grid rc=$? ${SECONDS}s: $(groups "$OUT/grid.txt")"
-grep -q "^test result: ok" "$OUT/grid.txt" || { finish; exit 1; }
-DEEPGEMM_DECOMPOSITION=streamk timeout $((590 - SECONDS)) .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/grid-streamk.txt" 2>&1
-echo "== grid streamk rc=$? ${SECONDS}s: $(groups "$OUT/grid-streamk.txt")"
+grid grid 300 || { finish; exit 1; }
+DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk $((590 - SECONDS))
 finish

@@ -24,11 +24,7 @@ precompile_all
 precompile_old _f32_ &
 direct || { finish; exit 1; }
 wait
-timeout 200 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/grid.txt" 2>&1
-echo "== grid rc=$? ${SECONDS}s: $(groups "$OUT/grid.txt")"
-grep -q "^test result: ok" "$OUT/grid.txt" || { finish; exit 1; }
-DEEPGEMM_DECOMPOSITION=streamk timeout 150 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture >"$OUT/grid-streamk.txt" 2>&1
-echo "== grid streamk rc=$? ${SECONDS}s: $(groups "$OUT/grid-streamk.txt")"
-grep -q "^test result: ok" "$OUT/grid-streamk.txt" || { finish; exit 1; }
+grid grid 200 || { finish; exit 1; }
+DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 150 || { finish; exit 1; }
 alternate 2 --out fp32 --no-cublas --check none --shapes $S/staged-27d.txt --shapes $S/random-21d.txt
 finish
