@@ -4,7 +4,7 @@
 # its whole 32-column rounds first, then the rest (248: 7 x 32 + 3 x 8 = 10 rounds instead of
 # 31 of 8; 176: 5 x 32 + 16 = 6 instead of 11), each part a compile-time sub-array of the
 # accumulators and a Stream-K partial's part read from its offset in the slot. 168 registers,
-# no spills or stack on the TN 16-bit and fp32-out variants checked (n248, n168, n176, n256).
+# no spills or stack on all 564 variants (with edge-tiles-64 under it).
 #   1. Every direct nvrtc_sm90 case; the gpu_matmul grid (fp32 D, beta != 0, odd leading
 #      dimensions and row-major D take the staged epilogue), and forced onto Stream-K (the
 #      owners' staged fixup in two parts).
