@@ -345,6 +345,39 @@ fn large_shapes() {
     g.finish();
 }
 
+/// Tiles past both edges among many (260 of 128 x 128, so a CTA takes several): their loads
+/// start moved back inside A and B (kernels/sm90/gemm.cuh `inside`), and their epilogue must
+/// skip what the tile before owns, in the TMA stores (whole warpgroups and boxes) and the
+/// staged path: C read in place (beta applied once), an epilogue, a row-major padded D. Under
+/// `DEEPGEMM_DECOMPOSITION=streamk` the same through the Stream-K fixup.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn tiles_past_the_edges() {
+    let env = Env::new();
+    let mut g = Group::new("tiles_past_the_edges");
+    let variations = [
+        None,
+        Some(Variation::AlphaBeta { in_place: true }),
+        Some(Variation::Epilogue {
+            epi: Epi::GeluBias,
+            f32_bias: false,
+        }),
+        Some(Variation::RowMajorD),
+    ];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, v) in variations.iter().enumerate() {
+            // Last tile row 40 of 128 rows (moved back 64), last column 8 of 128 (moved back
+            // 64; 8 of 256 moved back 192).
+            let mut s = spec(ab, cd, tf32, TRANSPOSES[i % 4], 2472, 1544, 72);
+            if let Some(v) = v {
+                vary(&mut s, *v);
+            }
+            g.lt_case(&env, &s, CallMode::USUAL);
+        }
+    }
+    g.finish();
+}
+
 /// Decode-sized GEMMs: a small m (computed transposed on the narrow n16/n32 tiles, `Plan::swap`)
 /// and a small n (the narrow tiles directly, PyTorch's Linear layout), with data-parallel,
 /// split-K and Stream-K schedules as the model picks them; alpha/beta (in place too), every

@@ -317,7 +317,9 @@ __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int fi
 // Writes one consumer warpgroup's 64 x N accumulator tile. `tid` is the thread's index in the
 // warpgroup (0..127), `barrier_id` the warpgroup's named barrier, `buf` its staging buffer,
 // `row_base` its first global row and `col_base` the tile's first column. Rows >= m and
-// columns >= n (the tile's share of the matrix edge) are skipped.
+// columns >= n (the tile's share of the matrix edge) are skipped, and so are rows < `row_lo`
+// and columns < `col_lo` (the tile before's, in a tile moved back from the edge: gemm.cuh
+// `inside`).
 //
 // Per round of 32 columns: (1) fragment -> buffer. Per PTX ISA "wgmma .m64nNk16 register
 // fragment layout for accumulator matrix D", warp w holds rows 16w..16w+15 and in lane l
@@ -336,8 +338,8 @@ template <typename OutT, bool kPlain, bool kFixup, int kAccRegs>
 __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], float* buf,
                                                 int barrier_id, int tid, const Sm90Params& p,
                                                 float alpha, float beta, long long row_base,
-                                                long long col_base, long long batch,
-                                                const Fixup& fixup) {
+                                                long long col_base, int row_lo, int col_lo,
+                                                long long batch, const Fixup& fixup) {
   using S = StagedShape;
   using R = Rounds<kAccRegs * 2>;
   constexpr int kRoundCols = R::kCols;
@@ -394,8 +396,10 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const int cols = cols_left <= 0             ? 0
                        : cols_left < kColsPerWarp ? static_cast<int>(cols_left)
                                                   : kColsPerWarp;
+      // The warp's columns before col_lo belong to the tile before (a moved tile).
+      const long long skip = col_lo - (col_base + first);
       const long long row = row_base + lane;
-      const bool row_ok[2] = {row < p.m, row + 32 < p.m};
+      const bool row_ok[2] = {row < p.m && row >= row_lo, row + 32 < p.m && row + 32 >= row_lo};
       // The warp's values of the round, read from the buffer ahead of the stores (plain
       // loads were sunk to their column, after the previous column's stores: one exposed
       // shared-memory latency a column; ptxas still issues these one column ahead).
@@ -419,7 +423,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
         for (int h = 0; h < 2; ++h) {
           // Predicated, not branched around: a branch per column kept each column's buffer
           // loads inside it, after the previous column's stores.
-          if (cc < cols && row_ok[h]) {
+          if (cc < cols && cc >= skip && row_ok[h]) {
             float v = alpha * vals[cc][h];
             if (read_c) {
               const long long col = col_base + first + cc;
@@ -450,7 +454,8 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       const int group = item.group;
       const long long col = col_base + round * kRoundCols + local_col;
       const long long row = row_base + 8 * group;
-      if ((kRoundCols < 16 && local_col >= kRoundCols) || col >= p.n || row >= p.m) {
+      if ((kRoundCols < 16 && local_col >= kRoundCols) || col >= p.n || row >= p.m ||
+          col < col_lo || row < row_lo) {
         continue;  // the first test only for 8-column rounds (warps 2 and 3 have no item)
       }
       const long long left = p.m - row;

@@ -432,6 +432,21 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   const auto rank_n = [&]() { return kClusterN == 1 ? 0 : cluster_rank() / kClusterM; };
   const auto tile_row = [&](const TileCoord& t) { return t.m_tile * kClusterM + rank_m(); };
   const auto tile_col = [&](const TileCoord& t) { return t.n_tile * kClusterN + rank_n(); };
+  // Where a tile's boxes start along m (n): its own first row (column), or for a tile past the
+  // matrix edge by 64 or more, moved back by the overhang's whole 64-element groups, so fewer
+  // than 64 rows (columns) of its boxes stay out of bounds while they still cover the tile's
+  // own. TMA's zero fill of a box's out-of-bounds part ran slower than loading as many bytes
+  // once half a 128-row box or more was out: 128x128 at k = 6528, m = 2944, took 39.5 us with
+  // n = 640, 40.2 with n = 608 (32 of the last column's rows out), 44.8 with 576 and 51.3 with
+  // 544 (BENCHMARKS.md, session 26). Whole 64s keep a consumer warpgroup's rows and a TMA
+  // store's boxes whole: a moved tile's epilogue skips the rows (columns) before its own, which
+  // the tile before owns (`row_lo` / `col_lo`), as whole warpgroups and boxes.
+  // src/plan/sm90.rs `box_origin` mirrors it and unit-tests that every row is written once.
+  const auto inside = [](int origin, int block, long long extent) {
+    const long long over = origin + block - extent;
+    const int back = static_cast<int>(over & ~63LL);
+    return over > 0 && back <= origin ? origin - back : origin;
+  };
   // The CTAs of this one's tile column (B's multicast) and tile row (A's), as rank masks.
   const auto column_mask = [&]() {
     constexpr unsigned kColumn = (1u << kClusterM) - 1;
@@ -487,8 +502,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
         split_k_range(load_unit);
         const TileCoord tile = sched.coord(load_unit.tile);
-        load_m0 = tile_row(tile) * BLOCK_M;
-        load_n0 = tile_col(tile) * BLOCK_N;
+        load_m0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
+        load_n0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n);
         load_batch = static_cast<int>(tile.batch);
         load_k = load_unit.k_begin;
       }
@@ -778,9 +793,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;
-      const long long row_base =
-          static_cast<long long>(tile_row(tile)) * BLOCK_M + (kPingPong ? 0 : consumer * 64);
-      const long long col_base = static_cast<long long>(tile_col(tile)) * BLOCK_N;
+      // The rows and columns this tile owns start at (row_lo, col_lo); its accumulators at
+      // (row_base, col_base), before them where its boxes were moved inside (`inside`).
+      const int row_lo = tile_row(tile) * BLOCK_M;
+      const int col_lo = tile_col(tile) * BLOCK_N;
+      const int row0 = inside(row_lo, BLOCK_M, p.m);
+      const int col0 = inside(col_lo, BLOCK_N, p.n);
+      const long long row_base = row0 + (kPingPong ? 0 : consumer * 64);
+      const long long col_base = col0;
       // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
@@ -789,16 +809,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if constexpr (kCanTmaStore) {
           if (tma_store) {
             epilogue_tma_store_for<OutT>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
-                                         col_base, tile.batch, boxes);
+                                         col_base, row_lo, col_lo, tile.batch, boxes);
             return;
           }
         }
         if (plain) {
           epilogue_staged<OutT, true, false>(x, staged, barrier_id, tid, p, alpha, beta,
-                                             row_base, col_base, tile.batch, Fixup{});
+                                             row_base, col_base, row_lo, col_lo, tile.batch,
+                                             Fixup{});
         } else {
           epilogue_staged<OutT, false, false>(x, staged, barrier_id, tid, p, alpha, beta,
-                                              row_base, col_base, tile.batch, Fixup{});
+                                              row_base, col_base, row_lo, col_lo, tile.batch,
+                                              Fixup{});
         }
       };
       if constexpr (kSplitCluster) {
@@ -889,13 +911,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store) {
               epilogue_tma_store_for<OutT, true>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                 row_base, col_base, tile.batch, boxes, fixup);
+                                                 row_base, col_base, row_lo, col_lo, tile.batch,
+                                                 boxes, fixup);
               stored = true;
             }
           }
           if (!stored) {
             epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
-                                               row_base, col_base, tile.batch, fixup);
+                                               row_base, col_base, row_lo, col_lo, tile.batch,
+                                               fixup);
           }
           trace.mark<11>();
         }

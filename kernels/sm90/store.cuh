@@ -52,7 +52,9 @@ static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizz
 // Writes one consumer warpgroup's 64 x N accumulator tile through TMA stores. `staging` is the
 // .shared address of the warpgroup's StoreShape::kBytes (1024-byte aligned), `tid` the thread's
 // index in the warpgroup, `barrier_id` the warpgroup's named barrier, `row_base` its first row
-// and `col_base` the tile's first column. `boxes` counts the boxes this warpgroup has stored
+// and `col_base` the tile's first column; rows before `row_lo` and columns before `col_lo` are
+// the tile before's (a tile moved back from the edge, gemm.cuh `inside`: whole warpgroups and
+// boxes) and are not stored. `boxes` counts the boxes this warpgroup has stored
 // (the same in every thread; it picks the buffer and carries over from tile to tile). Thread 0
 // of the warpgroup issues the stores; it must wait for their reads (tma_store_wait_read)
 // before exiting.
@@ -75,8 +77,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
                                                    const TmaDescriptor& tmap_d,
                                                    const Sm90Params& p, float alpha,
                                                    long long row_base, long long col_base,
-                                                   long long batch, unsigned& boxes,
-                                                   const Fixup& fixup = Fixup{}) {
+                                                   int row_lo, int col_lo, long long batch,
+                                                   unsigned& boxes, const Fixup& fixup = Fixup{}) {
   using S = StoreShape;
   constexpr int kBlockN = kAccRegs * 2;
   constexpr int kBoxesPerTile = (kBlockN + S::kBox - 1) / S::kBox;
@@ -91,8 +93,10 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");
   static_assert(kGroupsPerBox == 8, "four stmatrix.x4 of two 8-column groups per box");
 
-  if (row_base >= p.m) {
-    return;  // this warpgroup's rows are all past the edge (uniform: no barrier is skipped alone)
+  if (row_base >= p.m || row_base < row_lo) {
+    // This warpgroup's rows are all past the edge, or the tile before's (uniform: no barrier
+    // is skipped alone).
+    return;
   }
   const int warp = tid / 32;
   const int lane = tid % 32;
@@ -132,6 +136,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     const long long col0 = col_base + box * S::kBox;
     if (col0 >= p.n) {
       break;  // uniform: the rest of the tile is past the edge
+    }
+    if (col0 < col_lo) {
+      continue;  // the tile before's columns (uniform)
     }
     const unsigned buf = staging + (boxes % S::kBuffers) * S::kBufferBytes;
     // This box's columns: 64, or what is left of the tile (a multiple of 8).
@@ -216,17 +223,21 @@ __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRe
                                                        const TmaDescriptor& tmap_d,
                                                        const Sm90Params& p, float alpha,
                                                        long long row_base, long long col_base,
-                                                       long long batch, unsigned& boxes,
+                                                       int row_lo, int col_lo, long long batch,
+                                                       unsigned& boxes,
                                                        const Fixup& fixup = Fixup{}) {
   if (p.activation == SM90_ACT_RELU) {
     epilogue_tma_store<OutT, SM90_ACT_RELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, batch, boxes, fixup);
+                                                    row_base, col_base, row_lo, col_lo, batch,
+                                                    boxes, fixup);
   } else if (p.activation == SM90_ACT_GELU) {
     epilogue_tma_store<OutT, SM90_ACT_GELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, batch, boxes, fixup);
+                                                    row_base, col_base, row_lo, col_lo, batch,
+                                                    boxes, fixup);
   } else {
     epilogue_tma_store<OutT, SM90_ACT_NONE, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, batch, boxes, fixup);
+                                                    row_base, col_base, row_lo, col_lo, batch,
+                                                    boxes, fixup);
   }
 }
 

@@ -828,6 +828,23 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
     (first_m + local % rows, local / rows, batch)
 }
 
+/// Where a tile's TMA boxes start along m (n), as kernels/sm90/gemm.cuh `inside` computes it:
+/// its own first row `origin`, or for a tile past the matrix edge (`extent`) by 64 or more, moved
+/// back by the overhang's whole 64s, so under 64 rows of its `block`-row box stay out of bounds
+/// (their zero fill is slow, BENCHMARKS.md session 26) while it still covers its own rows. Kept
+/// here so the arithmetic is unit-tested: every element written exactly once by the tiles'
+/// epilogues, which skip the rows before `origin` as whole 64-row warpgroups and 64-column
+/// TMA-store boxes.
+pub fn box_origin(origin: u64, block: u64, extent: u64) -> u64 {
+    let over = (origin + block).saturating_sub(extent);
+    let back = over & !63;
+    if back <= origin {
+        origin - back
+    } else {
+        origin
+    }
+}
+
 /// `DEEPGEMM_PINGPONG=1`: the ping-pong variants wherever one takes the problem, for tests that
 /// must run each consumer schedule and for measuring one against the other; otherwise none
 /// (they measured slower, `PINGPONG_TILES`). Read once.
@@ -1653,6 +1670,55 @@ mod tests {
         assert_eq!(tile_coords(1, 64, 64, 16), (1, 0, 0));
         assert_eq!(tile_coords(16, 64, 64, 16), (0, 1, 0));
         assert_eq!(tile_coords(16 * 64, 64, 64, 16), (16, 0, 0));
+    }
+
+    #[test]
+    fn moved_boxes_cover_every_row_once_in_whole_64s() {
+        // Tile heights / widths (16-bit K-major tiles and the fill widths), and extents around
+        // them: the epilogues' writes, as whole 64-row (64-column) pieces from the box origin
+        // that skip what lies before the tile's own first row, cover [0, extent) exactly once.
+        let blocks: [u64; 12] = [16, 32, 64, 96, 112, 128, 136, 168, 192, 200, 248, 256];
+        for block in blocks {
+            for extent in 1..=5 * block + 70 {
+                let tiles = extent.div_ceil(block);
+                let mut written = vec![0u32; extent as usize];
+                for t in 0..tiles + 1 {
+                    // One tile past the last as well: a cluster's padding tile.
+                    let origin = t * block;
+                    let start = box_origin(origin, block, extent);
+                    assert!(
+                        start <= origin && (origin - start) % 64 == 0,
+                        "{block} {extent} {t}"
+                    );
+                    if extent >= block {
+                        // The box lies inside but for under 64 rows, and (for a tile with rows
+                        // of its own) still reaches the tile's last row.
+                        assert!(start + block < extent + 64, "{block} {extent} {t}: {start}");
+                        assert!(origin >= extent || start + block >= (origin + block).min(extent));
+                    } else if origin < extent {
+                        assert_eq!(start, origin, "a matrix shorter than the block stays");
+                    }
+                    let mut piece = start;
+                    while piece < start + block {
+                        let end = (piece + 64).min(start + block);
+                        if piece >= origin {
+                            for r in piece..end.min(extent) {
+                                written[r as usize] += 1;
+                            }
+                        }
+                        piece = end;
+                    }
+                }
+                assert!(
+                    written.iter().all(|&w| w == 1),
+                    "{block} {extent}: {written:?}"
+                );
+            }
+        }
+        // 2944x544 on 128-wide tiles: the last column (32 rows of B) moves back 64.
+        assert_eq!(box_origin(512, 128, 544), 448);
+        assert_eq!(box_origin(512, 128, 608), 512);
+        assert_eq!(box_origin(256, 128, 300), 192);
     }
 
     #[test]
