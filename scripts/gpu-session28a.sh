@@ -27,4 +27,9 @@ wait
 grid grid 200 || { finish; exit 1; }
 DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 150 || { finish; exit 1; }
 alternate 2 --out fp32 --no-cublas --check none --shapes $S/staged-27d.txt --shapes $S/random-21d.txt
+# 3. (added in session 27, after `27d`: fp32 D on staged-27d 0.564 of cuBLASLt's speed, the
+#    odd-8 widths 1.5x their 256-wide neighbours') the model's plans against cuBLASLt, fp32 D.
+#    Predicted: ~0.70 (the planned 248 / 232 / 184 / 168 / 136 near the 256 / 128 tiles' times,
+#    which still lose to cuBLASLt by ~1.25x: fp32 D is staged, not TMA-stored).
+bench vs-cublas-fp32 --out fp32 --check sample --shapes $S/staged-27d.txt
 finish
