@@ -334,12 +334,15 @@ __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int fi
 // kFixup: a Stream-K owner's tile; `fixup`'s partials are added to the accumulators first
 // (the accumulator registers themselves are never written outside wgmma: ptxas would
 // serialise the wgmma pipeline, C7515).
-template <typename OutT, bool kPlain, bool kFixup, int kAccRegs>
-__device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], float* buf,
-                                                int barrier_id, int tid, const Sm90Params& p,
-                                                float alpha, float beta, long long row_base,
-                                                long long col_base, int row_lo, int col_lo,
-                                                long long batch, const Fixup& fixup) {
+// kTileRegs: the whole tile's registers (this call may take a part of them, `epilogue_staged`).
+template <typename OutT, bool kPlain, bool kFixup, int kTileRegs, int kAccRegs>
+__device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRegs], float* buf,
+                                                       int barrier_id, int tid,
+                                                       const Sm90Params& p, float alpha,
+                                                       float beta, long long row_base,
+                                                       long long col_base, int row_lo,
+                                                       int col_lo, long long batch,
+                                                       const Fixup& fixup) {
   using S = StagedShape;
   using R = Rounds<kAccRegs * 2>;
   constexpr int kRoundCols = R::kCols;
@@ -430,7 +433,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
               v += beta * to_f32(c[batch * p.c_bs + (row + 32 * h) * p.c_ms + col * p.c_ns]);
             }
             if (has_bias) {
-              constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
+              constexpr bool kCanBiasCol = kTileRegs * 2 <= 64;
               const bool along_n = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0;
               const long long at =
                   batch * p.bias_bs + (along_n ? col_base + first + cc : row + 32 * h);
@@ -482,7 +485,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
         // caller's rows are this kernel's columns). Tiles up to 64 wide only: at 256 the
         // select costs the registers that keep ptxas from spilling (the host never swaps a
         // biased problem onto wider tiles, Sm90Variant::check).
-        constexpr bool kCanBiasCol = kAccRegs * 2 <= 64;
+        constexpr bool kCanBiasCol = kTileRegs * 2 <= 64;
         const int step = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0 ? 0 : 1;
         const long long at = batch * p.bias_bs + (step == 0 ? col : row);
 #pragma unroll
@@ -502,6 +505,40 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
       OutT* dst = d + (row * p.d_ms + col * p.d_ns);
       store8<OutT>(dst, p.d_ms, rows, rows == 8 && p.d_ms == 1 && aligned16(dst), v);
     }
+  }
+}
+
+// epilogue_staged_rounds for the whole tile, in rounds of 32 columns as far as they go: a width
+// that is not a multiple of 32 takes its whole 32-column rounds first and then the rest in the
+// rounds its remainder allows (248 = 7 x 32 + 3 x 8: 10 rounds, where 8-column rounds over
+// the whole tile took 31; 176 = 5 x 32 + 16: 6, not 11). The accumulators of columns [0, 32j)
+// are registers [0, 16j) (8 columns a fragment group, 4 registers each), so each part is a
+// sub-array with compile-time bounds, and a Stream-K partial's part starts 16j registers (4j
+// float4s of every thread) into each slot.
+template <typename OutT, bool kPlain, bool kFixup, int kAccRegs>
+__device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], float* buf,
+                                                int barrier_id, int tid, const Sm90Params& p,
+                                                float alpha, float beta, long long row_base,
+                                                long long col_base, int row_lo, int col_lo,
+                                                long long batch, const Fixup& fixup) {
+  constexpr int kHeadRegs = kAccRegs / 16 * 16;  // whole 32-column rounds
+  if constexpr (kHeadRegs == 0 || kHeadRegs == kAccRegs) {
+    epilogue_staged_rounds<OutT, kPlain, kFixup, kAccRegs>(
+        acc, buf, barrier_id, tid, p, alpha, beta, row_base, col_base, row_lo, col_lo, batch,
+        fixup);
+  } else {
+    constexpr int kTailRegs = kAccRegs - kHeadRegs;
+    const auto& head = reinterpret_cast<const float(&)[kHeadRegs]>(acc);
+    const auto& tail = reinterpret_cast<const float(&)[kTailRegs]>(acc[kHeadRegs]);
+    epilogue_staged_rounds<OutT, kPlain, kFixup, kAccRegs>(
+        head, buf, barrier_id, tid, p, alpha, beta, row_base, col_base, row_lo, col_lo, batch,
+        fixup);
+    const Fixup tail_fixup{
+        kFixup ? fixup.slot0 + partial_offset(kHeadRegs / 4, 0) : fixup.slot0,
+        fixup.slot_stride, fixup.count};
+    epilogue_staged_rounds<OutT, kPlain, kFixup, kAccRegs>(
+        tail, buf, barrier_id, tid, p, alpha, beta, row_base, col_base + 2 * kHeadRegs, row_lo,
+        col_lo, batch, tail_fixup);
   }
 }
 
