@@ -3,7 +3,8 @@
 # session 27's two kernel changes (edge tiles moved inside, 32-column staged rounds) left
 # stale, each in its own log (`27c` ran them in one and lost the TN split): random-21d and
 # random-k8 (TN), under-wave, small-mn-long-k, small-N, small-M, the cliffs (scripts/shapes/
-# cliffs.txt, workspace at the bench's 160 MiB) and the wave set in TN.
+# cliffs.txt, with 160 MiB of workspace and with PyTorch's 32, the bench's default) and the
+# wave set in TN.
 #   Predicted (session 24's figures, then the `27b` gains on top): random-21d 0.868 -> ~0.885,
 #   random-k8 TN 0.927 -> ~0.94, under-wave 0.874 and small-mn-long-k 0.807 within 1%
 #   (few ragged tiles of 64+), small-N 1.059 and small-M 1.065 unchanged (narrow tiles: no 64
@@ -19,5 +20,7 @@ S=.gpu/shapes
 for set in random-21d random-k8 under-wave small-mn-long-k small-n small-m waves; do
     bench "vs-cublas-$set" --check sample --shapes $S/$set.txt
 done
-bench vs-cublas-cliffs --iters 10 --warmup 2 --check sample --shapes $S/cliffs.txt
+for ws in 160 32; do
+    bench "vs-cublas-cliffs-$ws" --iters 10 --warmup 2 --check sample --workspace-mib $ws --shapes $S/cliffs.txt
+done
 finish
