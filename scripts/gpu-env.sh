@@ -16,8 +16,9 @@ precompile_all() { "$B" --precompile all >/dev/null; echo "precompile all ${SECO
 # An earlier commit's bench (scripts/gpu-pack-old.sh puts it in .gpu/old), with a kernel cache of
 # its own, for before/after timings in one run: `precompile_old [NAMES]` (default all),
 # `bench_old NAME ARGS...` (as `bench`).
-OLD_B=.gpu/old/deepgemm-bench
-OLD_CACHE=/tmp/deepgemm-old-cache
+# A script may point them at another build (e.g. a second earlier commit in .gpu/old2).
+OLD_B=${OLD_B:-.gpu/old/deepgemm-bench}
+OLD_CACHE=${OLD_CACHE:-/tmp/deepgemm-old-cache}
 precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all}" >/dev/null; echo "precompile old ${SECONDS}s"; }
 bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
 # `alternate ROUNDS ARGS...`: this build (`new-R`) and the earlier commit's (`old-R`) in turn,

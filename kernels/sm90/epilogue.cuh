@@ -508,10 +508,12 @@ __device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRe
   }
 }
 
-// epilogue_staged_rounds for the whole tile, in rounds of 32 columns as far as they go: a width
-// that is not a multiple of 32 takes its whole 32-column rounds first and then the rest in the
-// rounds its remainder allows (248 = 7 x 32 + 3 x 8: 10 rounds, where 8-column rounds over
-// the whole tile took 31; 176 = 5 x 32 + 16: 6, not 11). The accumulators of columns [0, 32j)
+// epilogue_staged_rounds for the whole tile. A width that is a multiple of 16 goes in rounds of
+// 32 or of 16 columns over the whole tile; an odd multiple of 8 takes its whole 32-column rounds
+// first and then the rest in 8-column rounds (248 = 7 x 32 + 3 x 8: 10 rounds, where 8-column
+// rounds over the whole tile took 31). Splitting a multiple of 16 as well (176 = 5 x 32 + 16: 6
+// rounds, not 11) cost time: 1.05x on 128x112 and 1.01x on 144 / 176 / 208 with fp32 D
+// (session 28, `28b`). The accumulators of columns [0, 32j)
 // are registers [0, 16j) (8 columns a fragment group, 4 registers each), so each part is a
 // sub-array with compile-time bounds, and a Stream-K partial's part starts 16j registers (4j
 // float4s of every thread) into each slot.
@@ -522,7 +524,7 @@ __device__ __forceinline__ void epilogue_staged(const float (&acc)[kAccRegs], fl
                                                 long long col_base, int row_lo, int col_lo,
                                                 long long batch, const Fixup& fixup) {
   constexpr int kHeadRegs = kAccRegs / 16 * 16;  // whole 32-column rounds
-  if constexpr (kHeadRegs == 0 || kHeadRegs == kAccRegs) {
+  if constexpr (kHeadRegs == 0 || kHeadRegs == kAccRegs || kAccRegs % 8 == 0) {
     epilogue_staged_rounds<OutT, kPlain, kFixup, kAccRegs>(
         acc, buf, barrier_id, tid, p, alpha, beta, row_base, col_base, row_lo, col_lo, batch,
         fixup);
