@@ -13,6 +13,8 @@ usage: deepgemm-bench [options]
   --layout XY          cuBLAS (column-major) op letters: X = transa, Y = transb.
                        Default TN: the PyTorch Linear layout (y = x W^T, row-major x and W)
   --epilogue E         default, relu, bias, gelu, gelu_bias, relu_bias
+  --beta B             D = alpha AB + B C with C a buffer of its own (fresh random values);
+                       default 0 (C not read, passed as D)
   --batch N            strided batch count (default 1)
   --iters N            timed launches per library (default 50), median reported
   --warmup N           untimed launches per library first (default 10)
@@ -84,6 +86,8 @@ pub struct Options {
     pub trans_a: bool,
     pub trans_b: bool,
     pub epi: Epi,
+    /// beta (0: C is not read and its pointer is D's; else C is a buffer of its own).
+    pub beta: f32,
     pub batch: u64,
     pub iters: usize,
     pub warmup: usize,
@@ -141,6 +145,7 @@ impl Default for Options {
             plans_all: false,
             precompile: None,
             workspace_mib: None,
+            beta: 0.0,
             host_overhead: false,
             calls: 20_000,
             algo_index: 0,
@@ -287,6 +292,14 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 o.epi = Epi::parse(v).ok_or_else(|| {
                     format!("--epilogue '{v}': expected default, relu, bias, gelu, gelu_bias or relu_bias")
                 })?;
+            }
+            "--beta" => {
+                let v = value()?;
+                o.beta = v
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|b| b.is_finite())
+                    .ok_or_else(|| format!("--beta '{v}': expected a finite number"))?;
             }
             "--batch" => o.batch = parse_count(flag, value()?, 1)?,
             "--iters" => o.iters = parse_count(flag, value()?, 1)? as usize,

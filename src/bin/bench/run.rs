@@ -139,7 +139,8 @@ pub struct Bench<'a> {
     pub flush: Option<DevBuf>,
 }
 
-/// The spec the options describe for one shape (alpha 1, beta 0, C passed as D).
+/// The spec the options describe for one shape (alpha 1, `--beta`: 0 by default, C then passed
+/// as D).
 pub fn spec_for(opts: &Options, (m, n, k): (u64, u64, u64)) -> GemmSpec {
     let mut s = GemmSpec::new(opts.dtype.dtype(), opts.out_dtype(), m, n, k);
     s.tf32 = opts.dtype == crate::args::InType::Tf32;
@@ -147,6 +148,7 @@ pub fn spec_for(opts: &Options, (m, n, k): (u64, u64, u64)) -> GemmSpec {
     s.trans_b = opts.trans_b;
     s.batch = opts.batch;
     s.epi = opts.epi;
+    s.beta = opts.beta;
     s
 }
 
@@ -321,7 +323,8 @@ impl Bench<'_> {
                 free as f64 / (1u64 << 30) as f64
             ));
         }
-        let prep = Prepared::new(spec, rng, false)?;
+        // beta != 0: C apart from D, so every launch computes the same D from the same C.
+        let prep = Prepared::new(spec, rng, spec.beta != 0.0)?;
         let dg = match self.side(&self.dg, spec, &prep, &mut r.dg) {
             Ok(s) => s,
             Err(e) => {

@@ -65,6 +65,8 @@ fn parse_everything() {
         "--seed",
         "42",
         "--no-flush",
+        "--beta",
+        "-0.5",
     ])
     .unwrap();
     assert_eq!(o.shapes, vec![(8, 16, 32), (1, 2, 3)]);
@@ -77,6 +79,10 @@ fn parse_everything() {
     assert!(!o.cublas && !o.flush_l2);
     assert_eq!(o.check, CheckMode::Sample);
     assert_eq!((o.device, o.seed), (1, Some(42)));
+    assert_eq!(o.beta, -0.5);
+    // beta reaches the spec; its default is 0 (C not read).
+    assert_eq!(run::spec_for(&o, (8, 16, 32)).beta, -0.5);
+    assert_eq!(opts(&[]).unwrap().beta, 0.0);
     // tf32 data is fp32, so its output is fp32 even with --out same.
     let t = opts(&["--dtype", "tf32"]).unwrap();
     assert_eq!((t.dtype.dtype(), t.out_dtype()), (DType::F32, DType::F32));
@@ -102,6 +108,8 @@ fn parse_errors() {
         &["--iters", "0"],
         &["--batch", "0"],
         &["--check", "most"],
+        &["--beta", "inf"],
+        &["--beta", "x"],
         &["--frobnicate"],
         &["--shapes", "/nonexistent/shapes.txt"],
     ] {
