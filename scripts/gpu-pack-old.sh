@@ -5,6 +5,9 @@
 # `bench_old`. Needs no GPU.
 #     bash scripts/gpu-pack-old.sh [REV] [DIR]   (DIR default old: .gpu/DIR/deepgemm-bench; a
 #     second earlier build goes to e.g. old2, run there with OLD_B=.gpu/old2/deepgemm-bench)
+# CUBINS=NAMES: as in gpu-pack.sh, its kernels carried as .gpu/DIR/cubins.txz (unpacked there
+# into /tmp/deepgemm-DIR-cache, the scripts' OLD_CACHE); needs a REV whose bench has
+# --manifest (session 29 on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REV=${1:-HEAD~1}
@@ -16,5 +19,8 @@ git worktree add --detach "$TREE" "$REV" >/dev/null
 mkdir -p "$DIR"
 cp "${TMPDIR:-/tmp}/deepgemm-old-target/release/deepgemm-bench" "$DIR"/
 strip --strip-debug "$DIR"/deepgemm-bench
+if [ -n "${CUBINS:-}" ]; then
+    bash scripts/gpu-cubins.sh "$DIR"/deepgemm-bench "$CUBINS" "$DIR/cubins.txz"
+fi
 git worktree remove --force "$TREE"
 echo "== $DIR/deepgemm-bench from $(git rev-parse --short "$REV")"

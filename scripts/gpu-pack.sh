@@ -5,6 +5,13 @@
 # stable name, a default shape list and gpu-run.sh. Then, there, from the repo root:
 #     bash .gpu/gpu-run.sh [all|tests|bench|gpu_matmul|gpu_blas|...] [args...]
 # .gpu/ is git-ignored; send it along (e.g. the device tool's `carry: [".gpu"]`).
+#
+# CUBINS=NAMES (e.g. all, or _f32_,m128n256): also compile those sm90 kernels here
+# (`deepgemm-bench --precompile NAMES`, ~1.5 s a kernel a core) into .gpu-cubins/ (kept
+# between packs: the cache is content-keyed, so a repack compiles only what changed) and carry
+# exactly this build's entries as .gpu/cubins.txz; scripts/gpu-env.sh and gpu-run.sh unpack it
+# into the run's kernel cache, so a fresh GPU machine compiles nothing (precompile all took
+# ~145 s of device time, the direct test's compiles 60-100 s more). All 564 take ~6 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACK=.gpu
@@ -55,6 +62,10 @@ cat > "$PACK/shapes.txt" <<'SHAPES'
 128x14336x4096
 16x4096x4096
 SHAPES
+
+if [ -n "${CUBINS:-}" ]; then
+    bash scripts/gpu-cubins.sh target/release/deepgemm-bench "$CUBINS" "$PACK/cubins.txz"
+fi
 
 # Line tables are most of each binary's size; function names (for backtraces) stay.
 strip --strip-debug "$PACK/deepgemm-bench" "$PACK/libdeepgemm.so" "$PACK"/tests/*

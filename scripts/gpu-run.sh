@@ -16,6 +16,8 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export DEEPGEMM_CACHE_DIR=${DEEPGEMM_CACHE_DIR:-/tmp/deepgemm-cache}
+# Kernel caches carried from the development machine (gpu-pack.sh under CUBINS=...).
+[ -f scripts/gpu-unpack.sh ] && . scripts/gpu-unpack.sh
 # Seconds allowed for each test executable (the device tool stops a command at 10 min).
 TEST_TIMEOUT=${DG_TEST_TIMEOUT:-420}
 WHAT=${1:-all}

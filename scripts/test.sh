@@ -6,15 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NVRTC_VERSION=13.0.88
-DEPS="$PWD/.deps"
-NVRTC_LIB="$DEPS/nvrtc/nvidia/cu13/lib"
-if [ ! -e "$NVRTC_LIB/libnvrtc.so.13" ]; then
-  echo "== installing nvidia-cuda-nvrtc==$NVRTC_VERSION into $DEPS/nvrtc"
-  python3 -m pip install --quiet --disable-pip-version-check --no-deps \
-    --target "$DEPS/nvrtc" "nvidia-cuda-nvrtc==$NVRTC_VERSION"
-fi
-export LD_LIBRARY_PATH="$NVRTC_LIB${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. scripts/nvrtc-env.sh
 
 # Tools for tests/install.rs (the installed library's CMake, pkg-config and Go consumers).
 missing=()

@@ -1593,26 +1593,33 @@ mod gpu {
         function: CUfunction,
     }
 
-    /// The CUBINs of `variants`, compiled in parallel (one at a time, a GPU run spent most of
-    /// its time here).
+    /// Every variant's CUBIN as the library builds it (`registry::cubin`: the disk cache at
+    /// DEEPGEMM_CACHE_DIR, else NVRTC and then the cache), on every core. So the GPU run tests
+    /// the very CUBIN the library loads, and compiles nothing that `deepgemm-bench
+    /// --precompile` (or a cache carried by scripts/gpu-pack.sh) already built: the test's own
+    /// NVRTC calls took 60-100 s of each GPU call before session 29. ptxas' report is read by
+    /// `every_sm90_variant_compiles_without_spills`, on the CPU.
     fn compile_all(variants: &[Sm90Variant]) -> HashMap<String, Vec<u8>> {
-        super::compile_parallel(variants)
-            .into_iter()
-            .map(|(i, r, _)| {
-                let name = variants[i].name();
-                // Session 27: on the lent H200 one variant's parallel compile came back without
-                // ptxas' report twice in a row; compile it again alone to tell a race in the
-                // -v log from a kernel whose report is missing (then it panics with both logs).
-                let report = r.unwrap_or_else(|e| {
-                    eprintln!("{name}: {e}\n(compiling it again, alone)");
-                    let mut opts = super::options();
-                    opts.push("--ptxas-options=-v".to_string());
-                    super::compile(&name, &super::render(&variants[i]), &opts)
-                        .unwrap_or_else(|e2| panic!("{name}, alone too: {e2}"))
+        use deepgemm::plan::Kernel;
+        use deepgemm::runtime::registry;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let cubins = std::sync::Mutex::new(HashMap::new());
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(v) = variants.get(i) else { break };
+                        let bin = registry::cubin(&Kernel::Sm90(*v), "sm_90a")
+                            .unwrap_or_else(|e| panic!("{}: {e}", v.name()));
+                        cubins.lock().unwrap().insert(v.name(), bin.to_vec());
+                    }
                 });
-                (name, report.cubin)
-            })
-            .collect()
+            }
+        });
+        cubins.into_inner().unwrap()
     }
 
     fn load(v: &Sm90Variant, cubin: &[u8]) -> Loaded {
@@ -1714,6 +1721,37 @@ mod gpu {
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
         (p, v)
+    }
+
+    /// The direct GPU test's CUBINs come from the library's registry (no GPU needed to check):
+    /// an sm_90a ELF for each variant asked, and a second ask compiles nothing.
+    #[test]
+    fn direct_cubins_come_from_the_library_registry() {
+        if !super::nvrtc_available() {
+            eprintln!("NVRTC not found; skipped");
+            return;
+        }
+        use deepgemm::runtime::registry;
+        let mut variants: Vec<Sm90Variant> = cases().iter().map(|c| problem(c).1).collect();
+        variants.sort();
+        variants.dedup();
+        // Two narrow variants: quick to compile.
+        variants.retain(|v| v.block_n <= 32);
+        variants.truncate(2);
+        assert_eq!(variants.len(), 2, "the cases have narrow tiles");
+        let first = compile_all(&variants);
+        for v in &variants {
+            let bin = &first[&v.name()];
+            assert_eq!(&bin[..4], b"\x7fELF", "{}", v.name());
+        }
+        let compiles = registry::stats().compiles;
+        let again = compile_all(&variants);
+        assert_eq!(
+            registry::stats().compiles,
+            compiles,
+            "memory hits the second time"
+        );
+        assert_eq!(again, first);
     }
 
     #[test]

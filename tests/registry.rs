@@ -79,6 +79,16 @@ fn compiled_once_across_threads_then_reused_by_the_next_process() {
     assert_eq!(registry::stats().compiles, 1, "memory hit the second time");
     let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(files.len(), 1, "one cache entry on disk");
+    // `cache_file` names that entry (what `deepgemm-bench --precompile --manifest` lists).
+    assert_eq!(
+        registry::cache_file(&variant(), "sm_90a").unwrap(),
+        Some(files[0].as_ref().unwrap().path())
+    );
+    assert_ne!(
+        registry::cache_file(&variant(), "sm_80").unwrap(),
+        registry::cache_file(&variant(), "sm_90a").unwrap(),
+        "another architecture, another entry"
+    );
 
     // A second process with the same cache directory compiles nothing.
     let out = Command::new(std::env::current_exe().unwrap())

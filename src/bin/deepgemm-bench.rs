@@ -78,7 +78,7 @@ fn run_all(opts: &Options) -> ExitCode {
         return print_plans(opts);
     }
     if let Some(names) = &opts.precompile {
-        return precompile(names);
+        return precompile(names, opts.manifest.as_deref());
     }
     let gpu = match Gpu::open(opts.device) {
         Ok(g) => g,
@@ -244,9 +244,11 @@ fn host_overhead(opts: &Options) -> ExitCode {
 
 /// `--precompile`: the matching sm90 kernels compiled for sm_90a into the disk cache, one
 /// NVRTC compile per core at a time, so a GPU session's first calls load instead of compiling
-/// one kernel after another (a few seconds each).
-fn precompile(names: &str) -> ExitCode {
+/// one kernel after another (a few seconds each). `manifest`: their cache files' names, one a
+/// line, for scripts/gpu-pack.sh to carry exactly the current build's entries.
+fn precompile(names: &str, manifest: Option<&std::path::Path>) -> ExitCode {
     use deepgemm::plan::{Kernel, sm90::Sm90Variant};
+    use deepgemm::runtime::registry;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let pats: Vec<&str> = names
         .split(',')
@@ -267,7 +269,7 @@ fn precompile(names: &str) -> ExitCode {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(k) = kernels.get(i) else { break };
-                    if let Err(e) = deepgemm::runtime::registry::cubin(k, "sm_90a") {
+                    if let Err(e) = registry::cubin(k, "sm_90a") {
                         eprintln!("deepgemm-bench: {}: {e}", k.name());
                         failed.fetch_add(1, Ordering::Relaxed);
                     }
@@ -277,15 +279,42 @@ fn precompile(names: &str) -> ExitCode {
     });
     let failed = failed.into_inner();
     println!(
-        "precompiled {} sm90 kernels ({failed} failed) in {:.1} s on {workers} threads",
+        "precompiled {} sm90 kernels ({failed} failed, {} from the disk cache) in {:.1} s on \
+         {workers} threads",
         kernels.len() - failed,
+        registry::stats().disk_hits,
         t.elapsed().as_secs_f64()
     );
-    if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_FAILED)
+    if failed != 0 {
+        return ExitCode::from(EXIT_FAILED);
     }
+    if let Some(path) = manifest {
+        let mut lines = String::new();
+        for k in &kernels {
+            match registry::cache_file(k, "sm_90a") {
+                Ok(Some(f)) => {
+                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+                    lines.push_str(&name.unwrap_or_default());
+                    lines.push('\n');
+                }
+                Ok(None) => {
+                    eprintln!(
+                        "deepgemm-bench: --manifest: no disk cache directory (DEEPGEMM_CACHE_DIR)"
+                    );
+                    return ExitCode::from(EXIT_FAILED);
+                }
+                Err(e) => {
+                    eprintln!("deepgemm-bench: --manifest: {}: {e}", k.name());
+                    return ExitCode::from(EXIT_FAILED);
+                }
+            }
+        }
+        if let Err(e) = std::fs::write(path, lines) {
+            eprintln!("deepgemm-bench: --manifest {}: {e}", path.display());
+            return ExitCode::from(EXIT_FAILED);
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// The shapes `--plans` and `--plans-all` print: the given ones, else the default set.

@@ -79,7 +79,8 @@ impl DiskCache {
         self.dir.as_deref()
     }
 
-    fn path(&self, name: &str, key: u128) -> Option<PathBuf> {
+    /// The file of entry (`name`, `key`): `{name}-{key}.cubin` in the cache directory.
+    pub fn entry_path(&self, name: &str, key: u128) -> Option<PathBuf> {
         self.dir
             .as_ref()
             .map(|d| d.join(format!("{name}-{key:032x}.cubin")))
@@ -87,7 +88,7 @@ impl DiskCache {
 
     /// The cached binary, or None when absent, unreadable, truncated or corrupt.
     pub fn load(&self, name: &str, key: u128) -> Option<Vec<u8>> {
-        let bytes = fs::read(self.path(name, key)?).ok()?;
+        let bytes = fs::read(self.entry_path(name, key)?).ok()?;
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return None;
         }
@@ -107,7 +108,7 @@ impl DiskCache {
     /// Writes an entry atomically (temp file in the same directory, then rename). Failures
     /// are reported once and otherwise ignored: the cache is an optimisation.
     pub fn store(&self, name: &str, key: u128, data: &[u8]) {
-        let Some(path) = self.path(name, key) else {
+        let Some(path) = self.entry_path(name, key) else {
             return;
         };
         if self.write_failed.load(Ordering::Relaxed) {
@@ -182,7 +183,7 @@ mod tests {
         c.store("k", 7, &data);
         assert_eq!(c.load("k", 7).as_deref(), Some(&data[..]));
         assert_eq!(c.load("k", 8), None, "other key");
-        let path = c.path("k", 7).unwrap();
+        let path = c.entry_path("k", 7).unwrap();
 
         let mut bytes = fs::read(&path).unwrap();
         bytes[HEADER + 10] ^= 0xff;

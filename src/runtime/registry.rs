@@ -175,9 +175,18 @@ pub fn cubin(k: &Kernel, arch: &str) -> Result<Arc<Vec<u8>>> {
     REGISTRY.tables.cubin(k, arch, || build(k, arch))
 }
 
-/// The CUBIN of `k` for `arch` from the disk cache, else compiled by NVRTC and stored there.
-fn build(k: &Kernel, arch: &str) -> Result<Vec<u8>> {
-    let r = &*REGISTRY;
+/// What NVRTC compiles for `k` on `arch`: its name, source and options, and the disk-cache key
+/// over everything that changes the CUBIN (those three, NVRTC's version, the architecture and
+/// the library's version).
+struct Inputs {
+    name: String,
+    src: String,
+    opts: Vec<String>,
+    key: u128,
+    nvrtc: (i32, i32),
+}
+
+fn inputs(k: &Kernel, arch: &str) -> Result<Inputs> {
     let name = k.name();
     let (src, opts) = match k {
         Kernel::Portable(v) => (source::render(v), source::options(arch)),
@@ -193,6 +202,33 @@ fn build(k: &Kernel, arch: &str) -> Result<Vec<u8>> {
         arch.as_bytes(),
         env!("CARGO_PKG_VERSION").as_bytes(),
     ]);
+    Ok(Inputs {
+        name,
+        src,
+        opts,
+        key,
+        nvrtc: (major, minor),
+    })
+}
+
+/// The disk-cache file that holds (or would hold) the CUBIN of `k` for `arch`; None without a
+/// cache directory. For tools that carry a cache to another machine (`deepgemm-bench
+/// --precompile ... --manifest`): the file's name is the same wherever this library runs.
+pub fn cache_file(k: &Kernel, arch: &str) -> Result<Option<std::path::PathBuf>> {
+    let i = inputs(k, arch)?;
+    Ok(cache::global().entry_path(&i.name, i.key))
+}
+
+/// The CUBIN of `k` for `arch` from the disk cache, else compiled by NVRTC and stored there.
+fn build(k: &Kernel, arch: &str) -> Result<Vec<u8>> {
+    let r = &*REGISTRY;
+    let Inputs {
+        name,
+        src,
+        opts,
+        key,
+        nvrtc: (major, minor),
+    } = inputs(k, arch)?;
     let disk = cache::global();
     if let Some(bin) = disk.load(&name, key) {
         r.disk_hits.fetch_add(1, Ordering::Relaxed);

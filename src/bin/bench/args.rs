@@ -38,6 +38,8 @@ usage: deepgemm-bench [options]
   --precompile NAMES   compile the sm90 kernels whose names contain one of the comma-separated
                        NAMES (\"all\": every one) for sm_90a into the disk cache
                        (DEEPGEMM_CACHE_DIR), on every core, and exit (no GPU needed)
+  --manifest FILE      with --precompile: also write the cache file names of those kernels,
+                       one a line (what scripts/gpu-pack.sh carries to the GPU machine)
   --host-overhead      per-call CPU time of back-to-back Matmul calls (heuristic's algo, then
                        algo = NULL) and of the heuristic, deepgemm and cuBLASLt; default shape
                        64x64x64
@@ -104,6 +106,8 @@ pub struct Options {
     pub plans_all: bool,
     /// `--precompile`: name substrings of the sm90 kernels to compile into the disk cache.
     pub precompile: Option<String>,
+    /// `--manifest`: where `--precompile` lists the cache files of its kernels.
+    pub manifest: Option<PathBuf>,
     /// Measure the host time per call instead of the GPU time (`overhead.rs`).
     pub host_overhead: bool,
     /// Calls per case for `host_overhead`.
@@ -144,6 +148,7 @@ impl Default for Options {
             plans: false,
             plans_all: false,
             precompile: None,
+            manifest: None,
             workspace_mib: None,
             beta: 0.0,
             host_overhead: false,
@@ -316,6 +321,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--plans" => o.plans = true,
             "--plans-all" => o.plans_all = true,
             "--precompile" => o.precompile = Some(value()?.to_string()),
+            "--manifest" => o.manifest = Some(PathBuf::from(value()?)),
             "--host-overhead" => o.host_overhead = true,
             "--calls" => o.calls = parse_count(flag, value()?, 1)? as usize,
             "--workspace-mib" => o.workspace_mib = Some(parse_count(flag, value()?, 0)?),
@@ -327,6 +333,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--sweep" => o.sweep = true,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
+    }
+    if o.manifest.is_some() && o.precompile.is_none() {
+        return Err("--manifest lists what --precompile compiles: give --precompile too".into());
     }
     if o.dtype == InType::Tf32 && !o.out_f32 {
         // tf32 data is fp32: "same" is fp32 already.

@@ -32,6 +32,12 @@ fn parse_defaults() {
     assert!(!o.sweep && o.algo_index == 0);
     let s = opts(&["--sweep", "--algo-index", "2"]).unwrap();
     assert!(s.sweep && s.algo_index == 2);
+    let p = opts(&["--precompile", "_f32_,m128n256", "--manifest", "/tmp/m.txt"]).unwrap();
+    assert_eq!(p.precompile.as_deref(), Some("_f32_,m128n256"));
+    assert_eq!(
+        p.manifest.as_deref(),
+        Some(std::path::Path::new("/tmp/m.txt"))
+    );
 }
 
 #[test]
@@ -109,6 +115,7 @@ fn parse_errors() {
         &["--batch", "0"],
         &["--check", "most"],
         &["--beta", "inf"],
+        &["--manifest", "/tmp/m.txt"],
         &["--beta", "x"],
         &["--frobnicate"],
         &["--shapes", "/nonexistent/shapes.txt"],
