@@ -7,11 +7,11 @@
 # .gpu/ is git-ignored; send it along (e.g. the device tool's `carry: [".gpu"]`).
 #
 # CUBINS=NAMES (e.g. all, or _f32_,m128n256): also compile those sm90 kernels here
-# (`deepgemm-bench --precompile NAMES`, ~1.5 s a kernel a core) into .gpu-cubins/ (kept
+# (`deepgemm-bench --precompile NAMES`, ~2 s a kernel a core) into .gpu-cubins/ (kept
 # between packs: the cache is content-keyed, so a repack compiles only what changed) and carry
 # exactly this build's entries as .gpu/cubins.txz; scripts/gpu-env.sh and gpu-run.sh unpack it
 # into the run's kernel cache, so a fresh GPU machine compiles nothing (precompile all took
-# ~145 s of device time, the direct test's compiles 60-100 s more). All 564 take ~6 MB.
+# ~145 s of device time, the direct test's compiles 60-100 s more). All 564 take ~5 MB (106 MB unpacked) and ~10 min here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACK=.gpu

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 29 (~550 s): correctness of the two fp32-D changes together, each prepared earlier and
+# Session 29 (~550 s; ~300 with the kernels carried): correctness of the two fp32-D changes together, each prepared earlier and
 # never run: wip/f32-tma-store.patch (column-major fp32 D with beta = 0 through TMA stores,
 # 64 x 16 buffers in the general staging's bytes) and wip/staged-columns-f32.patch (what stays
 # staged, e.g. beta != 0, in 4-row items: whole 128-byte lines a store instruction; since this
@@ -14,10 +14,14 @@
 #   Predicted: everything passes.
 # The build (.gpu): main with both patches; old (.gpu/old): main; old2 (.gpu/old2): main with
 # the staged columns alone. Timing on the same pack: scripts/gpu-session29b.sh.
-#     here:  git apply wip/f32-tma-store.patch wip/staged-columns-f32.patch && bash scripts/gpu-pack.sh &&
-#            bash scripts/gpu-pack-old.sh HEAD && bash scripts/gpu-pack-old.sh REV old2
-#            (REV: HEAD with wip/staged-columns-f32.patch committed, e.g. in a scratch worktree;
-#            session 29: a7bee35 and 026958a)
+#     here:  git apply wip/f32-tma-store.patch wip/staged-columns-f32.patch &&
+#            CUBINS=all bash scripts/gpu-pack.sh && git checkout -- kernels src tests &&
+#            CUBINS=_f32_ bash scripts/gpu-pack-old.sh HEAD &&
+#            CUBINS=_f32_ bash scripts/gpu-pack-old.sh REV old2
+#            (REV: HEAD with wip/staged-columns-f32.patch committed in a scratch worktree.
+#            CUBINS: every kernel compiled here first, ~25 min on 2 cores, then carried
+#            (~10 MB): precompile_all and the direct test's compiles cost ~250 s of this call
+#            without it; left out, the script still runs, compiling there.)
 #     there: bash scripts/gpu-session29a.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

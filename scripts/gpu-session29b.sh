@@ -9,16 +9,13 @@
 #   3. tf32 (fp32 in and out), new and old in turn, twice: tf32-28d.
 #   4. Against cuBLASLt (new): fp32 D on staged-27d with beta 0 and 1, tf32 on tf32-28d,
 #      bias + GELU and the plain GEMM at 4096x14336x4096 (issue 3; session 14: 0.97).
-#   5. (was 28f) main's 82c0164 (16- and 32-column rounds back for widths that are multiples
-#      of 16) against 2e2ad38 (.gpu/old3) on staged-28b, fp32 D, alternating three times.
 #   Predicted: (1) staged-27d new 0.80-0.88 of old's time, old2 0.85-0.92 (1568x2416x800 on
 #   248: 21.7 us -> ~18 / ~19); staged-28b 0.90-0.95 (tiles after tiles: TMA stores drain
 #   under the next mainloop); random-21d 0.93-0.97. (2) 0.85-0.92. (3) 0.95-0.99 (short k
 #   ~0.9; 4096³, 8192³ mainloop-bound ~1.0). (4) fp32 D against cuBLASLt 0.779 (`28a`) ->
-#   ~0.9; beta 1 ~0.85; bias + GELU 0.97-1.00. (5) the 112 shapes ~0.95 (back to c79e2d0's
-#   time: `28b` measured 2e2ad38 at 1.051 of it there), 144 / 176 / 208 ~0.99, the multiples
-#   of 32 (unchanged code) 0.99-1.01.
-# The pack: 29a's, plus `bash scripts/gpu-pack-old.sh 2e2ad38 old3`.
+#   ~0.9; beta 1 ~0.85; bias + GELU 0.97-1.00.
+# The pack: 29a's. (main's 82c0164 needs no timing of its own: its kernels are SASS-identical
+# to c79e2d0's on widths that are multiples of 16 and to 2e2ad38's on the others, session 29.)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 S=.gpu/shapes
@@ -50,11 +47,4 @@ bench vs-cublas-fp32-beta1 --beta 1 --out fp32 --check sample --shapes $S/staged
 bench vs-cublas-tf32 --dtype tf32 --check sample --shapes $S/tf32-28d.txt
 bench vs-cublas-gelu-bias --epilogue gelu_bias --check sample --shape 4096x14336x4096
 bench vs-cublas-plain --check sample --shape 4096x14336x4096
-if [ -x .gpu/old3/deepgemm-bench ]; then
-    DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old3-cache .gpu/old3/deepgemm-bench --precompile _bf16_f32_ >/dev/null
-    for r in 1 2 3; do
-        bench_old rounds-main-$r --out fp32 --no-cublas --check none --shapes $S/staged-28b.txt
-        B=.gpu/old3/deepgemm-bench DEEPGEMM_CACHE_DIR=/tmp/deepgemm-old3-cache bench rounds-2e2ad38-$r --out fp32 --no-cublas --check none --shapes $S/staged-28b.txt
-    done
-fi
 finish
