@@ -36,6 +36,19 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
     Ok(driver::enter(stream)?.device.spec)
 }
 
+/// The plan `run` with `algo == None` takes for `problem` on `stream`'s device (autotuning
+/// aside), through the plan cache, without running it: for a caller that decides on the plan
+/// first (the LD_PRELOAD library leaves problems that would run the portable kernel to cuBLAS).
+pub fn heuristic_plan(
+    problem: &GemmProblem,
+    ptrs: &GemmPointers,
+    stream: *mut c_void,
+    workspace_size: u64,
+) -> Result<Plan> {
+    let ctx = driver::enter(stream)?;
+    plan::cache::for_call(problem, &ctx.device.spec, ptrs, None, workspace_size)
+}
+
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
 /// context). `algo == None` lets deepgemm choose (`plan::choose_for_call`, which may pack A or
 /// B into the workspace); otherwise `algo` (a `deepgemmLtMatmulAlgo_t`'s words, pointers and

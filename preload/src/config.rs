@@ -6,6 +6,8 @@
 //! - `DEEPGEMM_PRELOAD_LOG_FILE=path`: append the log there instead of stderr.
 //! - `NVIDIA_TF32_OVERRIDE=0`: NVIDIA's libraries then never use TF32 for fp32 work, so
 //!   neither do we (exact fp32 runs instead).
+//! - `DEEPGEMM_PRELOAD_PORTABLE=1`: substitute calls that deepgemm would run on its portable
+//!   (reference) kernel too; by default they go to cuBLAS (`decide::portable`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -25,6 +27,8 @@ pub struct Config {
     pub log_file: Option<PathBuf>,
     /// NVIDIA_TF32_OVERRIDE=0: TF32 is never allowed.
     pub tf32_disabled: bool,
+    /// DEEPGEMM_PRELOAD_PORTABLE=1: calls planned on the portable kernel are substituted too.
+    pub portable: bool,
     /// A DEEPGEMM_PRELOAD_LOG value that was not understood (warned about once).
     pub bad_log_value: Option<String>,
 }
@@ -37,6 +41,7 @@ impl Config {
         log: Option<&str>,
         log_file: Option<OsString>,
         tf32_override: Option<&str>,
+        portable: Option<&str>,
     ) -> Config {
         let off = |v: &str| {
             matches!(
@@ -58,6 +63,7 @@ impl Config {
             log,
             log_file: log_file.filter(|f| !f.is_empty()).map(PathBuf::from),
             tf32_disabled: tf32_override.is_some_and(|v| v.trim() == "0"),
+            portable: portable.is_some_and(|v| v.trim() == "1"),
             bad_log_value,
         }
     }
@@ -73,6 +79,7 @@ pub fn get() -> &'static Config {
             var("DEEPGEMM_PRELOAD_LOG").as_deref(),
             std::env::var_os("DEEPGEMM_PRELOAD_LOG_FILE"),
             var("NVIDIA_TF32_OVERRIDE").as_deref(),
+            var("DEEPGEMM_PRELOAD_PORTABLE").as_deref(),
         );
         if let Some(v) = &c.bad_log_value {
             crate::stats::emit_to(
@@ -90,35 +97,44 @@ mod tests {
 
     #[test]
     fn defaults_and_switches() {
-        let c = Config::parse(None, None, None, None);
+        let c = Config::parse(None, None, None, None, None);
         assert!(c.enabled);
         assert_eq!(c.log, LogMode::Off);
         assert!(!c.tf32_disabled);
         for v in ["0", "off", "FALSE", " no "] {
-            assert!(!Config::parse(Some(v), None, None, None).enabled, "{v}");
+            assert!(
+                !Config::parse(Some(v), None, None, None, None).enabled,
+                "{v}"
+            );
         }
         for v in ["1", "on", ""] {
-            assert!(Config::parse(Some(v), None, None, None).enabled, "{v}");
+            assert!(
+                Config::parse(Some(v), None, None, None, None).enabled,
+                "{v}"
+            );
         }
         assert_eq!(
-            Config::parse(None, Some("summary"), None, None).log,
+            Config::parse(None, Some("summary"), None, None, None).log,
             LogMode::Summary
         );
         assert_eq!(
-            Config::parse(None, Some("Calls"), None, None).log,
+            Config::parse(None, Some("Calls"), None, None, None).log,
             LogMode::Calls
         );
-        let bad = Config::parse(None, Some("everything"), None, None);
+        let bad = Config::parse(None, Some("everything"), None, None, None);
         assert_eq!(bad.log, LogMode::Off);
         assert_eq!(bad.bad_log_value.as_deref(), Some("everything"));
-        assert!(Config::parse(None, None, None, Some("0")).tf32_disabled);
-        assert!(!Config::parse(None, None, None, Some("1")).tf32_disabled);
+        assert!(Config::parse(None, None, None, Some("0"), None).tf32_disabled);
+        assert!(!Config::parse(None, None, None, Some("1"), None).tf32_disabled);
+        assert!(!Config::parse(None, None, None, None, None).portable);
+        assert!(Config::parse(None, None, None, None, Some("1")).portable);
+        assert!(!Config::parse(None, None, None, None, Some("0")).portable);
         assert_eq!(
-            Config::parse(None, None, Some("".into()), None).log_file,
+            Config::parse(None, None, Some("".into()), None, None).log_file,
             None
         );
         assert_eq!(
-            Config::parse(None, None, Some("/tmp/x".into()), None).log_file,
+            Config::parse(None, None, Some("/tmp/x".into()), None, None).log_file,
             Some(PathBuf::from("/tmp/x"))
         );
     }

@@ -89,6 +89,22 @@ impl fmt::Display for Forward {
     }
 }
 
+/// Whether deepgemm should run `plan`: not where it is the portable kernel (the correctness
+/// reference: ~70 TFLOP/s on tensor cores against cuBLAS's 700+ on the H200, and its exact-fp32
+/// FFMA path at 0.49-0.59x cuBLAS under PyTorch, BENCHMARKS.md session 15), unless
+/// DEEPGEMM_PRELOAD_PORTABLE=1 (`allow`) asks for it. That covers every GPU without deepgemm's
+/// Hopper kernel, and on Hopper exact fp32, tf32 with both operands MN-major (NT) and operands
+/// TMA cannot read when the workspace is too small to pack them.
+pub fn portable(plan: &deepgemm::plan::Plan, allow: bool) -> Result<(), Forward> {
+    if allow || !matches!(plan.kernel, deepgemm::plan::Kernel::Portable(_)) {
+        return Ok(());
+    }
+    Err(Forward::new(
+        Reason::Portable,
+        "deepgemm would run its portable reference kernel (DEEPGEMM_PRELOAD_PORTABLE=1 runs it)",
+    ))
+}
+
 fn computed(t: i32) -> bool {
     matches!(t, dt::R_32F | dt::R_16F | dt::R_16BF)
 }
@@ -289,6 +305,65 @@ mod tests {
         assert!(p.epilogue.bias);
         assert_eq!(p.bias_type, ScalarType::F32);
         assert_eq!(p.pointer_mode, PointerMode::Device);
+    }
+
+    /// The plans deepgemm makes for an H200 (no GPU needed): the portable kernel's go to cuBLAS
+    /// unless DEEPGEMM_PRELOAD_PORTABLE=1; the Hopper kernel's run.
+    #[test]
+    fn portable_plans_are_forwarded_unless_asked_for() {
+        use deepgemm::plan::{self, DeviceSpec, Kernel};
+        let plan_of = |ab: i32, compute: i32, ta: i32, tb: i32, dev: &DeviceSpec| {
+            let mut op = OpSpec::new(compute, dt::R_32F);
+            op.trans_a = ta;
+            op.trans_b = tb;
+            let (m, n, k) = (512, 512, 512);
+            let a = if ta == 1 {
+                MatrixSpec::col(ab, k, m, k as i64)
+            } else {
+                MatrixSpec::col(ab, m, k, m as i64)
+            };
+            let b = if tb == 1 {
+                MatrixSpec::col(ab, n, k, n as i64)
+            } else {
+                MatrixSpec::col(ab, k, n, k as i64)
+            };
+            let c = MatrixSpec::col(ab, m, n, m as i64);
+            let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+            let ptrs = deepgemm::problem::GemmPointers {
+                alpha: deepgemm::problem::Scalar::Host(1.0),
+                beta: deepgemm::problem::Scalar::Host(0.0),
+                a: 0x10_0000,
+                b: 0x20_0000,
+                c: 0x30_0000,
+                d: 0x30_0000,
+                bias: 0,
+            };
+            plan::choose_for_call(&p, dev, &ptrs, 32 << 20).unwrap()
+        };
+        let h200 = &DeviceSpec::H200;
+        // bf16 in every layout and tf32 TN: the Hopper kernel.
+        for (ta, tb) in [(1, 0), (0, 0), (1, 1), (0, 1)] {
+            let bf16 = plan_of(dt::R_16BF, ct::COMPUTE_32F, ta, tb, h200);
+            assert!(matches!(bf16.kernel, Kernel::Sm90(_)), "{ta}{tb}");
+            assert_eq!(portable(&bf16, false), Ok(()));
+        }
+        let tf32_tn = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 1, 0, h200);
+        assert_eq!(portable(&tf32_tn, false), Ok(()));
+        // Exact fp32 (FFMA), tf32 NT, and any problem on a GPU without the Hopper kernel.
+        for plan in [
+            plan_of(dt::R_32F, ct::COMPUTE_32F, 1, 0, h200),
+            plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 0, 1, h200),
+            plan_of(dt::R_16BF, ct::COMPUTE_32F, 1, 0, &DeviceSpec::A100),
+        ] {
+            assert!(
+                matches!(plan.kernel, Kernel::Portable(_)),
+                "{}",
+                plan.name()
+            );
+            let f = portable(&plan, false).unwrap_err();
+            assert_eq!(f.reason, Reason::Portable);
+            assert_eq!(portable(&plan, true), Ok(()), "DEEPGEMM_PRELOAD_PORTABLE=1");
+        }
     }
 
     #[test]

@@ -339,6 +339,12 @@ pub fn run(
     if p.is_empty() || p.batch == 0 {
         return Err(Forward::new(Reason::Empty, "D has no element").with_problem(p));
     }
+    let deepgemm_error = |e| Forward::error(Reason::Deepgemm, e).with_problem(p);
+    // The plan first (a plan-cache hit after the first call of a problem; `run` below finds it
+    // there again): where it is the portable kernel, cuBLAS is much faster.
+    let plan = deepgemm::gemm::heuristic_plan(p, ptrs, stream, workspace_size as u64)
+        .map_err(deepgemm_error)?;
+    decide::portable(&plan, crate::config::get().portable).map_err(|f| f.with_problem(p))?;
     deepgemm::gemm::run(p, ptrs, None, stream, ws, workspace_size as u64, None)
-        .map_err(|e| Forward::error(Reason::Deepgemm, e).with_problem(p))
+        .map_err(deepgemm_error)
 }

@@ -80,13 +80,17 @@ pub enum Reason {
     Workspace,
     /// deepgemm returned an error (no GPU, NVRTC, launch...).
     Deepgemm,
+    /// deepgemm would run its portable (reference) kernel: no Hopper path for these types and
+    /// layouts (exact fp32, tf32 NT), this workspace or this GPU, and cuBLAS is 2-10x faster
+    /// there (`decide::portable`; DEEPGEMM_PRELOAD_PORTABLE=1 substitutes them anyway).
+    Portable,
     /// Another request deepgemm does not implement.
     Unsupported,
     /// A panic inside this library (a bug); caught, and the call forwarded.
     Panic,
 }
 
-pub const REASONS: [Reason; 17] = [
+pub const REASONS: [Reason; 18] = [
     Reason::Disabled,
     Reason::Nested,
     Reason::PointerArray,
@@ -102,6 +106,7 @@ pub const REASONS: [Reason; 17] = [
     Reason::Pointers,
     Reason::Workspace,
     Reason::Deepgemm,
+    Reason::Portable,
     Reason::Unsupported,
     Reason::Panic,
 ];
@@ -125,6 +130,7 @@ impl Reason {
             Reason::Pointers => "pointers",
             Reason::Workspace => "workspace",
             Reason::Deepgemm => "deepgemm_error",
+            Reason::Portable => "portable",
             Reason::Unsupported => "unsupported",
             Reason::Panic => "panic",
         }
@@ -132,11 +138,16 @@ impl Reason {
 
     /// A call forwarded for this reason still counts among the "supported types" calls
     /// (the ones the substitution rate is measured on): everything but types and compute
-    /// types deepgemm does not have, and calls that never reached a decision.
+    /// types deepgemm does not have, calls it leaves to cuBLAS by design (its portable
+    /// kernel's), and calls that never reached a decision.
     pub fn in_supported_types(self) -> bool {
         !matches!(
             self,
-            Reason::Disabled | Reason::Nested | Reason::DataType | Reason::ComputeType
+            Reason::Disabled
+                | Reason::Nested
+                | Reason::DataType
+                | Reason::ComputeType
+                | Reason::Portable
         )
     }
 }
@@ -283,7 +294,8 @@ mod tests {
         c.substituted[Entry::GemmEx as usize] = 9;
         c.forwarded[Entry::GemmEx as usize][Reason::Epilogue as usize] = 1;
         c.forwarded[Entry::LtMatmul as usize][Reason::DataType as usize] = 5;
-        assert_eq!(c.total(), 15);
+        c.forwarded[Entry::Sgemm as usize][Reason::Portable as usize] = 4;
+        assert_eq!(c.total(), 19);
         let s = c.render(true);
         assert!(s.contains("substitution=on"), "{s}");
         assert!(
@@ -298,9 +310,16 @@ mod tests {
             ),
             "{s}"
         );
-        // fp8 calls are not "supported types": 9 of 10 supported calls were substituted.
         assert!(
-            s.contains("total calls=15 substituted=9 forwarded=6 supported_type_calls=10 substituted_of_supported=90.0%"),
+            s.contains(
+                "deepgemm-preload: cublasSgemm_v2 calls=4 substituted=0 forwarded=4 portable=4\n"
+            ),
+            "{s}"
+        );
+        // fp8 calls are not "supported types", nor those left to cuBLAS because deepgemm
+        // would run its portable kernel: 9 of 10 supported calls were substituted.
+        assert!(
+            s.contains("total calls=19 substituted=9 forwarded=10 supported_type_calls=10 substituted_of_supported=90.0%"),
             "{s}"
         );
         assert!(
