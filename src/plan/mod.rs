@@ -992,4 +992,287 @@ mod tests {
         assert!(!plan.accepts(&ptrs));
         assert_eq!(Plan::from_algo(&plan.to_algo(), &p, &dev).unwrap(), plan);
     }
+
+    /// A small deterministic generator (xorshift64*) for the random problems below.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+            xs[self.below(xs.len() as u64) as usize]
+        }
+        /// A dimension: tiny, ragged around the tiles, or log-uniform up to `max` (half of
+        /// those rounded to a multiple of 8, as real layers mostly are: TMA's lines then fit).
+        fn dim(&mut self, max: u64) -> u64 {
+            match self.below(4) {
+                0 => 1 + self.below(40),
+                1 => self.pick(&[63, 64, 65, 127, 128, 129, 255, 256, 257, 4095, 4096, 4097]),
+                _ => {
+                    let x = 2f64.powf(self.below(1000) as f64 / 1000.0 * (max as f64).log2());
+                    let x = (x as u64).clamp(1, max);
+                    if self.below(2) == 0 {
+                        x.next_multiple_of(8)
+                    } else {
+                        x
+                    }
+                }
+            }
+        }
+    }
+
+    /// A stored operand of `rows` x `cols` (as op() sees it before the transpose is undone by
+    /// the caller), in `order`, with `pad` extra elements a line and `batch` matrices.
+    fn stored(
+        dtype: i32,
+        rows: u64,
+        cols: u64,
+        row_major: bool,
+        pad: u64,
+        batch: i32,
+    ) -> MatrixSpec {
+        let mut s = MatrixSpec::col(dtype, rows, cols, 1);
+        s.order = if row_major {
+            crate::types::order::ROW
+        } else {
+            crate::types::order::COL
+        };
+        let line = if row_major { cols } else { rows };
+        s.ld = (line.max(1) + pad) as i64;
+        s.batch_count = batch;
+        if batch > 1 {
+            let lines = if row_major { rows } else { cols };
+            s.batch_stride = s.ld * lines as i64 + pad as i64;
+        }
+        s
+    }
+
+    /// What every plan must be, whatever the problem: an algo that decodes to itself (a
+    /// heuristic `candidate`); a
+    /// portable grid that covers D within the launch limits; an sm90 kernel that takes the
+    /// problem it runs on (transposed and packed as the plan says), a persistent grid, the
+    /// Stream-K workspace its schedule needs, and (unclustered) a schedule that covers every
+    /// k-iteration of every tile once with a deadlock-free fixup order; slab blocks that each
+    /// have a plan within the slab plan's workspace.
+    fn check_plan(
+        c: &Plan,
+        p: &GemmProblem,
+        dev: &DeviceSpec,
+        ptrs: &GemmPointers,
+        candidate: bool,
+        ctx: &str,
+    ) {
+        assert!(
+            c.block >= 1 && c.grid.iter().all(|&g| g >= 1),
+            "{ctx}: {}",
+            c.name()
+        );
+        if candidate {
+            // A call's own choice may be a candidate's kernel on packed copies of operands
+            // its pointers misalign: no heuristic lists that one, so no algo names it.
+            let decoded = Plan::from_algo(&c.to_algo(), p, dev)
+                .unwrap_or_else(|e| panic!("{ctx}: {} does not decode: {e}", c.name()));
+            assert_eq!(decoded.name(), c.name(), "{ctx}");
+        }
+        if c.is_slabbed() {
+            let blocks = slab::blocks(p, c.slabs);
+            assert!(blocks.len() > 1, "{ctx}: {}", c.name());
+            for (m0, mc, n0, nc) in blocks {
+                let b = p.block(m0, mc, n0, nc);
+                let bp = slab::block_plan(&b, dev, &ptrs.block(p, m0, n0), c.workspace)
+                    .unwrap_or_else(|e| panic!("{ctx}: block {m0},{n0}: {e}"));
+                assert!(bp.workspace <= c.workspace && !bp.is_slabbed(), "{ctx}");
+            }
+            return;
+        }
+        let q0 = if c.swap { p.transposed() } else { *p };
+        let q = match &c.pack {
+            Some(spec) => pack::packed_problem(&q0, spec),
+            None => q0,
+        };
+        match c.kernel {
+            Kernel::Portable(v) => {
+                assert!(!c.swap && c.pack.is_none() && c.workspace == 0, "{ctx}");
+                let t = v.tile;
+                assert!(c.grid[0] as u64 * t.m as u64 >= q.m, "{ctx}: {}", c.name());
+                let n_tiles = q.n.div_ceil(t.n as u64);
+                assert_eq!(c.grid[1] as u64, n_tiles.clamp(1, MAX_GRID_Y), "{ctx}");
+                assert_eq!(c.grid[2] as u64, q.batch.clamp(1, MAX_GRID_Z), "{ctx}");
+            }
+            Kernel::Sm90(v) => {
+                assert_eq!((dev.cc_major, dev.cc_minor), (9, 0), "{ctx}");
+                v.check(&q)
+                    .unwrap_or_else(|e| panic!("{ctx}: {} refuses its problem: {e}", c.name()));
+                assert!(v.fits_device(dev), "{ctx}: {}", c.name());
+                let d = c.decomposition;
+                let k_iters = q.k.div_ceil(v.block_k as u64).max(1);
+                assert_eq!(d.grid, c.grid[0], "{ctx}: {}", c.name());
+                assert!(d.sk_ctas <= d.grid, "{ctx}: {}", c.name());
+                // Persistent: no more CTAs than the device holds at once (in whole clusters).
+                let cs = v.cluster_size().max(1);
+                assert!(
+                    d.grid <= dev.resident_clusters(cs).max(1) * cs,
+                    "{ctx}: {} grid",
+                    c.name()
+                );
+                assert!(
+                    c.workspace >= d.workspace_bytes(&v, k_iters),
+                    "{ctx}: {}",
+                    c.name()
+                );
+                let tiles = v.num_tiles(&q);
+                if v.cluster_size() == 1 && v.split_k == 1 && tiles * k_iters <= 40_000 {
+                    streamk::tests::check_schedule(&d, tiles, k_iters);
+                }
+            }
+            Kernel::Pack(_) => panic!("{ctx}: a pack kernel as a GEMM plan"),
+        }
+    }
+
+    /// Random problems (ragged and tiny sizes, k = 0, every type combination and transpose,
+    /// both orders per operand, padded and odd leading dimensions, batches, epilogues,
+    /// misaligned pointers, workspaces from none to 160 MiB) on the H200, an A100 and a T4:
+    /// every candidate and the plan a call takes are valid (`check_plan`), and the call's plan
+    /// fits its workspace and takes its pointers. DEEPGEMM_PLAN_SEED picks other problems; the
+    /// seed and the problem are in every failure message.
+    #[test]
+    fn random_problems_get_valid_plans() {
+        let seed = std::env::var("DEEPGEMM_PLAN_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(29u64);
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let types = [
+            (R_16BF, R_16BF, COMPUTE_32F),
+            (R_16F, R_16F, COMPUTE_32F),
+            (R_16BF, R_32F, COMPUTE_32F),
+            (R_16F, R_32F, COMPUTE_32F),
+            (R_32F, R_32F, COMPUTE_32F),
+            (R_32F, R_32F, COMPUTE_32F_FAST_TF32),
+        ];
+        let epilogues = [
+            crate::types::epilogue::DEFAULT,
+            crate::types::epilogue::RELU,
+            crate::types::epilogue::BIAS,
+            crate::types::epilogue::GELU_BIAS,
+        ];
+        let (mut sm90_chosen, mut slabbed, mut swapped, mut packed) = (0, 0, 0, 0);
+        for i in 0..400 {
+            let (ab, cd, ct) = rng.pick(&types);
+            let (mut m, mut n) = (rng.dim(20_000), rng.dim(20_000));
+            let mut k = if rng.below(20) == 0 {
+                0
+            } else {
+                rng.dim(16_384)
+            };
+            if rng.below(2) == 0 {
+                // Half the problems aligned throughout, as most layers are.
+                (m, n, k) = (
+                    m.next_multiple_of(8),
+                    n.next_multiple_of(8),
+                    k.next_multiple_of(8),
+                );
+            }
+            let batch = if rng.below(5) == 0 {
+                1 + rng.below(3) as i32
+            } else {
+                1
+            };
+            let (ta, tb) = (rng.below(2) as i32, rng.below(2) as i32);
+            // Mostly aligned lines; sometimes a pad that breaks TMA's 16-byte rule.
+            let mut pad = || {
+                if rng.below(8) == 0 {
+                    rng.pick(&[1, 3, 8, 13])
+                } else {
+                    0
+                }
+            };
+            let (pa, pb, pc) = (pad(), pad(), pad());
+            let mut rm = || rng.below(6) == 0;
+            let (ra, rb, rc) = (rm(), rm(), rm());
+            let (ar, ac) = if ta == 1 { (k, m) } else { (m, k) };
+            let (br, bc) = if tb == 1 { (n, k) } else { (k, n) };
+            let a = stored(ab, ar, ac, ra, pa, batch);
+            let b = stored(ab, br, bc, rb, pb, batch);
+            let c = stored(cd, m, n, rc, pc, batch);
+            let mut op = OpSpec::new(ct, R_32F);
+            op.trans_a = ta;
+            op.trans_b = tb;
+            op.epilogue = rng.pick(&epilogues);
+            let p = match GemmProblem::new(&op, &a, &b, &c, &c) {
+                Ok(p) => p,
+                Err(e) => {
+                    panic!("problem {i} (seed {seed}) refused: {e}: {op:?} {a:?} {b:?} {c:?}")
+                }
+            };
+            let elem = |t: i32| if t == R_32F { 4 } else { 2 };
+            let mut offset = |t: i32| {
+                if rng.below(10) == 0 {
+                    elem(t) * (1 + rng.below(3))
+                } else {
+                    0
+                }
+            };
+            let (off_a, off_b) = (offset(ab), offset(ab));
+            let beta = if rng.below(4) == 0 { 1.0 } else { 0.0 };
+            let ptrs = GemmPointers {
+                alpha: crate::problem::Scalar::Host(1.0),
+                beta: crate::problem::Scalar::Host(beta),
+                a: 0x1_0000_0000 + off_a,
+                b: 0x2_0000_0000 + off_b,
+                c: 0x3_0000_0000,
+                d: 0x3_0000_0000,
+                bias: if p.epilogue.bias { 0x4_0000_0000 } else { 0 },
+            };
+            let workspace = rng.pick(&[0u64, 1 << 20, 32 << 20, 160 << 20]);
+            for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
+                let ctx = format!(
+                    "seed {seed} problem {i}: {}x{}x{} batch {} t{ta}{tb} {:?}->{:?} {:?} pads \
+                     {pa},{pb},{pc} rows {ra},{rb},{rc} ws {workspace} on sm_{}{}",
+                    p.m,
+                    p.n,
+                    p.k,
+                    p.batch,
+                    p.ab_type,
+                    p.cd_type,
+                    p.math,
+                    dev.cc_major,
+                    dev.cc_minor
+                );
+                let all = candidates(&p, &dev).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                // The portable plan is always there (last, or before packed plans that do
+                // not pay).
+                assert!(
+                    all.iter().any(|c| matches!(c.kernel, Kernel::Portable(_))),
+                    "{ctx}"
+                );
+                for c in &all {
+                    check_plan(c, &p, &dev, &ptrs, true, &ctx);
+                }
+                let chosen = choose_for_call(&p, &dev, &ptrs, workspace)
+                    .unwrap_or_else(|e| panic!("{ctx}: no plan for the call: {e}"));
+                assert!(chosen.workspace <= workspace, "{ctx}: {}", chosen.name());
+                assert!(chosen.accepts(&ptrs), "{ctx}: {}", chosen.name());
+                check_plan(&chosen, &p, &dev, &ptrs, false, &ctx);
+                if dev.cc_major == 9 && matches!(chosen.kernel, Kernel::Sm90(_)) {
+                    sm90_chosen += 1;
+                    slabbed += chosen.is_slabbed() as u32;
+                    swapped += chosen.swap as u32;
+                    packed += chosen.pack.is_some() as u32;
+                }
+            }
+        }
+        // The draw reaches the planner's branches (of the 400 H200 calls).
+        eprintln!("sm90 {sm90_chosen}, slabbed {slabbed}, swapped {swapped}, packed {packed}");
+        assert!(
+            sm90_chosen >= 100 && swapped >= 10 && packed >= 3,
+            "seed {seed}"
+        );
+    }
 }

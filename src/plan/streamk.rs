@@ -845,7 +845,7 @@ pub fn decompositions_with(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::plan::sm90::HOPPER_SMEM_BUDGET;
     use crate::types::ScalarType;
@@ -933,7 +933,7 @@ mod tests {
     /// ends mid-tile (a partial: one workspace slot per CTA); each split tile's owner (the unit
     /// reaching the tile's end) lists exactly the CTAs holding the rest, each of which holds
     /// that tile in a unit ending mid-tile; every Stream-K range is walked from k = 0.
-    fn check_schedule(d: &Decomposition, tiles: u64, k_iters: u64) {
+    pub(crate) fn check_schedule(d: &Decomposition, tiles: u64, k_iters: u64) {
         let mut seen = vec![0u32; (tiles * k_iters) as usize];
         let all: Vec<Vec<Unit>> = (0..d.grid)
             .map(|c| work_units(d, tiles, k_iters, c))
