@@ -26,8 +26,17 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
 }
 
 cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
+    fake_record(&LOG, "cublasDestroy_v2", 1, P(handle));
     free(handle);
     return CUBLAS_STATUS_SUCCESS;
+}
+
+/* Recorded like the GEMMs: the preload forwards it after noting the handle's workspace. */
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace,
+                                     size_t workspaceSizeInBytes) {
+    fake_record(&LOG, "cublasSetWorkspace_v2", 3, P(handle), P(workspace),
+                I(workspaceSizeInBytes));
+    return handle == NULL ? CUBLAS_STATUS_NOT_INITIALIZED : CUBLAS_STATUS_SUCCESS;
 }
 
 #define SETTER(fn, type, field)                                                                \

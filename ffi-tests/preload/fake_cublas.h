@@ -102,6 +102,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t computeDe
 /* cuBLAS */
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle);
 cublasStatus_t cublasDestroy_v2(cublasHandle_t handle);
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace,
+                                     size_t workspaceSizeInBytes);
 cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream);
 cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *stream);
 cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, int mode);
@@ -138,7 +140,7 @@ cublasStatus_t cublasHgemm(cublasHandle_t handle, int transa, int transb, int m,
                            const uint16_t *alpha, const uint16_t *A, int lda, const uint16_t *B,
                            int ldb, const uint16_t *beta, uint16_t *C, int ldc);
 
-/* Recording: the GEMM calls each fake received, in order, every argument as 64 bits
+/* Recording: the GEMM calls (and cublasSetWorkspace_v2 / cublasDestroy_v2) each fake received, in order, every argument as 64 bits
  * (pointers as addresses, integers sign-extended). */
 #define FAKE_MAX_ARGS 24
 struct fake_call {

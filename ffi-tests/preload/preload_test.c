@@ -279,6 +279,19 @@ static void blas_cases(void) {
               cublasCreate_v2(&htarget) == 0,
           "cublasCreate");
     cublasSetStream_v2(h, STREAM);
+    {
+        /* Forwarded untouched, with the real status; the preload notes h's workspace, which
+         * its substituted classic GEMMs on h then use (none run here: no GPU). */
+        fake_blas_reset(0);
+        cublasStatus_t st = cublasSetWorkspace_v2(h, WORKSPACE, 4 << 20);
+        const uint64_t args[3] = {P(h), P(WORKSPACE), I(4 << 20)};
+        blas_check("SetWorkspace", st, 0, "cublasSetWorkspace_v2", 3, args, READS_NONE);
+        fake_blas_reset(0);
+        st = cublasSetWorkspace_v2(NULL, WORKSPACE, 256);
+        const uint64_t null_args[3] = {P(NULL), P(WORKSPACE), I(256)};
+        blas_check("SetWorkspace, NULL handle", st, CUBLAS_STATUS_NOT_INITIALIZED,
+                   "cublasSetWorkspace_v2", 3, null_args, READS_NONE);
+    }
     cublasSetPointerMode_v2(hdev, CUBLAS_POINTER_MODE_DEVICE);
     cublasSetSmCountTarget(htarget, 8);
     const int bf = CUDA_R_16BF, c32 = CUBLAS_COMPUTE_32F;
@@ -356,9 +369,13 @@ static void blas_cases(void) {
         CHECK(fake_lt_attribute_reads() == 0, "inner cublasLtMatmul: %ld attribute reads",
               fake_lt_attribute_reads());
     }
-    cublasDestroy_v2(h);
     cublasDestroy_v2(hdev);
     cublasDestroy_v2(htarget);
+    /* Forwarded untouched (the preload forgets h's workspace first). */
+    fake_blas_reset(0);
+    cublasStatus_t st = cublasDestroy_v2(h);
+    const uint64_t args[1] = {P(h)};
+    blas_check("Destroy", st, 0, "cublasDestroy_v2", 1, args, READS_NONE);
 }
 
 int main(void) {

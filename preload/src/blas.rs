@@ -118,7 +118,10 @@ pub unsafe fn substitute(
         d: p.c as u64,
         bias: 0,
     };
-    crate::lt::run(&problem, &ptrs, std::ptr::null_mut(), 0, stream)?;
+    // The workspace the caller gave this handle (cublasSetWorkspace_v2), which cuBLAS would
+    // use on this stream too; none when it gave none.
+    let (workspace, workspace_size) = crate::workspace::get(handle);
+    crate::lt::run(&problem, &ptrs, workspace, workspace_size, stream)?;
     Ok(problem)
 }
 

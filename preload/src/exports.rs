@@ -1,5 +1,6 @@
 //! The only `#[no_mangle]` functions of the library: cuBLAS's and cuBLASLt's GEMM entry
-//! points, with their exact C signatures. exports.map (the linker version script) lists
+//! points, and cuBLAS's cublasSetWorkspace_v2 and cublasDestroy_v2 (forwarded, after noting
+//! the handle's workspace: `workspace`), with their exact C signatures. exports.map (the linker version script) lists
 //! the same names; tests/symbols.rs checks that the .so exports these and nothing else.
 //!
 //! Each is a thin shell: find the real function (else NOT_INITIALIZED), then `dispatch`
@@ -21,7 +22,7 @@ use crate::stats::{Entry, Reason};
 
 /// The addresses of our exports: a lookup of the real function that returns one of them
 /// (a second interposer, RTLD_NEXT oddities) is discarded.
-pub fn addresses() -> [usize; 7] {
+pub fn addresses() -> [usize; 9] {
     [
         cublasLtMatmul as *const () as usize,
         cublasGemmEx as *const () as usize,
@@ -30,7 +31,63 @@ pub fn addresses() -> [usize; 7] {
         cublasSgemm_v2 as *const () as usize,
         cublasSgemmStridedBatched as *const () as usize,
         cublasHgemm as *const () as usize,
+        cublasSetWorkspace_v2 as *const () as usize,
+        cublasDestroy_v2 as *const () as usize,
     ]
+}
+
+/// A real non-GEMM function that could not be found: NOT_INITIALIZED, said once per name.
+fn missing_function(name: &str, said: &std::sync::atomic::AtomicBool) -> Status {
+    if !said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let _ = std::panic::catch_unwind(|| {
+            crate::stats::emit(&format!(
+                "deepgemm-preload: the real {name} was not found; returning \
+                 CUBLAS_STATUS_NOT_INITIALIZED\n"
+            ))
+        });
+    }
+    crate::dispatch::STATUS_NOT_INITIALIZED
+}
+
+/// cublasSetWorkspace_v2: forwarded; what the real library accepts is noted for the handle,
+/// whose substituted classic GEMMs then get that workspace (`workspace`).
+///
+/// # Safety
+/// cuBLAS's contract for cublasSetWorkspace_v2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cublasSetWorkspace_v2(
+    handle: Handle,
+    workspace: *mut c_void,
+    workspaceSizeInBytes: usize,
+) -> Status {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let Some(f) = real::blas().set_workspace else {
+        return missing_function("cublasSetWorkspace_v2", &SAID);
+    };
+    // SAFETY: the real function with the caller's arguments.
+    let status = unsafe { f(handle, workspace, workspaceSizeInBytes) };
+    if status == crate::dispatch::STATUS_SUCCESS {
+        // Never unwinds into C: a panic here (a bug) only loses the note.
+        let _ = std::panic::catch_unwind(|| {
+            crate::workspace::set(handle, workspace, workspaceSizeInBytes)
+        });
+    }
+    status
+}
+
+/// cublasDestroy_v2: the handle's workspace is forgotten, then the real function runs.
+///
+/// # Safety
+/// cuBLAS's contract for cublasDestroy_v2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cublasDestroy_v2(handle: Handle) -> Status {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let _ = std::panic::catch_unwind(|| crate::workspace::forget(handle));
+    let Some(f) = real::blas().destroy else {
+        return missing_function("cublasDestroy_v2", &SAID);
+    };
+    // SAFETY: the real function with the caller's argument.
+    unsafe { f(handle) }
 }
 
 /// cublasLtMatmul: substituted when deepgemm computes the described operation exactly;

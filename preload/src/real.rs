@@ -164,6 +164,8 @@ pub type HgemmFn = unsafe extern "C" fn(
     i32,
 ) -> Status;
 pub type GetStreamFn = unsafe extern "C" fn(Handle, *mut *mut c_void) -> Status;
+pub type SetWorkspaceFn = unsafe extern "C" fn(Handle, *mut c_void, usize) -> Status;
+pub type DestroyFn = unsafe extern "C" fn(Handle) -> Status;
 /// cublasGetPointerMode_v2, cublasGetMathMode and cublasGetSmCountTarget: an int-sized out.
 pub type GetIntFn = unsafe extern "C" fn(Handle, *mut i32) -> Status;
 
@@ -187,6 +189,9 @@ pub struct Blas {
     pub get_math_mode: Option<GetIntFn>,
     /// Absent before cuBLAS 11.3; absent means "no target".
     pub get_sm_count_target: Option<GetIntFn>,
+    /// Interposed to learn each handle's workspace (`workspace`).
+    pub set_workspace: Option<SetWorkspaceFn>,
+    pub destroy: Option<DestroyFn>,
 }
 
 const LT_SONAMES: [&CStr; 3] = [
@@ -276,6 +281,13 @@ pub fn blas() -> &'static Blas {
             get_pointer_mode: lookup!(BLAS_SONAMES, c"cublasGetPointerMode_v2", GetIntFn, &ours),
             get_math_mode: lookup!(BLAS_SONAMES, c"cublasGetMathMode", GetIntFn, &ours),
             get_sm_count_target: lookup!(BLAS_SONAMES, c"cublasGetSmCountTarget", GetIntFn, &ours),
+            set_workspace: lookup!(
+                BLAS_SONAMES,
+                c"cublasSetWorkspace_v2",
+                SetWorkspaceFn,
+                &ours
+            ),
+            destroy: lookup!(BLAS_SONAMES, c"cublasDestroy_v2", DestroyFn, &ours),
         }
     })
 }
