@@ -109,6 +109,13 @@ def cases():
     a_f8 = rand(1024, 2048, dtype=torch.float8_e4m3fn)
     b_f8 = rand(1024, 2048, dtype=torch.float8_e4m3fn).t()  # column-major, as cuBLASLt wants
     one = torch.ones((), dtype=f32).cuda()
+    # Session 29: a decode GEMM (cublasGemmEx with the handle's workspace: its best plan is
+    # Stream-K, 0.5 MB) and a TF32 weight gradient (a.t() @ b: tf32 NT in cuBLAS terms, which
+    # deepgemm runs only on its portable kernel, so the preload forwards it).
+    x16 = rand(16, 4096, dtype=bf)
+    w4k = rand(4096, 4096, dtype=bf, scale=0.02)
+    gf = rand(4096, 2048, dtype=f32)
+    xg = rand(4096, 2048, dtype=f32)
 
     return [
         ("matmul bf16 4096^3", "bf16", False, lambda: a @ b),
@@ -130,6 +137,8 @@ def cases():
         ("bmm fp32 exact 8x512^3", "fp32", False, lambda: torch.bmm(abf, bbf)),
         ("linear+bias fp32 exact 2048x1024x1024", "fp32", False, lambda: F.linear(xf, wf, biasf)),
         ("linear+bias fp32 tf32 2048x1024x1024", "tf32", True, lambda: F.linear(xf, wf, biasf)),
+        ("linear bf16 decode 16x4096x4096", "bf16", False, lambda: F.linear(x16, w4k)),
+        ("weight grad fp32 tf32 2048x2048x4096", "tf32", True, lambda: gf.t() @ xg),
         ("transformer block bf16 8x1024x2048", "block-bf16", False, lambda: block(xb)),
         ("_int_mm int8 1024^3", "forwarded", False, lambda: torch._int_mm(a8, b8)),
         (
