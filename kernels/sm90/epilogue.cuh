@@ -314,6 +314,69 @@ __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int fi
   }
 }
 
+// One round of the staged epilogue for column-major fp32 D (`epilogue_staged_rounds`, which
+// says why): item i = tid + 128 j is column i / 16 of the round, rows 4 (i % 16) .. + 3 of the
+// warpgroup's 64; 4 items a thread in a 32-column round, 2 in a 16-column one.
+// Without C (beta = 0): its loop is not unrolled, so C's loads would wait one after another
+// (beta = 1 ran 1.24x the 8-row items' time, session 30); those stay with the 8-row items.
+template <bool kPlain, int kRoundCols, int kTileRegs>
+__device__ __forceinline__ void staged_columns_f32(const float* buf, int tid, const Sm90Params& p,
+                                                   float* d, float alpha, bool has_bias,
+                                                   long long row_base,
+                                                   long long round_col, int row_lo, int col_lo,
+                                                   long long batch) {
+  using S = StagedShape;
+  constexpr int kGroups = S::kRows / 4;  // 4-row groups of a column
+  constexpr int kPerThread = kRoundCols * kGroups / 128;
+  static_assert(kPerThread * 128 == kRoundCols * kGroups, "every thread the same items");
+  // Not unrolled: at 248 and 256 columns the unrolled items' addresses spilled.
+#pragma unroll 1
+  for (int j = 0; j < kPerThread; ++j) {
+    const int item = tid + 128 * j;
+    const int local_col = item / kGroups;
+    const int group = item % kGroups;
+    const long long col = round_col + local_col;
+    const long long row = row_base + 4 * group;
+    if (col >= p.n || row >= p.m || col < col_lo || row < row_lo) {
+      continue;
+    }
+    const long long left = p.m - row;
+    const int rows = left < 4 ? static_cast<int>(left) : 4;
+    const F32x4 q = *reinterpret_cast<const F32x4*>(buf + local_col * S::kColStride + 4 * group);
+    float v[4] = {alpha * q.x, alpha * q.y, alpha * q.z, alpha * q.w};
+    if (has_bias) {
+      // As the 8-row items: per row of D, or per column for a swapped problem (narrow tiles).
+      constexpr bool kCanBiasCol = kTileRegs * 2 <= 64;
+      const int step = kCanBiasCol && (p.flags & SM90_FLAG_BIAS_COL) != 0 ? 0 : 1;
+      const long long at = batch * p.bias_bs + (step == 0 ? col : row);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        if (i < rows) {
+          // fp32 D: the bias is fp32 (the 8-row items read it as OutT either way).
+          v[i] += static_cast<const float*>(p.bias)[at + i * step];
+        }
+      }
+    }
+    if (!kPlain) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        v[i] = activate(v[i], p.activation);
+      }
+    }
+    float* dst = d + (row + col * p.d_ns);
+    if (rows == 4) {
+      *reinterpret_cast<F32x4*>(dst) = F32x4{v[0], v[1], v[2], v[3]};
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        if (i < rows) {
+          dst[i] = v[i];
+        }
+      }
+    }
+  }
+}
+
 // Writes one consumer warpgroup's 64 x N accumulator tile. `tid` is the thread's index in the
 // warpgroup (0..127), `barrier_id` the warpgroup's named barrier, `buf` its staging buffer,
 // `row_base` its first global row and `col_base` the tile's first column. Rows >= m and
@@ -449,6 +512,22 @@ __device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRe
         dst += p.d_ns;
       }
       continue;
+    }
+    if constexpr (sizeof(OutT) == 4 && kRoundCols >= 16) {
+      if (p.d_ms == 1 && !read_c) {
+        // Column-major fp32 D (16-byte aligned here: down_lanes took the rest) in items of 4
+        // rows: lanes 0-15 of a warp take one column's 16 groups, lanes 16-31 the next, so a
+        // store instruction writes four whole 128-byte lines and a quarter-warp's 16-byte
+        // buffer loads are one contiguous 128 bytes (no bank conflict). The 8-row items
+        // below wrote each 32-byte sector of fp32 D in two halves from two instructions:
+        // twice the L2 write requests, which pace this loop. Not in 8-column rounds (the
+        // tail of an odd multiple of 8, `epilogue_staged`): a second copy there made the
+        // 248-wide fp32 kernels spill 64 bytes.
+        staged_columns_f32<kPlain, kRoundCols, kTileRegs>(
+            buf, tid, p, d, alpha, has_bias, row_base,
+            col_base + round * kRoundCols, row_lo, col_lo, batch);
+        continue;
+      }
     }
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) {
