@@ -11,8 +11,8 @@
 #      code), tf32 ~0.97, random-21d ~0.98, against cuBLASLt ~0.87.
 #     here:  git apply wip/cluster-fill-96-112.patch &&
 #            CUBINS=all bash scripts/gpu-pack.sh && git checkout -- src tests kernels &&
-#            CUBINS=_f32_,n112k,n96k,n128k,n144k bash scripts/gpu-pack-old.sh HEAD~1
-#            (HEAD~1: main before the staged columns)
+#            CUBINS=_f32_,n112k,n96k,n128k,n144k bash scripts/gpu-pack-old.sh HEAD~2
+#            (HEAD~2: main before the staged columns)
 #     there: bash scripts/gpu-session30b.sh; then bash scripts/gpu-session29c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
