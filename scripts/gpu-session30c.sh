@@ -12,8 +12,9 @@
 #      cuBLASLt, beta = 1, fp32 and bf16 D.
 #   Predicted: fp32 D beta 1 0.80-0.85 of old's time (34.3 -> ~28 us), bf16 D beta 1 0.85-0.90,
 #   beta 0 1.00 +- 0.01; against cuBLASLt fp32 D beta 1 0.72 -> ~0.85.
-#     here:  CUBINS=all bash scripts/gpu-pack.sh && CUBINS=all bash scripts/gpu-pack-old.sh HEAD~1
-#            (HEAD~1: main before the prefetch)
+#     here:  git apply wip/prefetch-c.patch && CUBINS=all bash scripts/gpu-pack.sh &&
+#            git checkout -- kernels && CUBINS=all bash scripts/gpu-pack-old.sh HEAD
+#            (HEAD: main without the patch)
 #     there: bash scripts/gpu-session30c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
