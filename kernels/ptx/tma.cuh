@@ -57,3 +57,9 @@ __device__ __forceinline__ void tma_load_3d_hint(unsigned dst, const void* tmap,
 __device__ __forceinline__ void bulk_prefetch_l2(const void* src, unsigned bytes) {
   asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
 }
+
+// Asks L2 for the 128-byte line holding `addr` (any alignment); nothing waits for it (PTX ISA
+// "prefetch"). For runs the bulk form cannot take: C's columns at an odd leading dimension.
+__device__ __forceinline__ void prefetch_l2(const void* addr) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(addr));
+}

@@ -699,6 +699,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if (unit.k_begin > 0 && unit.k_end == num_k_iters) {
           streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats, sk_slots());
         }
+        // The tile's epilogue runs after this unit (the last of its k-range) and reads C:
+        // bring this warpgroup's block of C into L2 while the mainloop runs.
+        if (beta != 0.f && unit.k_end == num_k_iters) {
+          const int rows0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
+          prefetch_c_block<OutT, BLOCK_N>(p, tid, rows0 + (kPingPong ? 0 : consumer * 64),
+                                          inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n),
+                                          tile.batch);
+        }
       }
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
       // tile: a second definition of the accumulators makes ptxas spill at BLOCK_N = 256.)
