@@ -14,7 +14,7 @@
 #      the new code is compiled in but reads nothing); then against
 #      cuBLASLt with beta = 1.
 #   Predicted: beta = 1 0.90-0.95 of old's time with bf16 D (`30c`: 28.4 us at 1568x2416x800 on
-#   128x248 against beta = 0's ~19; 7 of its 10 rounds take the loads ahead), 0.92-0.97 with
+#   128x248 against beta = 0's 15.5 on TMA stores, `27d`; 7 of its 10 rounds take the loads ahead), 0.92-0.97 with
 #   fp32 D on the 5 of 8 shapes planned 136-184 wide (232 and 248 keep the old order: 1.00);
 #   random-21d beta 1 0.95-0.98;
 #   the control 1.00 +- 0.01; against cuBLASLt bf16 D beta 1 0.705 -> ~0.76, fp32 D 0.760 -> ~0.79.
