@@ -36,19 +36,6 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
     Ok(driver::enter(stream)?.device.spec)
 }
 
-/// The plan `run` with `algo == None` takes for `problem` on `stream`'s device (autotuning
-/// aside), through the plan cache, without running it: for a caller that decides on the plan
-/// first (the LD_PRELOAD library leaves problems that would run the portable kernel to cuBLAS).
-pub fn heuristic_plan(
-    problem: &GemmProblem,
-    ptrs: &GemmPointers,
-    stream: *mut c_void,
-    workspace_size: u64,
-) -> Result<Plan> {
-    let ctx = driver::enter(stream)?;
-    plan::cache::for_call(problem, &ctx.device.spec, ptrs, None, workspace_size)
-}
-
 /// Runs `problem` on `stream` (a CUstream; NULL = the legacy default stream of the current
 /// context). `algo == None` lets deepgemm choose (`plan::choose_for_call`, which may pack A or
 /// B into the workspace); otherwise `algo` (a `deepgemmLtMatmulAlgo_t`'s words, pointers and
@@ -69,6 +56,44 @@ pub fn run(
     workspace_size: u64,
     handle_device: Option<i32>,
 ) -> Result<()> {
+    let call = Call {
+        problem,
+        ptrs,
+        algo,
+        stream,
+        workspace,
+        workspace_size,
+        handle_device,
+    };
+    run_accepted(&call, |_| true).map(|_| ())
+}
+
+/// One call's arguments, as `run` takes them.
+pub struct Call<'a> {
+    pub problem: &'a GemmProblem,
+    pub ptrs: &'a GemmPointers,
+    pub algo: Option<&'a [u64; 8]>,
+    pub stream: *mut c_void,
+    pub workspace: u64,
+    pub workspace_size: u64,
+    pub handle_device: Option<i32>,
+}
+
+/// `run`, asking `accept` about the plan it chose before checking or enqueuing anything:
+/// false returns Ok(false) with the stream untouched, true runs it (Ok(true)). For a caller
+/// that decides by the plan (the LD_PRELOAD library leaves problems that would run the
+/// portable kernel to cuBLAS) with one context resolution and one plan-cache lookup, and the
+/// very plan that runs (the tuned one under autotuning).
+pub fn run_accepted(call: &Call, accept: impl FnOnce(&Plan) -> bool) -> Result<bool> {
+    let &Call {
+        problem,
+        ptrs,
+        algo,
+        stream,
+        workspace,
+        workspace_size,
+        handle_device,
+    } = call;
     let ctx = driver::enter(stream)?;
     if let Some(dev) = handle_device {
         driver::same_device(dev, ctx.device.ordinal)?;
@@ -92,6 +117,9 @@ pub fn run(
         }
         _ => plan::cache::for_call(problem, &ctx.device.spec, ptrs, algo, workspace_size)?,
     };
+    if !accept(&plan) {
+        return Ok(false);
+    }
     if plan.workspace > workspace_size {
         return Err(invalid!(
             "{} needs {} bytes of workspace, {workspace_size} given",
@@ -106,7 +134,7 @@ pub fn run(
         ));
     }
     if problem.is_empty() {
-        return Ok(());
+        return Ok(true);
     }
     let logging = crate::log::enabled(crate::log::Level::Hints);
     if logging {
@@ -145,7 +173,7 @@ pub fn run(
     for w in &mut work {
         w.enqueue(stream)?;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Which copies of each block (`packs[block]`) to make: not one the block before made with

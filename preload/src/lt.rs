@@ -340,11 +340,29 @@ pub fn run(
         return Err(Forward::new(Reason::Empty, "D has no element").with_problem(p));
     }
     let deepgemm_error = |e| Forward::error(Reason::Deepgemm, e).with_problem(p);
-    // The plan first (a plan-cache hit after the first call of a problem; `run` below finds it
-    // there again): where it is the portable kernel, cuBLAS is much faster.
-    let plan = deepgemm::gemm::heuristic_plan(p, ptrs, stream, workspace_size as u64)
-        .map_err(deepgemm_error)?;
-    decide::portable(&plan, crate::config::get().portable).map_err(|f| f.with_problem(p))?;
-    deepgemm::gemm::run(p, ptrs, None, stream, ws, workspace_size as u64, None)
-        .map_err(deepgemm_error)
+    // Where the plan is the portable kernel, cuBLAS is much faster: decided on the plan that
+    // would run, before anything is enqueued.
+    let call = deepgemm::gemm::Call {
+        problem: p,
+        ptrs,
+        algo: None,
+        stream,
+        workspace: ws,
+        workspace_size: workspace_size as u64,
+        handle_device: None,
+    };
+    let mut declined = None;
+    let portable = crate::config::get().portable;
+    deepgemm::gemm::run_accepted(&call, |plan| match decide::portable(plan, portable) {
+        Ok(()) => true,
+        Err(f) => {
+            declined = Some(f);
+            false
+        }
+    })
+    .map_err(deepgemm_error)?;
+    match declined {
+        Some(f) => Err(f.with_problem(p)),
+        None => Ok(()),
+    }
 }
