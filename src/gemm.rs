@@ -56,7 +56,7 @@ pub fn run(
     workspace_size: u64,
     handle_device: Option<i32>,
 ) -> Result<()> {
-    let call = Call {
+    run_accepted(
         problem,
         ptrs,
         algo,
@@ -64,19 +64,9 @@ pub fn run(
         workspace,
         workspace_size,
         handle_device,
-    };
-    run_accepted(&call, |_| true).map(|_| ())
-}
-
-/// One call's arguments, as `run` takes them.
-pub struct Call<'a> {
-    pub problem: &'a GemmProblem,
-    pub ptrs: &'a GemmPointers,
-    pub algo: Option<&'a [u64; 8]>,
-    pub stream: *mut c_void,
-    pub workspace: u64,
-    pub workspace_size: u64,
-    pub handle_device: Option<i32>,
+        |_| true,
+    )
+    .map(|_| ())
 }
 
 /// `run`, asking `accept` about the plan it chose before checking or enqueuing anything:
@@ -84,16 +74,17 @@ pub struct Call<'a> {
 /// that decides by the plan (the LD_PRELOAD library leaves problems that would run the
 /// portable kernel to cuBLAS) with one context resolution and one plan-cache lookup, and the
 /// very plan that runs (the tuned one under autotuning).
-pub fn run_accepted(call: &Call, accept: impl FnOnce(&Plan) -> bool) -> Result<bool> {
-    let &Call {
-        problem,
-        ptrs,
-        algo,
-        stream,
-        workspace,
-        workspace_size,
-        handle_device,
-    } = call;
+#[allow(clippy::too_many_arguments)]
+pub fn run_accepted(
+    problem: &GemmProblem,
+    ptrs: &GemmPointers,
+    algo: Option<&[u64; 8]>,
+    stream: *mut c_void,
+    workspace: u64,
+    workspace_size: u64,
+    handle_device: Option<i32>,
+    accept: impl FnOnce(&Plan) -> bool,
+) -> Result<bool> {
     let ctx = driver::enter(stream)?;
     if let Some(dev) = handle_device {
         driver::same_device(dev, ctx.device.ordinal)?;

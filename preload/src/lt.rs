@@ -342,25 +342,18 @@ pub fn run(
     let deepgemm_error = |e| Forward::error(Reason::Deepgemm, e).with_problem(p);
     // Where the plan is the portable kernel, cuBLAS is much faster: decided on the plan that
     // would run, before anything is enqueued.
-    let call = deepgemm::gemm::Call {
-        problem: p,
-        ptrs,
-        algo: None,
-        stream,
-        workspace: ws,
-        workspace_size: workspace_size as u64,
-        handle_device: None,
-    };
     let mut declined = None;
     let portable = crate::config::get().portable;
-    deepgemm::gemm::run_accepted(&call, |plan| match decide::portable(plan, portable) {
+    let accept = |plan: &deepgemm::plan::Plan| match decide::portable(plan, portable) {
         Ok(()) => true,
         Err(f) => {
             declined = Some(f);
             false
         }
-    })
-    .map_err(deepgemm_error)?;
+    };
+    let size = workspace_size as u64;
+    deepgemm::gemm::run_accepted(p, ptrs, None, stream, ws, size, None, accept)
+        .map_err(deepgemm_error)?;
     match declined {
         Some(f) => Err(f.with_problem(p)),
         None => Ok(()),
