@@ -147,6 +147,48 @@ __device__ __forceinline__ void load8(const OutT* src, long long stride, int row
   }
 }
 
+// load8 kept as the elements' bits (4 words for 16-bit types, 8 for fp32: half load8's
+// registers for 16-bit C while they wait), unpacked by unpack8.
+template <typename OutT>
+struct Raw8 {
+  unsigned w[sizeof(OutT) * 2];
+};
+template <typename OutT>
+__device__ __forceinline__ void load8_raw(const OutT* src, long long stride, int rows, bool vector,
+                                          Raw8<OutT>& r) {
+  if (vector) {
+#pragma unroll
+    for (int h = 0; h < static_cast<int>(sizeof(OutT)) / 2; ++h) {
+      const U32x4 q = reinterpret_cast<const U32x4*>(src)[h];
+      r.w[4 * h] = q.x, r.w[4 * h + 1] = q.y, r.w[4 * h + 2] = q.z, r.w[4 * h + 3] = q.w;
+    }
+  } else {
+    const unsigned short* s16 = reinterpret_cast<const unsigned short*>(src);
+    const unsigned* s32 = reinterpret_cast<const unsigned*>(src);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      if constexpr (sizeof(OutT) == 2) {
+        const unsigned bits = i < rows ? s16[i * stride] : 0u;
+        r.w[i / 2] = (i % 2 == 0) ? bits : (r.w[i / 2] | (bits << 16));
+      } else {
+        r.w[i] = i < rows ? s32[i * stride] : 0u;
+      }
+    }
+  }
+}
+template <typename OutT>
+__device__ __forceinline__ void unpack8(const Raw8<OutT>& r, float (&v)[8]) {
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    if constexpr (sizeof(OutT) == 2) {
+      v[i] = to_f32(OutT{static_cast<unsigned short>(i % 2 == 0 ? r.w[i / 2] & 0xFFFFu
+                                                                 : r.w[i / 2] >> 16)});
+    } else {
+      v[i] = __uint_as_float(r.w[i]);
+    }
+  }
+}
+
 // The store counterpart of load8 (only the first `rows` elements are written).
 template <typename OutT>
 __device__ __forceinline__ void store8(OutT* dst, long long stride, int rows, bool vector,
@@ -474,6 +516,30 @@ __device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRe
   }
 #pragma unroll 1
   for (int round = 0; round < kRounds; ++round) {
+    // The round's C, loaded before its staging: the loads' latency (L2, prefetch_c_block)
+    // then passes under the barriers and the buffer writes instead of after them, where each
+    // round waited it out (beta = 1 cost 1.56-1.80x beta = 0's time with fp32 D, session 30).
+    // Items as in the loop below; the odd-ld path (down_lanes) reads its own.
+    // Not in 8-column rounds (the tail of an odd multiple of 8: 16-bit D spilled at 248) nor
+    // for fp32 D on tiles wider than 224 (232 and 248 spilled, tf32 NN at 256 too).
+    constexpr bool kAhead =
+        !kPlain && kRoundCols >= 16 && !(sizeof(OutT) == 4 && kTileRegs > 112);
+    Raw8<OutT> c_ahead[kPerThread];
+    if (kAhead && read_c && !down_lanes) {
+#pragma unroll
+      for (int j = 0; j < kPerThread; ++j) {
+        const StagedItem item = staged_item(tid, j);
+        const long long col = col_base + round * kRoundCols + item.col;
+        const long long row = row_base + 8 * item.group;
+        const bool valid = !((kRoundCols < 16 && item.col >= kRoundCols) || col >= p.n ||
+                             row >= p.m || col < col_lo || row < row_lo);
+        const long long left = p.m - row;
+        const int rows = !valid ? 0 : left < 8 ? static_cast<int>(left) : 8;
+        const OutT* c_src = c + (batch * p.c_bs + row * p.c_ms + col * p.c_ns);
+        load8_raw<OutT>(c_src, p.c_ms, rows, rows == 8 && p.c_ms == 1 && aligned16(c_src),
+                        c_ahead[j]);
+      }
+    }
     if constexpr (kSumAll) {
       stage_round<1>(acc, all, buf, barrier_id, tid, round);
     } else if constexpr (kFixup) {
@@ -588,9 +654,13 @@ __device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRe
         v[i] *= alpha;
       }
       if (read_c) {
-        const OutT* c_src = c + (batch * p.c_bs + row * p.c_ms + col * p.c_ns);
         float cv[8];
-        load8<OutT>(c_src, p.c_ms, rows, rows == 8 && p.c_ms == 1 && aligned16(c_src), cv);
+        if constexpr (kAhead) {
+          unpack8<OutT>(c_ahead[j], cv);
+        } else {
+          const OutT* c_src = c + (batch * p.c_bs + row * p.c_ms + col * p.c_ns);
+          load8<OutT>(c_src, p.c_ms, rows, rows == 8 && p.c_ms == 1 && aligned16(c_src), cv);
+        }
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
           v[i] += beta * cv[i];
