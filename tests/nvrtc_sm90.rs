@@ -218,7 +218,7 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
         return;
     }
     let v = Sm90Variant::all()[0];
-    let broken = render(&v).replace("params, tmap_a, tmap_b, tmap_d);", "params, tmap_a);");
+    let broken = render(&v).replace("params, tmap_a, tmap_b, tmap_d, tmap_c);", "params, tmap_a);");
     assert!(compile("broken", &broken, &options()).is_err());
     // And compiling for plain sm_90 is refused by the kernel's own check.
     let sm90 = vec![
@@ -251,11 +251,11 @@ mod gpu {
 
     use cudarc::driver::sys::{self as drv, CUfunction, CUmodule, CUresult};
     use deepgemm::plan::DeviceSpec;
-    use deepgemm::plan::sm90::{self, DEFAULT_GROUP_M, Sm90Variant, tma_store};
+    use deepgemm::plan::sm90::{self, DEFAULT_GROUP_M, Sm90Variant, c_tma, tma_store};
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
     use deepgemm::runtime::tensor_map::{
-        FLAG_TMA_STORE, Sm90Args, Sm90Params, configure_function, launch,
+        FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, Sm90Params, configure_function, launch,
     };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
@@ -723,7 +723,102 @@ mod gpu {
         v.extend(pingpong_cases());
         v.extend(split_k_cases());
         v.extend(ring_cases());
+        v.extend(c_tma_cases());
         v
+    }
+
+    /// C loaded by TMA into the TMA-store staging (beta != 0, C in D's layout, aligned): both
+    /// 16-bit types and D orders, C aliasing D, ragged m and n with tiles moved back from the
+    /// edge (a warpgroup's rows and the first boxes left to the tile before), whole boxes and
+    /// 16- and 8-column pieces, ping-pong, MN-major A, batches, padded D, device scalars, bias
+    /// and activations, and more tiles than SMs (each buffer's barrier through many phases).
+    fn c_tma_cases() -> Vec<Case> {
+        use ScalarType::*;
+        vec![
+            Case {
+                block_n: 256,
+                m: 264,
+                n: 520,
+                k: 200,
+                beta: 0.5,
+                ..BASE
+            },
+            Case {
+                block_n: 256,
+                ab: F16,
+                cd: F16,
+                row_major: true,
+                m: 200,
+                n: 776,
+                k: 136,
+                beta: 1.0,
+                alias: true,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                m: 2048,
+                n: 1536,
+                k: 64,
+                beta: -1.0,
+                alias: true,
+                ..BASE
+            },
+            Case {
+                block_n: 176,
+                m: 520,
+                n: 700,
+                k: 72,
+                beta: 0.25,
+                epilogue: epilogue::RELU_BIAS,
+                ..BASE
+            },
+            Case {
+                block_n: 168,
+                ab: F16,
+                cd: F16,
+                m: 304,
+                n: 353,
+                k: 136,
+                beta: 0.5,
+                alias: true,
+                ..BASE
+            },
+            Case {
+                block_m: 64,
+                block_n: 192,
+                m: 336,
+                n: 600,
+                k: 264,
+                beta: 0.5,
+                epilogue: epilogue::GELU,
+                ..BASE
+            },
+            Case {
+                block_m: 64,
+                block_n: 256,
+                row_major: true,
+                m: 200,
+                n: 304,
+                k: 72,
+                batch: 3,
+                alpha: 0.75,
+                beta: 1.0,
+                device_scalars: true,
+                ..BASE
+            },
+            Case {
+                block_n: 192,
+                ta: 0,
+                m: 264,
+                n: 404,
+                k: 520,
+                batch: 2,
+                cd_pad: 8,
+                beta: 0.5,
+                ..BASE
+            },
+        ]
     }
 
     /// Ring epilogues (session 17: the staging in the ring's A tiles, a stage
@@ -1675,9 +1770,22 @@ mod gpu {
     /// Whether the case runs the TMA-store epilogue: the host's rule with the device buffers'
     /// alignment (cuMemAlloc gives 256 bytes) and beta as the kernel sees it.
     /// Whether the case runs the TMA-store epilogue: D suits it and the variant has it (the
-    /// narrow n16/n32 tiles have only the general one).
+    /// narrow n16/n32 tiles have only the general one), and beta = 0 or C is loaded by TMA.
     fn takes_tma_store(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
-        v.has_tma_store() && tma_store(p, 0x100, Scalar::Host(c.beta)).is_ok()
+        v.has_tma_store()
+            && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok()
+            && (c.beta == 0.0 || takes_c_tma(c, p, v))
+    }
+
+    /// Whether the case's epilogue loads C by TMA (beta != 0, SM90_FLAG_C_TMA): C (D's layout
+    /// here) suits it, and the variant neither stages in the ring nor is a split-K cluster
+    /// (those read C in the general epilogue).
+    fn takes_c_tma(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
+        c.beta != 0.0
+            && v.has_tma_store()
+            && v.split_k == 1
+            && !v.ring_epilogue
+            && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok_and(|l| c_tma(p, 0x100, l).is_ok())
     }
 
     /// The case as a validated problem, and the variant that runs it.
@@ -1762,6 +1870,8 @@ mod gpu {
         let mut tma = std::collections::HashSet::new();
         let mut pingpong = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
+        let mut c_tma_paths = std::collections::HashSet::new();
+        let mut c_tma_widths = std::collections::HashSet::new();
         let mut ring_paths = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
@@ -1773,6 +1883,10 @@ mod gpu {
             }
             if v.pingpong() {
                 pingpong.insert((v.layout_tag(), v.block_n, v.cluster_m));
+            }
+            if takes_c_tma(&c, &p, &v) {
+                c_tma_paths.insert((c.cd, c.row_major, c.alias, v.pingpong()));
+                c_tma_widths.insert(sm90::Sm90Variant::store_box_cols(&v));
             }
             if takes_tma_store(&c, &p, &v) {
                 tma.insert((c.cd, c.row_major, c.epilogue));
@@ -1813,6 +1927,28 @@ mod gpu {
             general_16bit_beta0 >= 2,
             "unaligned D must reach the general epilogue"
         );
+        // C through TMA (beta != 0): both 16-bit types, both orders, C aliasing D or not,
+        // cooperative and ping-pong, whole boxes and 16- and 8-column pieces.
+        for cd in [ScalarType::BF16, ScalarType::F16] {
+            for row_major in [false, true] {
+                assert!(
+                    c_tma_paths.iter().any(|&(t, r, _, _)| t == cd && r == row_major),
+                    "C by TMA: {cd:?} row-major {row_major}"
+                );
+            }
+        }
+        for alias in [false, true] {
+            assert!(c_tma_paths.iter().any(|&(_, _, a, _)| a == alias), "C by TMA: alias {alias}");
+        }
+        for pingpong in [false, true] {
+            assert!(
+                c_tma_paths.iter().any(|&(_, _, _, pp)| pp == pingpong),
+                "C by TMA: ping-pong {pingpong}"
+            );
+        }
+        for cols in [64, 16, 8] {
+            assert!(c_tma_widths.contains(&cols), "C by TMA: {cols}-column stores");
+        }
         for tag in ["tn", "nn", "tt", "nt"] {
             for bn in [64, 256] {
                 assert!(
@@ -1933,11 +2069,14 @@ mod gpu {
         let kernel = kernels
             .entry(v.name())
             .or_insert_with(|| load(&v, &cubins[&v.name()]));
-        // The host's half of the epilogue choice (the kernel adds beta == 0; `Sm90Args` drops
-        // the flag for variants without the TMA-store epilogue).
+        // The host's half of the epilogue choice (the kernel adds beta == 0, or C's map where
+        // it can take it; `Sm90Args` drops the flag for variants without the TMA-store
+        // epilogue).
         let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
+        let c_by_tma =
+            flags & FLAG_C_TMA != 0 && v.split_k == 1 && !v.ring_epilogue && c.beta != 0.0;
         assert_eq!(
-            v.has_tma_store() && flags & FLAG_TMA_STORE != 0 && c.beta == 0.0,
+            v.has_tma_store() && flags & FLAG_TMA_STORE != 0 && (c.beta == 0.0 || c_by_tma),
             takes_tma_store(c, &p, &v),
             "{c:?}"
         );

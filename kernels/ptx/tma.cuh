@@ -32,6 +32,14 @@ __device__ __forceinline__ void tma_load_3d_multicast(unsigned dst, const void* 
       : "memory");
 }
 
+// Asks L2 for the box at coordinates (c0 innermost, c1, c2) of a rank-3 tensor map; nothing
+// waits for it (PTX ISA "cp.async.bulk.prefetch.tensor").
+__device__ __forceinline__ void tma_prefetch_3d(const void* tmap, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.prefetch.tensor.3d.L2.global.tile [%0, {%1, %2, %3}];" ::"l"(tmap),
+               "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+
 // An L2 policy that marks the lines a load brings in as the first to evict (PTX ISA
 // "createpolicy"): for data read once, so that it replaces itself instead of lines other
 // kernels (or the rest of this one) still want, or dirty lines that would cost a write-back.

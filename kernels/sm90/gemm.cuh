@@ -44,13 +44,15 @@
 //   B likewise with n and BLOCK_N.
 //   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
 //   (n, m, batch), box (64, 64, 1), one per consumer warpgroup and 64 columns.
+//   C (SM90_FLAG_C_TMA, with beta != 0): as D, loaded into the TMA-store staging.
 //
 // The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
 //   extern "C" __global__ void __launch_bounds__(384, 1) NAME(
 //       const __grid_constant__ dg_sm90::Sm90Params params,
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,
-//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_d);
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_d,
+//       const __grid_constant__ dg_sm90::TmaDescriptor tmap_c);
 // launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes.
 #pragma once
 
@@ -137,6 +139,9 @@ struct SharedStorage {
   // Split-K clusters: turn[2] when the other CTAs' partials of the consumer this CTA finishes
   // have landed here, turn[4 + c] when consumer c's finisher has read what this CTA stored.
   unsigned long long turn[kSplitK > 1 ? 6 : 2];
+  // C's boxes loaded by TMA into the TMA-store staging (SM90_FLAG_C_TMA): one barrier per
+  // buffer of each consumer warpgroup (sm90/store.cuh epilogue_c_first).
+  unsigned long long c_full[2 * StoreShape::kBuffers];
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
@@ -312,7 +317,8 @@ template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int 
           int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB,
           bool kRingEpilogue>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
-                                     const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d) {
+                                     const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d,
+                                     const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr bool kPingPong = BLOCK_M == 64;
   constexpr int kNumConsumers = 2;
@@ -548,6 +554,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
       mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
     }
+    if constexpr (kCanTmaStore) {
+#pragma unroll
+      for (int b = 0; b < 2 * StoreShape::kBuffers; ++b) {
+        mbarrier_init(smem_addr(&smem.c_full[b]), 1);
+      }
+    }
     if constexpr (kSplitCluster) {
       // Every thread of each other CTA's sending warpgroup arrives once per tile; every thread
       // of the finishing warpgroup once per tile on each sender's.
@@ -625,8 +637,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const unsigned b_base = smem_addr(&smem.b[0][0]);
     // The epilogue path, the same for every tile of the launch. beta is known only here (it may
     // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
+    // beta != 0 takes it when C can be loaded by TMA: not in split-K clusters (the finisher's
+    // epilogue has no mainloop of its own to load C during), nor where the staging is in the
+    // ring (C would land in stages the mainloop still reads).
+    const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && beta != 0.f &&
+                        (p.flags & SM90_FLAG_C_TMA) != 0;
     const bool tma_store = !kForceDownLanes && kCanTmaStore &&
-                           (p.flags & SM90_FLAG_TMA_STORE) != 0 && beta == 0.f;
+                           (p.flags & SM90_FLAG_TMA_STORE) != 0 && (beta == 0.f || load_c);
+    const unsigned c_bars = smem_addr(&smem.c_full[consumer * StoreShape::kBuffers]);
     const bool plain =
         beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
     // Each warpgroup's TMA-store staging and general staging start at the same place (a
@@ -640,6 +658,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
       tma_prefetch_descriptor(&tmap_d);
+      if (load_c) {
+        tma_prefetch_descriptor(&tmap_c);
+      }
     }
 
     float acc[kAccRegs];
@@ -700,12 +721,25 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats, sk_slots());
         }
         // The tile's epilogue runs after this unit (the last of its k-range) and reads C:
-        // bring this warpgroup's block of C into L2 while the mainloop runs.
-        if (beta != 0.f && unit.k_end == num_k_iters) {
+        // bring this warpgroup's block of C into L2 while the mainloop runs (a data-parallel
+        // tile on the TMA-store epilogue loads it by TMA instead, below).
+        if (beta != 0.f && unit.k_end == num_k_iters && !(load_c && unit.k_begin == 0)) {
           const int rows0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
           prefetch_c_block<OutT, BLOCK_N>(p, tid, rows0 + (kPingPong ? 0 : consumer * 64),
                                           inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n),
                                           tile.batch);
+        }
+      }
+      // A data-parallel tile's first boxes of C by TMA into the staging (one thread), before
+      // its mainloop. (A Stream-K owner's tile reads C in the general epilogue: with both the
+      // partials and C in the TMA-store epilogue ptxas spilled at BLOCK_N = 256.)
+      if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue) {
+        if (load_c && unit.k_begin == 0 && unit.k_end == num_k_iters && tid == 0) {
+          const int c_row_lo = tile_row(tile) * BLOCK_M;
+          const int c_col_lo = tile_col(tile) * BLOCK_N;
+          const long long c_row = inside(c_row_lo, BLOCK_M, p.m) + (kPingPong ? 0 : consumer * 64);
+          epilogue_c_first<BLOCK_N>(tmap_c, p, staging, c_bars, boxes, c_row, c_row_lo,
+                                    inside(c_col_lo, BLOCK_N, p.n), c_col_lo, tile.batch);
         }
       }
       // With k = 0 the accumulators keep the zeros they started with. (No zeroing branch per
@@ -817,7 +851,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if constexpr (kCanTmaStore) {
           if (tma_store) {
             epilogue_tma_store_for<OutT>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
-                                         col_base, row_lo, col_lo, tile.batch, boxes);
+                                         col_base, row_lo, col_lo, tile.batch, boxes, Fixup{},
+                                         load_c, tmap_c, c_bars, beta);
             return;
           }
         }
@@ -917,14 +952,22 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           bool stored = false;
           if constexpr (kCanTmaStore) {
             // The partials join the accumulators on their way to the TMA stores.
-            if (tma_store) {
+            if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
                                                  row_base, col_base, row_lo, col_lo, tile.batch,
-                                                 boxes, fixup);
+                                                 boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }
           }
           if (!stored) {
+            if constexpr (kCanTmaStore) {
+              // The general staging is the TMA stores' (beta != 0 with C through TMA in the
+              // launch's other tiles): their reads are done before it is written (the
+              // epilogue's first barrier orders the other threads after this one).
+              if (tma_store && tid == 0) {
+                tma_store_wait_read<0>();
+              }
+            }
             epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
                                                row_base, col_base, row_lo, col_lo, tile.batch,
                                                fixup);

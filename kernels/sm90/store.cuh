@@ -30,6 +30,9 @@
 
 #include "ptx/barrier.cuh"
 #include "ptx/fence.cuh"
+#include "ptx/ldmatrix.cuh"
+#include "ptx/mbarrier.cuh"
+#include "ptx/tma.cuh"
 #include "ptx/stmatrix.cuh"
 #include "ptx/tma_store.cuh"
 #include "sm90/epilogue.cuh"
@@ -48,6 +51,94 @@ struct StoreShape {
   static constexpr int kStoreCols = kBlockN % kBox == 0 ? kBox : kBlockN % 16 == 0 ? 16 : 8;
 };
 static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizzle period");
+
+// C through TMA (SM90_FLAG_C_TMA: beta != 0 and C in D's layout, which TMA can address). C's
+// boxes are loaded by TMA into the staging buffers that D's boxes are then stored from, each
+// signalling one of the warpgroup's two mbarriers (`c_bars`, one per buffer); the epilogue
+// reads a box's C with ldmatrix at the very addresses its stmatrix then writes D to, so C
+// arrives in the accumulators' fragment with no shuffle, and D leaves by the TMA store as with
+// beta = 0. The first two boxes are loaded during the tile's mainloop (epilogue_c_first), the
+// rest asked of L2 then and loaded into a buffer as soon as its store has read it. The general
+// epilogue this replaces read C a round at a time between barriers (beta = 1 ran 0.71x
+// cuBLASLt with bf16 D, session 30).
+
+// The boxes of a warpgroup's 64 x kBlockN block that its epilogue stores: [first, last); none
+// when its rows are past the edge or the tile before's (epilogue_tma_store skips the same).
+struct StoredBoxes {
+  int first;
+  int last;
+};
+template <int kBlockN>
+__device__ __forceinline__ StoredBoxes stored_boxes(const Sm90Params& p, long long row_base,
+                                                    int row_lo, long long col_base, int col_lo) {
+  constexpr int kBox = StoreShape::kBox;
+  constexpr int kBoxes = (kBlockN + kBox - 1) / kBox;
+  if (row_base >= p.m || row_base < row_lo || col_base >= p.n) {
+    return {0, 0};
+  }
+  const int first = col_lo > col_base ? static_cast<int>((col_lo - col_base + kBox - 1) / kBox) : 0;
+  const long long left = p.n - col_base;
+  const int end = left >= kBlockN ? kBoxes : static_cast<int>((left + kBox - 1) / kBox);
+  return {first, end};
+}
+
+// Loads box `box` of C into the staging buffer `buf`, signalling `bar`; one thread. C's map
+// has whole 64 x 64 boxes even where D's stores go 16 or 8 columns at a time (the buffer's
+// lines are the same either way); columns past the tile's width are loaded and not used.
+__device__ __forceinline__ void load_c_box(const TmaDescriptor& tmap_c, const Sm90Params& p,
+                                           unsigned buf, unsigned bar, long long row_base,
+                                           long long col_base, int box, long long batch) {
+  using S = StoreShape;
+  const int rc = static_cast<int>(row_base);
+  const int cc = static_cast<int>(col_base + box * S::kBox);
+  const int bc = static_cast<int>(batch);
+  mbarrier_arrive_expect_tx(bar, S::kBufferBytes);
+  if ((p.flags & SM90_FLAG_D_ROW_MAJOR) != 0) {
+    tma_load_3d(buf, &tmap_c, bar, cc, rc, bc);
+  } else {
+    tma_load_3d(buf, &tmap_c, bar, rc, cc, bc);
+  }
+}
+
+// During the mainloop of a tile whose epilogue reads C by TMA (one thread of the warpgroup;
+// `boxes` as epilogue_tma_store's, before this tile's): waits until the staging buffers'
+// last stores have read them, loads the first two boxes the epilogue stores into the buffers
+// they will be stored from, and asks L2 for the rest.
+template <int kBlockN>
+__device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, const Sm90Params& p,
+                                                 unsigned staging, unsigned c_bars,
+                                                 unsigned boxes, long long row_base, int row_lo,
+                                                 long long col_base, int col_lo,
+                                                 long long batch) {
+  using S = StoreShape;
+  constexpr int kBoxes = (kBlockN + S::kBox - 1) / S::kBox;
+  const StoredBoxes sb = stored_boxes<kBlockN>(p, row_base, row_lo, col_base, col_lo);
+  if (sb.first >= sb.last) {
+    return;
+  }
+  tma_store_wait_read<0>();
+  const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
+#pragma unroll
+  for (int box = 0; box < kBoxes; ++box) {
+    if (box < sb.first || box >= sb.last) {
+      continue;
+    }
+    const int i = box - sb.first;
+    if (i < S::kBuffers) {
+      const unsigned b = (boxes + static_cast<unsigned>(i)) % S::kBuffers;
+      load_c_box(tmap_c, p, staging + b * S::kBufferBytes, c_bars + 8u * b, row_base, col_base,
+                 box, batch);
+    } else {
+      const int rc = static_cast<int>(row_base);
+      const int cc = static_cast<int>(col_base + box * S::kBox);
+      if (row_major) {
+        tma_prefetch_3d(&tmap_c, cc, rc, static_cast<int>(batch));
+      } else {
+        tma_prefetch_3d(&tmap_c, rc, cc, static_cast<int>(batch));
+      }
+    }
+  }
+}
 
 // Writes one consumer warpgroup's 64 x N accumulator tile through TMA stores. `staging` is the
 // .shared address of the warpgroup's StoreShape::kBytes (1024-byte aligned), `tid` the thread's
@@ -71,14 +162,20 @@ static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizz
 // batch of contributors (the owner asked L2 for them at the start of its mainloop,
 // streamk_prefetch_partials). The staged path it replaces took ~35k cycles for a 128 x 240
 // tile, ~2k a 16-column round (DG_TRACE on the H200, session 13).
-template <typename OutT, int kAct, bool kFixup = false, int kAccRegs>
+//
+// kLoadC (beta != 0, SM90_FLAG_C_TMA): D = act(alpha * acc + beta * C + bias), C's boxes read
+// from the staging buffers TMA loaded them into (see epilogue_c_first, which the caller ran
+// during the mainloop with the same `boxes`); `tmap_c` and `c_bars` as there.
+template <typename OutT, int kAct, bool kFixup = false, bool kLoadC = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs], unsigned staging,
                                                    int barrier_id, int tid,
                                                    const TmaDescriptor& tmap_d,
                                                    const Sm90Params& p, float alpha,
                                                    long long row_base, long long col_base,
                                                    int row_lo, int col_lo, long long batch,
-                                                   unsigned& boxes, const Fixup& fixup = Fixup{}) {
+                                                   unsigned& boxes, const Fixup& fixup,
+                                                   const TmaDescriptor& tmap_c, unsigned c_bars,
+                                                   float beta) {
   using S = StoreShape;
   constexpr int kBlockN = kAccRegs * 2;
   constexpr int kBoxesPerTile = (kBlockN + S::kBox - 1) / S::kBox;
@@ -130,6 +227,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const unsigned row_major_line = S::kLineBytes * (16u * warp + 8u * h + j);
   const int batch_coord = static_cast<int>(batch);
   const int row_coord = static_cast<int>(row_base);
+  const int last_box = kLoadC ? stored_boxes<kBlockN>(p, row_base, row_lo, col_base, col_lo).last : 0;
 
 #pragma unroll
   for (int box = 0; box < kBoxesPerTile; ++box) {
@@ -140,13 +238,19 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     if (col0 < col_lo) {
       continue;  // the tile before's columns (uniform)
     }
-    const unsigned buf = staging + (boxes % S::kBuffers) * S::kBufferBytes;
+    const unsigned buf_index = boxes % S::kBuffers;
+    const unsigned buf = staging + buf_index * S::kBufferBytes;
     // This box's columns: 64, or what is left of the tile (a multiple of 8).
     const int box_cols = kBlockN - box * S::kBox < S::kBox ? kBlockN - box * S::kBox : S::kBox;
-    if (tid == 0) {
-      tma_store_wait_read<1>();  // box - 2's store has read this buffer
+    if constexpr (kLoadC) {
+      // C's box has landed in the buffer, which its last store had read before the load.
+      mbarrier_wait_parity(c_bars + 8u * buf_index, (boxes / S::kBuffers) & 1u);
+    } else {
+      if (tid == 0) {
+        tma_store_wait_read<1>();  // box - 2's store has read this buffer
+      }
+      named_barrier_sync(barrier_id, 128);
     }
-    named_barrier_sync(barrier_id, 128);
     constexpr int kPartRegs = 16;
     float part[kFixup ? kPartRegs : 1];
 #pragma unroll
@@ -164,6 +268,17 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           sum_partials<kAccRegs>(fixup, tid, part_first, part);
         }
       }
+      // C's values at these positions: ldmatrix at stmatrix's addresses below.
+      unsigned cr[4] = {0u, 0u, 0u, 0u};
+      if constexpr (kLoadC) {
+        if (row_major) {
+          ldmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), cr);
+        } else if (half) {
+          ldmatrix_x2_trans(buf + col_major_addr + 2048u * k, cr[0], cr[1]);
+        } else {
+          ldmatrix_x4_trans(buf + col_major_addr + 2048u * k, cr);
+        }
+      }
       unsigned r[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
       for (int i = 0; i < (half ? 2 : 4); ++i) {
@@ -175,8 +290,16 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           x0 += part[a - part_first];
           x1 += part[a + 1 - part_first];
         }
-        const float lo = activate_16bit<kAct>(fmaf(alpha, x0, bias[i % 2]));
-        const float hi = activate_16bit<kAct>(fmaf(alpha, x1, bias[i % 2]));
+        float add0 = bias[i % 2];
+        float add1 = bias[i % 2];
+        if constexpr (kLoadC) {
+          float c0, c1;
+          Unpack2<OutT>::convert(cr[i], c0, c1);
+          add0 = fmaf(beta, c0, add0);
+          add1 = fmaf(beta, c1, add1);
+        }
+        const float lo = activate_16bit<kAct>(fmaf(alpha, x0, add0));
+        const float hi = activate_16bit<kAct>(fmaf(alpha, x1, add1));
         r[i] = Pack2<OutT>::convert(lo, hi);
       }
       if (row_major) {
@@ -210,13 +333,23 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         }
       }
       tma_store_commit();
+      if constexpr (kLoadC) {
+        // Box + 2's C goes into this buffer once this store has read it, while the
+        // warpgroup goes on with box + 1, whose C is already in the other buffer.
+        if (box + S::kBuffers < last_box) {
+          tma_store_wait_read<0>();
+          load_c_box(tmap_c, p, buf, c_bars + 8u * buf_index, row_base, col_base,
+                     box + S::kBuffers, batch);
+        }
+      }
     }
     ++boxes;
   }
 }
 
 // epilogue_tma_store instantiated for the launch's activation (`p.activation`, the same for
-// every tile), so each tile runs the code of its own activation only.
+// every tile) and for whether it reads C (`load_c`: beta != 0 through SM90_FLAG_C_TMA), so
+// each tile runs the code of its own epilogue only.
 template <typename OutT, bool kFixup = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRegs],
                                                        unsigned staging, int barrier_id, int tid,
@@ -224,21 +357,29 @@ __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRe
                                                        const Sm90Params& p, float alpha,
                                                        long long row_base, long long col_base,
                                                        int row_lo, int col_lo, long long batch,
-                                                       unsigned& boxes,
-                                                       const Fixup& fixup = Fixup{}) {
-  if (p.activation == SM90_ACT_RELU) {
-    epilogue_tma_store<OutT, SM90_ACT_RELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, row_lo, col_lo, batch,
-                                                    boxes, fixup);
+                                                       unsigned& boxes, const Fixup& fixup,
+                                                       bool load_c, const TmaDescriptor& tmap_c,
+                                                       unsigned c_bars, float beta) {
+#define DG_TMA_STORE_CALL(ACT, LOADC)                                                         \
+  epilogue_tma_store<OutT, ACT, kFixup, LOADC>(acc, staging, barrier_id, tid, tmap_d, p, alpha, \
+                                               row_base, col_base, row_lo, col_lo, batch,     \
+                                               boxes, fixup, tmap_c, c_bars, beta)
+  if (load_c) {
+    if (p.activation == SM90_ACT_RELU) {
+      DG_TMA_STORE_CALL(SM90_ACT_RELU, true);
+    } else if (p.activation == SM90_ACT_GELU) {
+      DG_TMA_STORE_CALL(SM90_ACT_GELU, true);
+    } else {
+      DG_TMA_STORE_CALL(SM90_ACT_NONE, true);
+    }
+  } else if (p.activation == SM90_ACT_RELU) {
+    DG_TMA_STORE_CALL(SM90_ACT_RELU, false);
   } else if (p.activation == SM90_ACT_GELU) {
-    epilogue_tma_store<OutT, SM90_ACT_GELU, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, row_lo, col_lo, batch,
-                                                    boxes, fixup);
+    DG_TMA_STORE_CALL(SM90_ACT_GELU, false);
   } else {
-    epilogue_tma_store<OutT, SM90_ACT_NONE, kFixup>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                    row_base, col_base, row_lo, col_lo, batch,
-                                                    boxes, fixup);
+    DG_TMA_STORE_CALL(SM90_ACT_NONE, false);
   }
+#undef DG_TMA_STORE_CALL
 }
 
 }  // namespace dg_sm90

@@ -59,6 +59,23 @@ struct Pack2<Half> {
   }
 };
 
+// One register of two 16-bit values (lo in the low half) as two fp32 values: Pack2's inverse,
+// for C read back from a stmatrix-layout buffer (ldmatrix).
+template <typename T>
+struct Unpack2;
+template <>
+struct Unpack2<Bf16> {
+  __device__ __forceinline__ static void convert(unsigned r, float& lo, float& hi) {
+    cvt16x2_bf16x2_to_f32(r, lo, hi);
+  }
+};
+template <>
+struct Unpack2<Half> {
+  __device__ __forceinline__ static void convert(unsigned r, float& lo, float& hi) {
+    cvt16x2_f16x2_to_f32(r, lo, hi);
+  }
+};
+
 // Input types wgmma can multiply here and the instruction form each takes. fp32 inputs are
 // multiplied as tf32 (COMPUTE_32F_FAST_TF32); that form reads K-major operands only.
 template <typename T>
@@ -106,6 +123,12 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 // whose dirty lines the loads would otherwise evict). Set by the host (`Sm90Params::set_tiles`).
 #define SM90_FLAG_STREAM_A 32
 #define SM90_FLAG_STREAM_B 64
+
+// With SM90_FLAG_TMA_STORE and beta != 0: C has D's layout, 16-byte aligned address and
+// strides, and the fourth tensor map describes it (box as D's). The TMA-store epilogue then
+// loads C's boxes by TMA into the staging buffers D's boxes are stored from (sm90/store.cuh);
+// without it beta != 0 takes the general epilogue.
+#define SM90_FLAG_C_TMA 128
 
 #define SM90_ACT_NONE 0
 #define SM90_ACT_RELU 1

@@ -35,9 +35,10 @@ pub fn render(v: &Sm90Variant) -> String {
              const __grid_constant__ dg_sm90::Sm90Params params,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
-             const __grid_constant__ dg_sm90::TmaDescriptor tmap_d) {{\n  \
+             const __grid_constant__ dg_sm90::TmaDescriptor tmap_d,\n    \
+             const __grid_constant__ dg_sm90::TmaDescriptor tmap_c) {{\n  \
            dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}>(\n      \
-               params, tmap_a, tmap_b, tmap_d);\n\
+               params, tmap_a, tmap_b, tmap_d, tmap_c);\n\
          }}\n",
         threads = THREADS,
         name = v.name(),
@@ -97,7 +98,7 @@ mod tests {
             assert!(!src.contains("#pragma once"));
             assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d);",
+                ", {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
@@ -139,6 +140,7 @@ mod tests {
                 "SM90_FLAG_STREAM_B",
                 crate::runtime::tensor_map::FLAG_STREAM_B,
             ),
+            ("SM90_FLAG_C_TMA", crate::runtime::tensor_map::FLAG_C_TMA),
             ("SM90_ACT_NONE", Activation::None as i32),
             ("SM90_ACT_RELU", Activation::Relu as i32),
             ("SM90_ACT_GELU", Activation::Gelu as i32),

@@ -71,6 +71,10 @@ const FILES: &[(&str, &str)] = &[
         include_str!("../../kernels/ptx/stmatrix.cuh"),
     ),
     (
+        "ptx/ldmatrix.cuh",
+        include_str!("../../kernels/ptx/ldmatrix.cuh"),
+    ),
+    (
         "ptx/tma_store.cuh",
         include_str!("../../kernels/ptx/tma_store.cuh"),
     ),

@@ -530,12 +530,13 @@ impl Sm90Variant {
     /// alignment slack. The kernel static_asserts `sizeof(SharedStorage) + 1024` equals this.
     pub fn smem_bytes_with(&self, stages: u32) -> u64 {
         // full[] and empty[] per stage, then the two ping-pong turn barriers (and a split-K
-        // cluster's four hand-over barriers).
+        // cluster's four hand-over barriers), then C's (`C_TMA_BARRIERS`).
         let turns = if self.split_k > 1 { 6 } else { 2 };
         let tail = (self.epilogue_smem_bytes()
             + self.split_landing_bytes()
             + 2 * 8 * stages as u64
-            + 8 * turns)
+            + 8 * turns
+            + 8 * C_TMA_BARRIERS)
             .next_multiple_of(1024);
         stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
     }
@@ -735,6 +736,10 @@ impl StoreLayout {
     }
 }
 
+/// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
+/// staging buffer (2) of each consumer warpgroup (2), in every variant.
+pub const C_TMA_BARRIERS: u64 = 4;
+
 /// Whether the TMA-store epilogue can write D of `p` at `d_address` (`Ok` with D's layout), or
 /// why the general epilogue must (`Err`, for the plan log). The rules: 16-bit D (stmatrix and
 /// the kernel's staging are 16-bit), beta = 0 (C is not read; a device-side beta is checked by
@@ -794,6 +799,28 @@ pub fn tma_store_with(
         ));
     }
     Ok(layout)
+}
+
+/// Whether the TMA-store epilogue can load C of `p` at `c_address` by TMA when D takes it in
+/// `layout` (beta != 0: the kernel's SM90_FLAG_C_TMA, C's boxes loaded into the staging D's
+/// boxes are stored from, kernels/sm90/store.cuh), or why C must be read by the general
+/// epilogue (`Err`). C needs D's layout (the boxes are D's), a 16-byte aligned address, and a
+/// leading dimension and batch stride TMA takes; a C shared by every batch (batch stride 0)
+/// has no tensor map.
+pub fn c_tma(p: &GemmProblem, c_address: u64, layout: StoreLayout) -> Result<(), String> {
+    if c_address == 0 || c_address % TMA_STRIDE_ALIGN != 0 {
+        return Err(format!("C = {c_address:#x} is not 16-byte aligned"));
+    }
+    let elem = p.cd_type.size_bytes() as u64;
+    let ld = match (layout, p.c.row, p.c.col) {
+        (StoreLayout::ColMajor, 1, ld) | (StoreLayout::RowMajor, ld, 1) => ld,
+        _ => return Err(format!("C's layout is not D's ({layout:?})")),
+    };
+    tma_stride_ok(ld, elem).map_err(|e| format!("C: leading dimension {ld} {e}"))?;
+    if p.batch > 1 {
+        tma_stride_ok(p.c.batch, elem).map_err(|e| format!("C: batch stride {} {e}", p.c.batch))?;
+    }
+    Ok(())
 }
 
 /// Whether a stride of `stride_elems` elements of `elem` bytes suits TMA (positive, a multiple of
@@ -1586,6 +1613,54 @@ mod tests {
             b: 0x2002,
             ..ok
         }));
+    }
+
+    #[test]
+    fn c_tma_needs_an_aligned_c_in_the_layout_of_d() {
+        use crate::types::order;
+        let problem = |c: MatrixSpec, d: MatrixSpec| {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_a = 1;
+            let mut a = MatrixSpec::col(R_16BF, 64, 304, 64);
+            let mut b = MatrixSpec::col(R_16BF, 64, 200, 64);
+            a.batch_count = d.batch_count;
+            b.batch_count = d.batch_count;
+            a.batch_stride = 64 * 304;
+            b.batch_stride = 64 * 200;
+            GemmProblem::new(&op, &a, &b, &c, &d).unwrap()
+        };
+        let d = MatrixSpec::col(R_16BF, 304, 200, 312);
+        let p = problem(d, d);
+        assert_eq!(c_tma(&p, 0x2000, StoreLayout::ColMajor), Ok(()));
+        assert!(c_tma(&p, 0x2008, StoreLayout::ColMajor).is_err(), "C off 16 bytes");
+        assert!(c_tma(&p, 0, StoreLayout::ColMajor).is_err());
+        assert!(c_tma(&p, 0x2000, StoreLayout::RowMajor).is_err(), "not D's layout");
+        // C's own leading dimension: a multiple of 8 elements, whatever D's.
+        let c_wide = MatrixSpec::col(R_16BF, 304, 200, 400);
+        assert_eq!(c_tma(&problem(c_wide, d), 0x2000, StoreLayout::ColMajor), Ok(()));
+        let c_odd = MatrixSpec::col(R_16BF, 304, 200, 305);
+        let e = c_tma(&problem(c_odd, d), 0x2000, StoreLayout::ColMajor).unwrap_err();
+        assert!(e.contains("leading dimension 305"), "{e}");
+        let mut c_row = MatrixSpec::col(R_16BF, 304, 200, 200);
+        c_row.order = order::ROW;
+        assert!(c_tma(&problem(c_row, d), 0x2000, StoreLayout::ColMajor).is_err());
+        let mut d_row = c_row;
+        d_row.ld = 208;
+        assert_eq!(
+            c_tma(&problem(c_row, d_row), 0x2000, StoreLayout::RowMajor),
+            Ok(())
+        );
+        // Batches: C's batch stride must suit TMA; 0 (one C for every batch) has no map.
+        let mut cb = d;
+        cb.batch_count = 2;
+        cb.batch_stride = 312 * 200;
+        let mut db = cb;
+        assert_eq!(c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor), Ok(()));
+        cb.batch_stride = 312 * 200 + 4;
+        assert!(c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor).is_err());
+        cb.batch_stride = 0;
+        db.batch_stride = 312 * 200;
+        assert!(c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor).is_err());
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //! D's map (`encode_store_args`) is (m, n, batch) for column-major D, (n, m, batch) for row-major,
 //! with a box of 64 x 64 and the 128-byte swizzle that kernels/sm90/store.cuh writes its staging
 //! with. It is encoded only when `plan::sm90::tma_store` accepts the launch (the parameter block
-//! then carries FLAG_TMA_STORE); otherwise the kernel never reads it and it stays zero.
+//! then carries FLAG_TMA_STORE); otherwise the kernel never reads it and it stays zero. C's map
+//! (`encode_c_args`) is D's with C's address and strides, encoded when beta != 0 and
+//! `plan::sm90::c_tma` accepts C (FLAG_C_TMA: the epilogue loads C's boxes by TMA).
 
 use std::ffi::c_void;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -218,6 +220,9 @@ pub fn encode(args: &TiledEncode) -> Result<TensorMap> {
 pub const FLAG_TMA_STORE: i32 = 4;
 /// The kernel's SM90_FLAG_D_ROW_MAJOR: with FLAG_TMA_STORE, D is row-major.
 pub const FLAG_D_ROW_MAJOR: i32 = 8;
+/// The kernel's SM90_FLAG_C_TMA: with FLAG_TMA_STORE, C's tensor map (D's layout and box) is
+/// valid and a beta != 0 takes the TMA-store epilogue, C's boxes loaded by TMA.
+pub const FLAG_C_TMA: i32 = 128;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
 /// The kernel's SM90_FLAG_STREAM_A and _B: every element of A (B) is loaded once, so the
@@ -314,6 +319,26 @@ pub fn encode_store_args_with(
         l2_promotion: CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE,
         oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
     })
+}
+
+/// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
+/// D's map (`encode_store_args`: layout, box, swizzle) with C's address, leading dimension and
+/// batch stride. NOT_SUPPORTED when `plan::sm90::c_tma` refuses C.
+pub fn encode_c_args(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    layout: StoreLayout,
+    address: u64,
+) -> Result<TiledEncode> {
+    plan_sm90::c_tma(p, address, layout).map_err(|why| unsupported!("C through TMA: {why}"))?;
+    // D's map of a problem whose D has C's strides (the same extents and checks), with whole
+    // 64 x 64 boxes: the staging buffer's lines are the same whatever the stores' width, so
+    // one load fills a buffer (kernels/sm90/store.cuh `load_c_box`).
+    let mut c_as_d = *p;
+    c_as_d.d = p.c;
+    let mut args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
+    args.box_dim = [STORE_BOX, STORE_BOX, 1];
+    Ok(args)
 }
 
 /// A divisor prepared for the kernel's division by multiply and shift (`dg_sm90::FastDiv`,
@@ -432,12 +457,29 @@ impl Sm90Params {
             flags |= FLAG_BIAS_COL;
         }
         if let Some(cols) = store_cols {
-            match plan_sm90::tma_store_with(p, ptrs.d, ptrs.beta, padded_d) {
-                Ok(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
-                Ok(StoreLayout::RowMajor) if cols == STORE_BOX => {
+            // D's layout as TMA stores it, whatever beta; then beta decides: 0 (or a device
+            // scalar, which the kernel checks) needs nothing more, a host beta != 0 needs C's
+            // map. The kernel takes C's map whenever beta != 0 and FLAG_C_TMA is set.
+            let layout = plan_sm90::tma_store_with(p, ptrs.d, Scalar::Host(0.0), padded_d);
+            let layout = match layout {
+                Ok(StoreLayout::RowMajor) if cols != STORE_BOX => None,
+                Ok(l) => Some(l),
+                Err(_) => None,
+            };
+            let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
+            let c_ok = layout.is_some_and(|l| {
+                !beta_zero && !padded_d && plan_sm90::c_tma(p, ptrs.c, l).is_ok()
+            });
+            let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
+            match layout {
+                Some(StoreLayout::ColMajor) if beta_ok => flags |= FLAG_TMA_STORE,
+                Some(StoreLayout::RowMajor) if beta_ok => {
                     flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
                 }
-                Ok(StoreLayout::RowMajor) | Err(_) => {}
+                _ => {}
+            }
+            if c_ok {
+                flags |= FLAG_C_TMA;
             }
         }
         let (alpha, alpha_ptr) = ptrs.alpha.split();
@@ -585,11 +627,13 @@ pub struct Sm90Args {
     pub tmap_b: TensorMap,
     /// D's map when `params.flags` has FLAG_TMA_STORE, else zeros (never read).
     pub tmap_d: TensorMap,
+    /// C's map when `params.flags` has FLAG_C_TMA, else zeros (never read).
+    pub tmap_c: TensorMap,
 }
 
 impl Sm90Args {
-    /// Builds the parameter block and encodes the tensor maps (one driver call each: A, B, and
-    /// D when the TMA-store epilogue applies).
+    /// Builds the parameter block and encodes the tensor maps (one driver call each: A, B, D
+    /// when the TMA-store epilogue applies, and C when it also loads C).
     pub fn new(
         v: &Sm90Variant,
         p: &GemmProblem,
@@ -620,39 +664,53 @@ impl Sm90Args {
         } else {
             TensorMap([0; 16])
         };
+        let tmap_c = if params.flags & FLAG_C_TMA != 0 {
+            let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
+                StoreLayout::RowMajor
+            } else {
+                StoreLayout::ColMajor
+            };
+            encode(&encode_c_args(v, p, layout, ptrs.c)?)?
+        } else {
+            TensorMap([0; 16])
+        };
         Ok(Sm90Args {
             params,
             tmap_a: encode(&encode_args(v, p, Operand::A, ptrs.a)?)?,
             tmap_b: encode(&encode_args(v, p, Operand::B, ptrs.b)?)?,
             tmap_d,
+            tmap_c,
         })
     }
 
-    pub fn launch_args(&mut self) -> [*mut c_void; 4] {
+    pub fn launch_args(&mut self) -> [*mut c_void; 5] {
         launch_args(
             &mut self.params,
             &mut self.tmap_a,
             &mut self.tmap_b,
             &mut self.tmap_d,
+            &mut self.tmap_c,
         )
     }
 }
 
-/// The `kernelParams` array of `cuLaunchKernel` for the entry
-/// `NAME(Sm90Params params, CUtensorMap tmap_a, CUtensorMap tmap_b, CUtensorMap tmap_d)`: one
-/// pointer per argument, in order. The pointers borrow the four objects, which must outlive the
+/// The `kernelParams` array of `cuLaunchKernel` for the entry `NAME(Sm90Params params,
+/// CUtensorMap tmap_a, CUtensorMap tmap_b, CUtensorMap tmap_d, CUtensorMap tmap_c)`: one
+/// pointer per argument, in order. The pointers borrow the five objects, which must outlive the
 /// launch call.
 pub fn launch_args(
     params: &mut Sm90Params,
     tmap_a: &mut TensorMap,
     tmap_b: &mut TensorMap,
     tmap_d: &mut TensorMap,
-) -> [*mut c_void; 4] {
+    tmap_c: &mut TensorMap,
+) -> [*mut c_void; 5] {
     [
         (params as *mut Sm90Params).cast(),
         (tmap_a as *mut TensorMap).cast(),
         (tmap_b as *mut TensorMap).cast(),
         (tmap_d as *mut TensorMap).cast(),
+        (tmap_c as *mut TensorMap).cast(),
     ]
 }
 
@@ -699,9 +757,9 @@ pub unsafe fn launch(
         return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args, resident) };
     }
     let mut kernel_args = args.launch_args();
-    // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap, CUtensorMap, CUtensorMap) by
-    // value and `kernel_args` points at those four objects, alive for this call; the rest is
-    // the caller's contract.
+    // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap x 4) by value and
+    // `kernel_args` points at those five objects, alive for this call; the rest is the
+    // caller's contract.
     let r = unsafe {
         sys::cuLaunchKernel(
             function,
@@ -792,7 +850,7 @@ unsafe fn launch_cluster(
     v: &Sm90Variant,
     grid: u32,
     stream: CUstream,
-    kernel_args: &mut [*mut c_void; 4],
+    kernel_args: &mut [*mut c_void; 5],
     resident: u32,
 ) -> Result<()> {
     let cm = v.cluster_size();
@@ -814,7 +872,7 @@ unsafe fn launch_cluster(
     }
     let mut attr = cluster_attribute(v);
     let config = cluster_config(v, clusters * cm, stream, &mut attr);
-    // SAFETY: `config` and `attr` live for the call; `kernel_args` points at the four kernel
+    // SAFETY: `config` and `attr` live for the call; `kernel_args` points at the five kernel
     // arguments (see `launch`); the rest is the caller's contract.
     let r = unsafe {
         sys::cuLaunchKernelEx(
@@ -1259,22 +1317,56 @@ mod tests {
         assert_eq!((s.alpha, s.alpha_ptr), (2.0, 0));
         assert_eq!((s.beta, s.beta_ptr), (0.0, 0xbeef0));
         // bf16 D, column-major, 624-byte leading dimension, m = 304 (whole 16-byte units), aligned address: TMA-storable; the
-        // device-side beta is the kernel's to check.
-        assert_eq!(s.flags, FLAG_BIAS | FLAG_BIAS_F32 | FLAG_TMA_STORE);
+        // device-side beta is the kernel's to check, with C's map for a beta != 0.
+        assert_eq!(
+            s.flags,
+            FLAG_BIAS | FLAG_BIAS_F32 | FLAG_TMA_STORE | FLAG_C_TMA
+        );
         assert_eq!(s.activation, Activation::Gelu as i32);
         assert_eq!((s.bias, s.c, s.d, s.group_m), (0x4000, 0x3000, 0x3000, 16));
         // Without a bias epilogue the pointer is not passed on.
         op.epilogue = epilogue::RELU;
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         let s = Sm90Params::new(&p, &ptrs, 0);
-        assert_eq!((s.bias, s.flags, s.group_m), (0, FLAG_TMA_STORE, 1));
+        assert_eq!(
+            (s.bias, s.flags, s.group_m),
+            (0, FLAG_TMA_STORE | FLAG_C_TMA, 1)
+        );
         assert_eq!(s.activation, Activation::Relu as i32);
-        // A host beta != 0, or a D address TMA cannot use, keeps the general epilogue.
+        // A host beta != 0 takes the TMA store with C's map when TMA can load C, else the
+        // general epilogue, as does a D address TMA cannot use.
         let host_beta = GemmPointers {
             beta: Scalar::Host(0.5),
             ..ptrs
         };
-        assert_eq!(Sm90Params::new(&p, &host_beta, 0).flags, 0);
+        assert_eq!(
+            Sm90Params::new(&p, &host_beta, 0).flags,
+            FLAG_TMA_STORE | FLAG_C_TMA
+        );
+        let odd_c = GemmPointers {
+            c: 0x3008,
+            ..host_beta
+        };
+        assert_eq!(Sm90Params::new(&p, &odd_c, 0).flags, 0);
+        let device_beta_odd_c = GemmPointers { c: 0x3008, ..ptrs };
+        assert_eq!(
+            Sm90Params::new(&p, &device_beta_odd_c, 0).flags,
+            FLAG_TMA_STORE,
+            "a device beta: the kernel checks it, C's map is withheld"
+        );
+        let mut c_odd_ld = c;
+        c_odd_ld.ld = 305;
+        let p_odd_c = GemmProblem::new(&op, &a, &b, &c_odd_ld, &c).unwrap();
+        assert_eq!(Sm90Params::new(&p_odd_c, &host_beta, 0).flags, 0);
+        let mut c_rows = c;
+        c_rows.order = crate::types::order::ROW;
+        c_rows.ld = 208;
+        let p_c_rows = GemmProblem::new(&op, &a, &b, &c_rows, &c).unwrap();
+        assert_eq!(
+            Sm90Params::new(&p_c_rows, &host_beta, 0).flags,
+            0,
+            "C's layout is not D's"
+        );
         let zero_beta = GemmPointers {
             beta: Scalar::Host(0.0),
             ..ptrs
@@ -1294,6 +1386,35 @@ mod tests {
             Sm90Params::new(&p, &zero_beta, 0).flags,
             FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
         );
+    }
+
+    #[test]
+    fn c_maps_are_d_maps_with_the_strides_of_c_and_whole_boxes() {
+        // A 176-wide tile: D's stores go 16 columns at a time, C's loads whole 64 x 64 boxes.
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 176);
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, 64, 1000, 64);
+        let b = MatrixSpec::col(R_16BF, 64, 3000, 64);
+        let c = MatrixSpec::col(R_16BF, 1000, 3000, 1024);
+        let d = MatrixSpec::col(R_16BF, 1000, 3000, 1008);
+        let p = GemmProblem::new(&op, &a, &b, &c, &d).unwrap();
+        let e = encode_c_args(&v, &p, StoreLayout::ColMajor, 0x20_0000).unwrap();
+        assert_eq!(e.global_address, 0x20_0000);
+        assert_eq!(e.global_dim, [1000, 3000, 1]);
+        assert_eq!(e.global_strides, [2048, 3000 * 2048]);
+        assert_eq!(e.box_dim, [64, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        let d_map = encode_store_args(&v, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+        assert_eq!(d_map.box_dim, [64, 16, 1]);
+        assert!(matches!(
+            encode_c_args(&v, &p, StoreLayout::ColMajor, 0x20_0008),
+            Err(Error::NotSupported(_))
+        ));
+        assert!(matches!(
+            encode_c_args(&v, &p, StoreLayout::RowMajor, 0x20_0000),
+            Err(Error::NotSupported(_))
+        ));
     }
 
     #[test]
@@ -1400,16 +1521,18 @@ mod tests {
     }
 
     #[test]
-    fn launch_args_point_at_the_four_arguments() {
+    fn launch_args_point_at_the_five_arguments() {
         let mut params = Sm90Params::default();
         let mut a = TensorMap([1; 16]);
         let mut b = TensorMap([2; 16]);
         let mut d = TensorMap([3; 16]);
-        let args = launch_args(&mut params, &mut a, &mut b, &mut d);
+        let mut c = TensorMap([4; 16]);
+        let args = launch_args(&mut params, &mut a, &mut b, &mut d, &mut c);
         assert_eq!(args[0], (&mut params as *mut Sm90Params).cast());
         assert_eq!(args[1], (&mut a as *mut TensorMap).cast());
         assert_eq!(args[2], (&mut b as *mut TensorMap).cast());
         assert_eq!(args[3], (&mut d as *mut TensorMap).cast());
+        assert_eq!(args[4], (&mut c as *mut TensorMap).cast());
         for arg in &args[1..] {
             assert_eq!(*arg as usize % 64, 0);
         }
