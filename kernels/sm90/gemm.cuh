@@ -734,7 +734,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // its mainloop. (A Stream-K owner's tile reads C in the general epilogue: with both the
       // partials and C in the TMA-store epilogue ptxas spilled at BLOCK_N = 256.)
       if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue) {
-        if (load_c && unit.k_begin == 0 && unit.k_end == num_k_iters && tid == 0) {
+        if (tma_store && load_c && unit.k_begin == 0 && unit.k_end == num_k_iters && tid == 0) {
           const int c_row_lo = tile_row(tile) * BLOCK_M;
           const int c_col_lo = tile_col(tile) * BLOCK_N;
           const long long c_row = inside(c_row_lo, BLOCK_M, p.m) + (kPingPong ? 0 : consumer * 64);
@@ -971,6 +971,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
                                                row_base, col_base, row_lo, col_lo, tile.batch,
                                                fixup);
+          }
+          if constexpr (kCanTmaStore) {
+            // The staging's next use may be a TMA load of C (async proxy): order this
+            // epilogue's accesses before it (the barrier below, then the issuing thread).
+            if (load_c) {
+              fence_view_async_shared();
+            }
           }
           trace.mark<11>();
         }
