@@ -218,7 +218,10 @@ fn an_ill_formed_kernel_is_reported_not_hidden() {
         return;
     }
     let v = Sm90Variant::all()[0];
-    let broken = render(&v).replace("params, tmap_a, tmap_b, tmap_d, tmap_c);", "params, tmap_a);");
+    let broken = render(&v).replace(
+        "params, tmap_a, tmap_b, tmap_d, tmap_c);",
+        "params, tmap_a);",
+    );
     assert!(compile("broken", &broken, &options()).is_err());
     // And compiling for plain sm_90 is refused by the kernel's own check.
     let sm90 = vec![
@@ -1932,13 +1935,18 @@ mod gpu {
         for cd in [ScalarType::BF16, ScalarType::F16] {
             for row_major in [false, true] {
                 assert!(
-                    c_tma_paths.iter().any(|&(t, r, _, _)| t == cd && r == row_major),
+                    c_tma_paths
+                        .iter()
+                        .any(|&(t, r, _, _)| t == cd && r == row_major),
                     "C by TMA: {cd:?} row-major {row_major}"
                 );
             }
         }
         for alias in [false, true] {
-            assert!(c_tma_paths.iter().any(|&(_, _, a, _)| a == alias), "C by TMA: alias {alias}");
+            assert!(
+                c_tma_paths.iter().any(|&(_, _, a, _)| a == alias),
+                "C by TMA: alias {alias}"
+            );
         }
         for pingpong in [false, true] {
             assert!(
@@ -1947,7 +1955,10 @@ mod gpu {
             );
         }
         for cols in [64, 16, 8] {
-            assert!(c_tma_widths.contains(&cols), "C by TMA: {cols}-column stores");
+            assert!(
+                c_tma_widths.contains(&cols),
+                "C by TMA: {cols}-column stores"
+            );
         }
         for tag in ["tn", "nn", "tt", "nt"] {
             for bn in [64, 256] {

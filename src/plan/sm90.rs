@@ -1632,12 +1632,21 @@ mod tests {
         let d = MatrixSpec::col(R_16BF, 304, 200, 312);
         let p = problem(d, d);
         assert_eq!(c_tma(&p, 0x2000, StoreLayout::ColMajor), Ok(()));
-        assert!(c_tma(&p, 0x2008, StoreLayout::ColMajor).is_err(), "C off 16 bytes");
+        assert!(
+            c_tma(&p, 0x2008, StoreLayout::ColMajor).is_err(),
+            "C off 16 bytes"
+        );
         assert!(c_tma(&p, 0, StoreLayout::ColMajor).is_err());
-        assert!(c_tma(&p, 0x2000, StoreLayout::RowMajor).is_err(), "not D's layout");
+        assert!(
+            c_tma(&p, 0x2000, StoreLayout::RowMajor).is_err(),
+            "not D's layout"
+        );
         // C's own leading dimension: a multiple of 8 elements, whatever D's.
         let c_wide = MatrixSpec::col(R_16BF, 304, 200, 400);
-        assert_eq!(c_tma(&problem(c_wide, d), 0x2000, StoreLayout::ColMajor), Ok(()));
+        assert_eq!(
+            c_tma(&problem(c_wide, d), 0x2000, StoreLayout::ColMajor),
+            Ok(())
+        );
         let c_odd = MatrixSpec::col(R_16BF, 304, 200, 305);
         let e = c_tma(&problem(c_odd, d), 0x2000, StoreLayout::ColMajor).unwrap_err();
         assert!(e.contains("leading dimension 305"), "{e}");
@@ -1655,7 +1664,10 @@ mod tests {
         cb.batch_count = 2;
         cb.batch_stride = 312 * 200;
         let mut db = cb;
-        assert_eq!(c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor), Ok(()));
+        assert_eq!(
+            c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor),
+            Ok(())
+        );
         cb.batch_stride = 312 * 200 + 4;
         assert!(c_tma(&problem(cb, db), 0x2000, StoreLayout::ColMajor).is_err());
         cb.batch_stride = 0;

@@ -467,9 +467,8 @@ impl Sm90Params {
                 Err(_) => None,
             };
             let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
-            let c_ok = layout.is_some_and(|l| {
-                !beta_zero && !padded_d && plan_sm90::c_tma(p, ptrs.c, l).is_ok()
-            });
+            let c_ok = layout
+                .is_some_and(|l| !beta_zero && !padded_d && plan_sm90::c_tma(p, ptrs.c, l).is_ok());
             let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
             match layout {
                 Some(StoreLayout::ColMajor) if beta_ok => flags |= FLAG_TMA_STORE,
