@@ -520,10 +520,12 @@ __device__ __forceinline__ void epilogue_staged_rounds(const float (&acc)[kAccRe
     // then passes under the barriers and the buffer writes instead of after them, where each
     // round waited it out (beta = 1 cost 1.56-1.80x beta = 0's time with fp32 D, session 30).
     // Items as in the loop below; the odd-ld path (down_lanes) reads its own.
-    // Not in 8-column rounds (the tail of an odd multiple of 8: 16-bit D spilled at 248) nor
-    // for fp32 D on tiles wider than 224 (232 and 248 spilled, tf32 NN at 256 too).
-    constexpr bool kAhead =
-        !kPlain && kRoundCols >= 16 && !(sizeof(OutT) == 4 && kTileRegs > 112);
+    // Not in 8-column rounds (the tail of an odd multiple of 8: 16-bit D spilled at 248), for
+    // fp32 D on tiles wider than 224 (232 and 248 spilled, tf32 NN at 256 too), nor for 16-bit
+    // D on 248-wide tiles (beside the TMA-store epilogue's C loads, 18 bytes spilled).
+    constexpr bool kAhead = !kPlain && kRoundCols >= 16 &&
+                            !(sizeof(OutT) == 4 && kTileRegs > 112) &&
+                            !(sizeof(OutT) == 2 && kTileRegs == 124);
     Raw8<OutT> c_ahead[kPerThread];
     if (kAhead && read_c && !down_lanes) {
 #pragma unroll
