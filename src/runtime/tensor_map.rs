@@ -653,22 +653,18 @@ impl Sm90Args {
         let store_cols = v.has_tma_store().then(|| v.store_box_cols());
         let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
         params.set_tiles(v, p);
+        // D's layout, which C's map shares.
+        let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
+            StoreLayout::RowMajor
+        } else {
+            StoreLayout::ColMajor
+        };
         let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
-            let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
-                StoreLayout::RowMajor
-            } else {
-                StoreLayout::ColMajor
-            };
             encode(&encode_store_args_with(v, p, layout, ptrs.d, padded_d)?)?
         } else {
             TensorMap([0; 16])
         };
         let tmap_c = if params.flags & FLAG_C_TMA != 0 {
-            let layout = if params.flags & FLAG_D_ROW_MAJOR != 0 {
-                StoreLayout::RowMajor
-            } else {
-                StoreLayout::ColMajor
-            };
             encode(&encode_c_args(v, p, layout, ptrs.c)?)?
         } else {
             TensorMap([0; 16])
