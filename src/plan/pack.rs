@@ -321,6 +321,20 @@ pub fn d_pays(p: &GemmProblem, tiles: u64, area: u64, sms: u32) -> bool {
     staged_s > 1.5 * copy_s
 }
 
+/// `DEEPGEMM_PACK_D` = `1` (a D that TMA cannot address always goes through its aligned copy in
+/// the workspace, when there is room) or `0` (never: the general epilogue stores it in place),
+/// for measuring one against the other like `DEEPGEMM_CLUSTER`; unset: `d_pays` decides.
+/// Read once.
+pub fn d_copy_forced() -> Option<bool> {
+    static F: once_cell::sync::Lazy<Option<bool>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("DEEPGEMM_PACK_D").as_deref() {
+            Ok("1") => Some(true),
+            Ok("0") => Some(false),
+            _ => None,
+        });
+    *F
+}
+
 /// Launch and ramp of the dependent copy of D after the GEMM (the A/B packs overlap nothing
 /// either, but their cost is weighed against a far slower portable kernel).
 const D_COPY_LAUNCH_S: f64 = 5e-6;
@@ -485,7 +499,8 @@ pub fn hopper_packed_plans(
         if let Some(best) = crate::plan::hopper_plans(&probe, dev)?.first() {
             if let crate::plan::Kernel::Sm90(v) = best.kernel {
                 let area = v.block_m as u64 * v.block_n as u64;
-                which.d = d_pays(p, v.num_tiles(p), area, dev.sm_count);
+                which.d = d_copy_forced()
+                    .unwrap_or_else(|| d_pays(p, v.num_tiles(p), area, dev.sm_count));
             }
         }
     }

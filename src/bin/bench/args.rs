@@ -16,6 +16,8 @@ usage: deepgemm-bench [options]
   --beta B             D = alpha AB + B C with C a buffer of its own (fresh random values);
                        default 0 (C not read, passed as D)
   --batch N            strided batch count (default 1)
+  --pad A,B,C,D        extra leading-dimension elements of A, B, C and D (default 0,0,0,0;
+                       e.g. 1,1,0,1 makes 4096^3's leading dimensions 4097, 4096 for C)
   --iters N            timed launches per library (default 50), median reported
   --warmup N           untimed launches per library first (default 10)
   --check C            full (float64 CPU reference), sample (reference at a few hundred
@@ -91,6 +93,9 @@ pub struct Options {
     /// beta (0: C is not read and its pointer is D's; else C is a buffer of its own).
     pub beta: f32,
     pub batch: u64,
+    /// Extra leading-dimension elements of A, B, C and D (`--pad`): odd leading dimensions on
+    /// any shape, one operand at a time.
+    pub pad: [u64; 4],
     pub iters: usize,
     pub warmup: usize,
     pub check: CheckMode,
@@ -137,6 +142,7 @@ impl Default for Options {
             trans_b: false,
             epi: Epi::Default,
             batch: 1,
+            pad: [0; 4],
             iters: 50,
             warmup: 10,
             check: CheckMode::Auto,
@@ -233,6 +239,21 @@ fn parse_count(flag: &str, v: &str, min: u64) -> Result<u64, String> {
     }
 }
 
+/// `--pad` values: `A,B,C,D` extra leading-dimension elements (e.g. `1,1,0,1`); C is D's when
+/// beta = 0 (C is then passed as D).
+fn parse_pad(v: &str) -> Result<[u64; 4], String> {
+    let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+    let bad = || format!("--pad '{v}': expected four integers >= 0, A,B,C,D");
+    if parts.len() != 4 {
+        return Err(bad());
+    }
+    let mut pad = [0u64; 4];
+    for (p, s) in pad.iter_mut().zip(&parts) {
+        *p = s.parse::<u64>().map_err(|_| bad())?;
+    }
+    Ok(pad)
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut o = Options::default();
@@ -307,6 +328,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                     .ok_or_else(|| format!("--beta '{v}': expected a finite number"))?;
             }
             "--batch" => o.batch = parse_count(flag, value()?, 1)?,
+            "--pad" => o.pad = parse_pad(value()?)?,
             "--iters" => o.iters = parse_count(flag, value()?, 1)? as usize,
             "--warmup" => o.warmup = parse_count(flag, value()?, 0)? as usize,
             "--check" => {

@@ -147,6 +147,11 @@ pub fn spec_for(opts: &Options, (m, n, k): (u64, u64, u64)) -> GemmSpec {
     s.trans_a = opts.trans_a;
     s.trans_b = opts.trans_b;
     s.batch = opts.batch;
+    s.pad = opts.pad;
+    if opts.beta == 0.0 {
+        // C's pointer is D's (C is not read): its layout too.
+        s.pad[host::C] = s.pad[host::D];
+    }
     s.epi = opts.epi;
     s.beta = opts.beta;
     s

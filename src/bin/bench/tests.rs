@@ -89,6 +89,15 @@ fn parse_everything() {
     // beta reaches the spec; its default is 0 (C not read).
     assert_eq!(run::spec_for(&o, (8, 16, 32)).beta, -0.5);
     assert_eq!(opts(&[]).unwrap().beta, 0.0);
+    // --pad reaches the spec's leading dimensions; with beta = 0 C is D (its layout too).
+    assert_eq!(o.pad, [0; 4]);
+    let p = opts(&["--pad", "1,0,5,3"]).unwrap();
+    assert_eq!(p.pad, [1, 0, 5, 3]);
+    let s = run::spec_for(&p, (64, 32, 16));
+    assert_eq!(s.pad, [1, 0, 3, 3]);
+    assert_eq!((s.geom(host::A).ld, s.geom(host::D).ld), (17, 67)); // TN: A is k x m
+    let pb = opts(&["--pad", "0,0,5,3", "--beta", "1"]).unwrap();
+    assert_eq!(run::spec_for(&pb, (64, 32, 16)).pad, [0, 0, 5, 3]);
     // tf32 data is fp32, so its output is fp32 even with --out same.
     let t = opts(&["--dtype", "tf32"]).unwrap();
     assert_eq!((t.dtype.dtype(), t.out_dtype()), (DType::F32, DType::F32));
@@ -117,6 +126,9 @@ fn parse_errors() {
         &["--beta", "inf"],
         &["--manifest", "/tmp/m.txt"],
         &["--beta", "x"],
+        &["--pad", "1,1,1"],
+        &["--pad", "1,1,1,-1"],
+        &["--pad", "a,1,1,1"],
         &["--frobnicate"],
         &["--shapes", "/nonexistent/shapes.txt"],
     ] {
