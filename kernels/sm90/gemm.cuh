@@ -541,15 +541,29 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   if (threadIdx.x == 0) {
     tma_prefetch_descriptor(&tmap_a);
     tma_prefetch_descriptor(&tmap_b);
+    trace.mark<7>();
+    // Diagnostic builds (DG_EARLY_ISSUE, types.cuh `kEarlyIssue`): stage 0's barriers first and
+    // its loads issued before the other barriers are initialised (unclustered launches).
+    constexpr bool kEarly = kEarlyIssue && !kClustered;
+    if constexpr (kEarly) {
+      mbarrier_init(pipe.full(0), 1);
+      mbarrier_init(pipe.empty(0), kStageReaders * 4);
+      fence_barrier_init();
+      load_work = make_schedule();
+      trace.mark<6>();
+      issue_loads(1);
+      trace.mark<4>();
+    }
     // Unrolled: ptxas puts a FENCE.VIEW.ASYNC.S before the barrier inits of each iteration of
     // a loop, and one before them all when the loop is unrolled.
 #pragma unroll
-    for (int s = 0; s < kNumStages; ++s) {
+    for (int s = kEarly ? 1 : 0; s < kNumStages; ++s) {
       mbarrier_init(pipe.full(s), 1);
       // With multicast, a stage is free only when the consumers of every CTA this one's loads
       // write into (its tile column, for B, and its tile row, for A) have released it.
       mbarrier_init(pipe.empty(s), kStageReaders * 4 * (kClusterM + kClusterN - 1));
     }
+    trace.mark<8>();
     if constexpr (kPingPong) {
       mbarrier_init(smem_addr(&smem.turn[0]), kThreadsPerWarpgroup);
       mbarrier_init(smem_addr(&smem.turn[1]), kThreadsPerWarpgroup);
@@ -572,7 +586,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       cluster_arrive_relaxed();
     }
     trace.mark<5>();
-    if constexpr (!kMulticast) {
+    if constexpr (!kMulticast && !kEarly) {
       // The ring starts empty: this acquires no stage a consumer holds.
       load_work = make_schedule();
       trace.mark<6>();

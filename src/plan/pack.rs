@@ -299,26 +299,54 @@ pub fn d_misfit(p: &GemmProblem) -> Option<String> {
 }
 
 /// Whether copying D through the workspace beats the general epilogue for `tiles` output
-/// tiles of `area` (block_m x block_n) on `sms` SMs: the epilogue's per-tile cost, over the
-/// TMA-store epilogue's, per wave (proportional to the elements a tile writes), against
-/// reading and writing D once more plus a launch, by a margin of 1.5 (C's copy, when beta != 0,
-/// is not counted). A tile writes only the elements of D inside it: a one-row D (m = 1) costs
-/// the general epilogue one row per tile, not a whole tile. Per 128x256 tile on the H200:
-/// - D with unit stride along m (cuBLAS's column-major), stored down the columns
-///   (kernels/sm90/epilogue.cuh): ~6.4 us (session 9: 4097x4096x4096 203.6 us against 178 for
-///   4096^3 on 4 waves; 50257x8192x768 1.31 ms against 0.91 aligned, 4.2 us). The copy, ~6.9 us
-///   of HBM traffic per wave of tiles plus a launch, never pays against that.
-/// - D with unit stride along n (row-major): ~17 us (the element-wise path; 4095^3 with
-///   column-major D's ld = 4095 ran 72 us slower than 4096^3 before session 9's stores).
-pub fn d_pays(p: &GemmProblem, tiles: u64, area: u64, sms: u32) -> bool {
+/// tiles `block_n` wide and `area` (block_m x block_n) in size on `sms` SMs: the general
+/// epilogue's cost per tile over the TMA-store epilogue's, on the busiest CTA's tiles
+/// (proportional to the elements a tile writes: a one-row D, m = 1, costs it one row per tile,
+/// not a whole tile), against reading and writing D once more in a dependent launch
+/// (`d_copy_s`), by a margin of 1.1 (C's copy, when beta != 0, is not counted). Per 128-row
+/// tile on the H200:
+/// - D with unit stride along m (cuBLAS's column-major), stored down the columns a round of
+///   the staged epilogue at a time (kernels/sm90/epilogue.cuh): ~1.0 us plus ~0.31 us a round
+///   (`staged_rounds`). Session 32 (`32b`: 4096^3 with D's leading dimension 4097, forced onto
+///   nine widths, in place against the copy): 128-256 wide in 4-8 rounds 2.4-4.2 us a tile,
+///   the copy 20.4 us, so in place 1.5-4.4 us faster there; 208 and 176 (13 and 11 rounds of
+///   16 columns) and 248 (10) 4.7, 3.9 and 1.3 us slower. At the model's plans: 4097^3 and
+///   4100^3 (208 wide) ran 10 and 6.7 us faster through the copy, 4095^3, 2048^3 and
+///   1000x3000x4000 (256, 256, 192) 1.3-3.1 us faster in place, as this rule decides.
+/// - D with unit stride along n (row-major): ~17 us a 128x256 tile (the element-wise path;
+///   4095^3 with column-major D's ld = 4095 ran 72 us slower than 4096^3 before session 9's
+///   stores), scaled by the tile's area.
+pub fn d_pays(p: &GemmProblem, block_n: u32, tiles: u64, area: u64, sms: u32) -> bool {
     let waves = tiles.div_ceil(sms.max(1) as u64) as f64;
     let filled = ((p.m * p.n * p.batch) as f64 / tiles.max(1) as f64).min(area as f64);
-    let per_tile_s = if p.d.row == 1 { 6.4e-6 } else { 17e-6 };
-    let staged_s = waves * per_tile_s * filled / (128.0 * 256.0);
+    let per_tile_s = if p.d.row == 1 {
+        (1.0e-6 + 0.31e-6 * staged_rounds(block_n) as f64) * filled / area.max(1) as f64
+    } else {
+        17e-6 * filled / (128.0 * 256.0)
+    };
+    waves * per_tile_s > 1.1 * d_copy_s(p)
+}
+
+/// The rounds of the staged epilogue for a tile `block_n` wide (kernels/sm90/epilogue.cuh
+/// `Rounds` and `epilogue_staged`): 32 columns a round where the width is a multiple of 32,
+/// else 16 where it is a multiple of 16, else its whole 32-column rounds and then 8 columns a
+/// round.
+pub fn staged_rounds(block_n: u32) -> u32 {
+    if block_n % 32 == 0 {
+        block_n / 32
+    } else if block_n % 16 == 0 {
+        block_n / 16
+    } else {
+        block_n / 32 + (block_n % 32).div_ceil(8)
+    }
+}
+
+/// Reading and writing D once more (the copy back from the workspace, after the GEMM): ~20.4
+/// us for 4096^3's 33.6 MB on the H200 (`32a`, `32b`), a launch's ~2 us and the rest at
+/// ~3.6 TB/s (the copy reads what the GEMM's TMA stores just left in the L2).
+pub fn d_copy_s(p: &GemmProblem) -> f64 {
     let d_bytes = (p.m * p.n * p.batch * p.cd_type.size_bytes() as u64) as f64;
-    // The copy is a dependent launch after the GEMM: its launch latency is paid in full.
-    let copy_s = 2.0 * d_bytes / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
-    staged_s > 1.5 * copy_s
+    2.0 * d_bytes / D_COPY_BYTES_PER_S + D_COPY_LAUNCH_S
 }
 
 /// `DEEPGEMM_PACK_D` = `1` (a D that TMA cannot address always goes through its aligned copy in
@@ -335,9 +363,9 @@ pub fn d_copy_forced() -> Option<bool> {
     *F
 }
 
-/// Launch and ramp of the dependent copy of D after the GEMM (the A/B packs overlap nothing
-/// either, but their cost is weighed against a far slower portable kernel).
-const D_COPY_LAUNCH_S: f64 = 5e-6;
+/// Launch and ramp of the dependent copy of D after the GEMM, and its rate (`d_copy_s`).
+const D_COPY_LAUNCH_S: f64 = 2e-6;
+const D_COPY_BYTES_PER_S: f64 = 3.6e12;
 
 /// The copies of the operands in `which`, laid out at the start of the workspace (A first),
 /// or `None` when an operand cannot be packed (no unit stride, empty, or sizes that overflow).
@@ -500,7 +528,7 @@ pub fn hopper_packed_plans(
             if let crate::plan::Kernel::Sm90(v) = best.kernel {
                 let area = v.block_m as u64 * v.block_n as u64;
                 which.d = d_copy_forced()
-                    .unwrap_or_else(|| d_pays(p, v.num_tiles(p), area, dev.sm_count));
+                    .unwrap_or_else(|| d_pays(p, v.block_n, v.num_tiles(p), area, dev.sm_count));
             }
         }
     }
@@ -509,9 +537,8 @@ pub fn hopper_packed_plans(
     }
     let spec = spec(p, which).ok_or("the operands cannot be packed (sizes)")?;
     let mut pack_ns = (estimate(p, &spec).pack_s * 1e9) as u64;
-    if let Some(d) = spec.d {
-        let copy_s = (2 * d.bytes_read()) as f64 / PACK_BYTES_PER_S + D_COPY_LAUNCH_S;
-        pack_ns += (copy_s * 1e9) as u64;
+    if spec.d.is_some() {
+        pack_ns += (d_copy_s(p) * 1e9) as u64;
     }
     let mut plans = crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?;
     for plan in &mut plans {
@@ -884,21 +911,38 @@ mod tests {
         // Too small to pay: one wave of small tiles against two copies and a launch.
         let small = tn_d(129, 64, 64, 129, R_16BF, false);
         assert!(d_misfit(&small).is_some());
-        assert!(!d_pays(&small, 2, 128 * 64, 132));
+        assert!(!d_pays(&small, 64, 2, 128 * 64, 132));
         let c = candidates(&small, &H200).unwrap();
         assert!(c.iter().all(|p| p.pack.is_none()), "{:?}", c[0].name());
-        // Big row-major ones pay: 5 waves of 128x256 tiles against ~27 us of copies.
+        // Big row-major ones pay: 5 waves of 128x256 tiles against ~21 us of copies.
         assert!(d_pays(
             &tn_d_row(4096, 4097, 4096, 4097),
+            256,
             561,
             128 * 256,
             132
         ));
-        // A column-major D never does: stored down its columns, ~6.4 us per tile and wave
-        // against ~6.9 us of copying per wave.
+        // A column-major D, stored down its columns, only on widths of many rounds (`32b`):
+        // 128x256 tiles take 8 rounds, ~3.5 us a tile, so 5 waves of them stay in place
+        // against ~20.6 us of copies, and so do 100 waves of tiles 4% filled.
         let col = tn_d(4097, 4096, 4096, 4097, R_16BF, false);
-        assert!(!d_pays(&col, 561, 128 * 256, 132));
-        assert!(!d_pays(&col, 132 * 100, 128 * 256, 132));
+        assert!(!d_pays(&col, 256, 561, 128 * 256, 132));
+        assert!(!d_pays(&col, 256, 132 * 100, 128 * 256, 132));
+        // 208 wide: 13 rounds of 16 columns, ~5 us a tile: 4097^3's 660 tiles (5 waves) pay
+        // for the copy (it ran 10 us faster), 4095^3's 512 128x256 tiles (4 waves) do not.
+        let cube = tn_d(4097, 4097, 4097, 4097, R_16BF, false);
+        assert!(d_pays(&cube, 208, 660, 128 * 208, 132));
+        assert!(!d_pays(
+            &tn_d(4095, 4095, 4095, 4095, R_16BF, false),
+            256,
+            512,
+            128 * 256,
+            132
+        ));
+        assert_eq!(
+            [256, 248, 232, 224, 208, 192, 176, 160, 128, 16].map(staged_rounds),
+            [8, 10, 8, 7, 13, 6, 11, 5, 4, 1]
+        );
         assert!(
             candidates(&col, &H200)
                 .unwrap()
