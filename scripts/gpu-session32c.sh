@@ -15,7 +15,9 @@
 #      order against DG_EARLY_ISSUE, alternating twice. Predicted: the first stage issued
 #      ~500 cycles sooner where the barrier inits cost that; small launches 0.97-0.99 of the
 #      time, large ones 1.00.
-#     here:  bash scripts/gpu-pack.sh, then scripts/gpu-cubins-defines.sh (the session's notes)
+#     here:  bash scripts/gpu-pack.sh, then scripts/gpu-cubins-defines.sh for these kernels (under
+#            none, DG_EARLY_ISSUE, DG_TRACE and DG_TRACE,DG_EARLY_ISSUE); DG_EARLY_ISSUE measured
+#            no gain (0.998) and was removed after this call (in git at `823c569`)
 #     there: bash scripts/gpu-session32c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

@@ -394,12 +394,31 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // DG_TRACE builds only (sm90/trace.cuh): phase timestamps. Producer thread: 1 CTA barrier
   // passed, 2 registers handed over, 3 every load issued, 4 the loads before the CTA barrier
   // issued (the first stage; with multicast, after it: the ring's first pass),
-  // 5 barriers initialised, 6 its schedule made. Consumer 0: 1 CTA barrier, 2 registers taken,
+  // 5 barriers initialised (fenced), 6 its schedule made, 7 A's and B's tensor-map prefetches
+  // issued (9 before A's, 10 between), 8 the stages' barriers initialised. Consumer 0: 1 CTA barrier, 2 registers taken,
   // 3 first stage full, 4 first unit's mainloop done, 5 its epilogue done, 6 every unit done,
   // 7 TMA stores drained; Stream-K (the last such unit): 8 partial stored, 9 flag raised,
   // 10 the contributors' flags seen, 11 the owner's epilogue done.
   PhaseTrace trace;
   trace.begin();
+#ifdef DG_PARAM_TOUCH
+  // Diagnostic builds only: lane 0 of each producer warp reads a word of a different 64-byte
+  // line of the parameters at entry, so that the constant-cache misses of thread 0's first
+  // steps (the schedule, the first tile's coordinates: lines 9-12 of bank 0) are in flight
+  // together instead of one after another (session 32's traces: ~1,600 cycles from entry to
+  // the first stage's issue, of which ~250 barrier inits and schedule). Each value is compared
+  // with one it never takes, so that the load is not dropped.
+  if (threadIdx.x < kThreadsPerWarpgroup && threadIdx.x % 32 == 0) {
+    const int w = static_cast<int>(threadIdx.x) / 32;
+    const long long v = w == 0   ? static_cast<long long>(p.flags)
+                        : w == 1 ? p.m
+                        : w == 2 ? static_cast<long long>(p.k_iters)
+                                 : static_cast<long long>(p.div_last_rows.shift);
+    if (v == -12345) {
+      asm volatile("trap;");
+    }
+  }
+#endif
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
   // kSmemBytes) let the storage start on the swizzle period.
   extern __shared__ __align__(1024) unsigned char smem_raw[];
@@ -539,25 +558,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   };
 
   if (threadIdx.x == 0) {
+    trace.mark<9>();
     tma_prefetch_descriptor(&tmap_a);
+    trace.mark<10>();
     tma_prefetch_descriptor(&tmap_b);
     trace.mark<7>();
-    // Diagnostic builds (DG_EARLY_ISSUE, types.cuh `kEarlyIssue`): stage 0's barriers first and
-    // its loads issued before the other barriers are initialised (unclustered launches).
-    constexpr bool kEarly = kEarlyIssue && !kClustered;
-    if constexpr (kEarly) {
-      mbarrier_init(pipe.full(0), 1);
-      mbarrier_init(pipe.empty(0), kStageReaders * 4);
-      fence_barrier_init();
-      load_work = make_schedule();
-      trace.mark<6>();
-      issue_loads(1);
-      trace.mark<4>();
-    }
     // Unrolled: ptxas puts a FENCE.VIEW.ASYNC.S before the barrier inits of each iteration of
     // a loop, and one before them all when the loop is unrolled.
 #pragma unroll
-    for (int s = kEarly ? 1 : 0; s < kNumStages; ++s) {
+    for (int s = 0; s < kNumStages; ++s) {
       mbarrier_init(pipe.full(s), 1);
       // With multicast, a stage is free only when the consumers of every CTA this one's loads
       // write into (its tile column, for B, and its tile row, for A) have released it.
@@ -586,7 +595,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       cluster_arrive_relaxed();
     }
     trace.mark<5>();
-    if constexpr (!kMulticast && !kEarly) {
+    if constexpr (!kMulticast) {
       // The ring starts empty: this acquires no stage a consumer holds.
       load_work = make_schedule();
       trace.mark<6>();

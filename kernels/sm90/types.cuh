@@ -195,15 +195,6 @@ constexpr bool kForceDownLanes = true;
 constexpr bool kForceDownLanes = false;
 #endif
 
-// Diagnostic builds only (DEEPGEMM_NVRTC_DEFINES=DG_EARLY_ISSUE): an unclustered launch's
-// producer initialises stage 0's barriers and issues its loads before the other barriers'
-// inits (gemm.cuh), to time that order against the default.
-#ifdef DG_EARLY_ISSUE
-constexpr bool kEarlyIssue = true;
-#else
-constexpr bool kEarlyIssue = false;
-#endif
-
 // The Stream-K workspace: one 8-byte flag per (CTA, consumer warpgroup), then each such pair's partial
 // 64 x BLOCK_N fp32 tile (the accumulator registers in fragment order, sm90/epilogue.cuh
 // `partial_offset`).
