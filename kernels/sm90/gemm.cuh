@@ -395,10 +395,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // passed, 2 registers handed over, 3 every load issued, 4 the loads before the CTA barrier
   // issued (the first stage; with multicast, after it: the ring's first pass),
   // 5 barriers initialised (fenced), 6 its schedule made, 7 A's and B's tensor-map prefetches
-  // issued (9 before A's, 10 between), 8 the stages' barriers initialised. Consumer 0: 1 CTA barrier, 2 registers taken,
-  // 3 first stage full, 4 first unit's mainloop done, 5 its epilogue done, 6 every unit done,
-  // 7 TMA stores drained; Stream-K (the last such unit): 8 partial stored, 9 flag raised,
-  // 10 the contributors' flags seen, 11 the owner's epilogue done.
+  // issued (9 before A's, 10 between), 8 the stages' barriers initialised. Consumer 0: 1 CTA
+  // barrier, 2 registers taken, 3 first stage full, 4 first unit's mainloop done, 5 its
+  // epilogue done, 6 every unit done, 7 TMA stores drained; Stream-K (the last such unit):
+  // 8 partial stored, 9 flag raised, 10 the contributors' flags seen, 11 the owner's epilogue
+  // done.
   PhaseTrace trace;
   trace.begin();
 #ifdef DG_PARAM_TOUCH
