@@ -402,24 +402,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // done.
   PhaseTrace trace;
   trace.begin();
-#ifdef DG_PARAM_TOUCH
-  // Diagnostic builds only: lane 0 of each producer warp reads a word of a different 64-byte
-  // line of the parameters at entry, so that the constant-cache misses of thread 0's first
-  // steps (the schedule, the first tile's coordinates: lines 9-12 of bank 0) are in flight
-  // together instead of one after another (session 32's traces: ~1,600 cycles from entry to
-  // the first stage's issue, of which ~250 barrier inits and schedule). Each value is compared
-  // with one it never takes, so that the load is not dropped.
-  if (threadIdx.x < kThreadsPerWarpgroup && threadIdx.x % 32 == 0) {
-    const int w = static_cast<int>(threadIdx.x) / 32;
-    const long long v = w == 0   ? static_cast<long long>(p.flags)
-                        : w == 1 ? p.m
-                        : w == 2 ? static_cast<long long>(p.k_iters)
-                                 : static_cast<long long>(p.div_last_rows.shift);
-    if (v == -12345) {
-      asm volatile("trap;");
-    }
-  }
-#endif
   // Dynamic shared memory is only guaranteed 16-byte alignment; 1024 bytes of slack (counted in
   // kSmemBytes) let the storage start on the swizzle period.
   extern __shared__ __align__(1024) unsigned char smem_raw[];
