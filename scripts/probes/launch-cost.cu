@@ -11,30 +11,7 @@
 //             the issue to the barrier, next to a plain ld.global.cg's at entry. G = 1, 32, 132.
 //
 //     nvcc -O3 -std=c++17 -arch=sm_90a -I kernels scripts/probes/launch-cost.cu -lcuda -o probe2
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#include "ptx/mbarrier.cuh"
-#include "ptx/smem.cuh"
-#include "ptx/special.cuh"
-
-#define CK(x)                                                                               \
-  do {                                                                                      \
-    cudaError_t e = (x);                                                                    \
-    if (e != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                         \
-    }                                                                                       \
-  } while (0)
-
-struct Tmap {
-  CUtensorMap m;
-};
+#include "probe.cuh"
 
 __device__ long long g_out[4];
 

@@ -18,30 +18,7 @@
 //
 //     nvcc -O3 -std=c++17 -arch=sm_90a -I kernels scripts/probes/tma-stream.cu -lcuda -o probe
 //     ./probe            (prints one line per case: mode, MB, CTAs, box/chunk, stages, us, GB/s)
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#include "ptx/mbarrier.cuh"
-#include "ptx/smem.cuh"
-#include "ptx/special.cuh"
-
-#define CK(x)                                                                          \
-  do {                                                                                 \
-    cudaError_t e = (x);                                                               \
-    if (e != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
-
-struct Tmap {
-  CUtensorMap m;
-};
+#include "probe.cuh"
 
 __device__ long long g_first[4];  // [issue->first full cycles, probe load cycles, -, -]
 
