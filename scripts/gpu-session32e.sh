@@ -15,7 +15,8 @@ S=.gpu/shapes
 precompile_all
 bench cliffs-160 --workspace-mib 160 --check sample --shapes $S/cliffs.txt
 bench odd-d --workspace-mib 160 --check sample --pad 0,0,0,1 --shape 4096x4096x4096 --shape 1264x1032x8416
-grid grid 200
 timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 --nocapture >"$OUT/pack.txt" 2>&1
 echo "== gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/pack.txt")"
+finish
+grid grid 120
 finish
