@@ -551,3 +551,115 @@ fn repeated_runs_are_bitwise_identical() {
     }
     g.finish();
 }
+
+/// Dependent calls back to back on one stream, no synchronisation between them: each reads the
+/// D its predecessor wrote (read after write) as A, and as C the buffer its predecessor read
+/// (write after read). With programmatic dependent launch (DEEPGEMM_PDL, on by default) a call's
+/// kernel starts before its predecessor ends, so a global access ahead of the kernel's
+/// griddepcontrol.wait shows up here as wrong values (the DG_PDL_NO_WAIT build must fail it).
+/// X_{i+1} = X_i W + 0.25 X_{i-1}, m x k times k x k, W's entries scaled so X keeps its size;
+/// the reference rounds every step to D's type as the library does.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn back_to_back_dependent_calls() {
+    use common::case::WORKSPACE_BYTES;
+    use common::device::DevBuf;
+    use common::lt::{self, Args, Descs};
+    const STEPS: usize = 12;
+    const BETA: f32 = 0.25;
+    let env = Env::new();
+    let mut g = Group::new("back_to_back_dependent_calls");
+    // (A/B type, tf32, m, k): short data-parallel launches, a decode shape (split over the
+    // workspace: its flags are the next call's too), tiles past the edges, several waves.
+    let cases: [(DType, bool, u64, u64); 6] = [
+        (DType::BF16, false, 256, 512),
+        (DType::BF16, false, 16, 2048),
+        (DType::BF16, false, 129, 264),
+        (DType::F16, false, 1000, 512),
+        (DType::BF16, false, 3, 4096),
+        (DType::F32, true, 200, 768),
+    ];
+    for &(t, tf32, m, k) in &cases {
+        let mut s = spec(t, t, tf32, (false, false), m, k, k);
+        s.beta = BETA;
+        let desc = format!("{s} x{STEPS} chained");
+        let mut run = || -> Result<(), String> {
+            let scale = (3.0 / k as f64).sqrt();
+            let x_elems = (m * k) as usize;
+            let mut x0 = vec![0u8; x_elems * t.size()];
+            let mut x1 = vec![0u8; x_elems * t.size()];
+            let mut w = vec![0u8; (k * k) as usize * t.size()];
+            for i in 0..x_elems {
+                t.put(&mut x0, i, g.rng.symmetric());
+                t.put(&mut x1, i, g.rng.symmetric());
+            }
+            for i in 0..(k * k) as usize {
+                t.put(&mut w, i, (g.rng.symmetric() as f64 * scale) as f32);
+            }
+            // Column-major, ld = rows: X is m x k, W is k x k.
+            let mut prev: Vec<f64> = t.decode(&x1);
+            let mut cur: Vec<f64> = t.decode(&x0);
+            let wd: Vec<f64> = t.decode(&w);
+            let bufs = [DevBuf::from_bytes(&x0)?, DevBuf::from_bytes(&x1)?];
+            let wbuf = DevBuf::from_bytes(&w)?;
+            let descs = Descs::new(env.handle.api, &s, 0, WORKSPACE_BYTES as u64)?;
+            let algo = descs.heuristic(&env.handle, WORKSPACE_BYTES as u64)?.algo;
+            let (alpha, beta) = (1.0f32, BETA);
+            for i in 0..STEPS {
+                let (src, dst) = (&bufs[i % 2], &bufs[(i + 1) % 2]);
+                let args = Args {
+                    alpha: (&alpha as *const f32).cast(),
+                    beta: (&beta as *const f32).cast(),
+                    a: src.as_ptr() as u64,
+                    b: wbuf.as_ptr() as u64,
+                    c: dst.as_ptr() as u64,
+                    d: dst.as_ptr() as u64,
+                    workspace: env.workspace.as_ptr() as u64,
+                    workspace_size: WORKSPACE_BYTES,
+                    stream: env.stream.raw(),
+                };
+                lt::matmul(&env.handle, &descs, Some(&algo), &args)?;
+                // The reference step: next = round(cur W + beta prev).
+                let (mu, ku) = (m as usize, k as usize);
+                let mut next = vec![0f64; x_elems];
+                for j in 0..ku {
+                    let col = &mut next[j * mu..(j + 1) * mu];
+                    for kk in 0..ku {
+                        let wv = wd[j * ku + kk];
+                        for (o, x) in col.iter_mut().zip(&cur[kk * mu..(kk + 1) * mu]) {
+                            *o += x * wv;
+                        }
+                    }
+                    for (o, p) in col.iter_mut().zip(&prev[j * mu..(j + 1) * mu]) {
+                        *o = t.round((*o + beta as f64 * p) as f32) as f64;
+                    }
+                }
+                prev = std::mem::replace(&mut cur, next);
+            }
+            env.stream.synchronize()?;
+            let out = t.decode(&bufs[STEPS % 2].download()?);
+            let size = cur.iter().fold(0f64, |a, v| a.max(v.abs())).max(1e-30);
+            let mut worst = 0f64;
+            for (o, r) in out.iter().zip(&cur) {
+                let e = if o.is_finite() {
+                    (o - r).abs() / size
+                } else {
+                    f64::INFINITY
+                };
+                worst = worst.max(e);
+            }
+            // Rounding differences (fp32 sums in another order, then D's type) stay ~1e-2 of
+            // the largest value after 12 steps; a call that read stale data is off by ~1.
+            if worst > 0.05 {
+                return Err(format!(
+                    "largest error {worst:.3e} of the largest value {size:.3}"
+                ));
+            }
+            println!("  {desc}: largest error {worst:.2e} of the largest value");
+            Ok(())
+        };
+        let r = run();
+        g.record_result(desc, r);
+    }
+    g.finish();
+}

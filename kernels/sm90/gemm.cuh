@@ -60,6 +60,7 @@
 #include "ptx/dsmem.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/global_sync.cuh"
+#include "ptx/griddep.cuh"
 #include "ptx/mbarrier.cuh"
 #include "ptx/regs.cuh"
 #include "ptx/smem.cuh"
@@ -578,6 +579,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       cluster_arrive_relaxed();
     }
     trace.mark<5>();
+    // Programmatic dependent launch (the host's DEEPGEMM_PDL): all of the above may overlap
+    // the previous kernel on the stream; the first load waits for it, and the next kernel may
+    // start its own prologue as soon as this grid's CTAs are all past here.
+    griddep_wait();
+    griddep_launch_dependents();
     if constexpr (!kMulticast) {
       // The ring starts empty: this acquires no stage a consumer holds.
       load_work = make_schedule();
@@ -632,6 +638,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile (cooperative),
     // or every other unit whole (ping-pong). ----
     setmaxnreg_inc<kConsumerRegs>();
+    // After thread 0's wait (the CTA barrier orders it), so already satisfied: kept so that no
+    // consumer's global access (alpha_ptr, C, bias, the workspace, D) depends on that ordering.
+    griddep_wait();
     trace.mark<2>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;

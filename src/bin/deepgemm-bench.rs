@@ -55,7 +55,7 @@ fn main() -> ExitCode {
             println!("{}", args::USAGE);
             return ExitCode::SUCCESS;
         }
-        Ok(Command::Run(o)) => o,
+        Ok(Command::Run(o)) => *o,
         Err(e) => {
             eprintln!("deepgemm-bench: {e}");
             return ExitCode::from(EXIT_USAGE);
@@ -112,6 +112,12 @@ fn run_all(opts: &Options) -> ExitCode {
             ""
         }
     );
+    if opts.chain > 1 {
+        println!(
+            "each sample: {} launches back to back (no flush between), time a launch",
+            opts.chain
+        );
+    }
 
     let cublas = load_cublas(opts);
     let dg_api = LtApi::deepgemm();
@@ -188,6 +194,7 @@ fn run_all(opts: &Options) -> ExitCode {
             ("seed", seed.to_string().into()), // a string: u64 does not survive a JSON number (f64)
             ("layout", opts.layout_label().into()),
             ("iters", opts.iters.into()),
+            ("chain", opts.chain.into()),
             ("warmup", opts.warmup.into()),
             ("l2_flush", opts.flush_l2.into()),
             ("workspace_bytes", run::workspace_bytes().into()),

@@ -46,6 +46,10 @@ const FILES: &[(&str, &str)] = &[
     ("ptx/smem.cuh", include_str!("../../kernels/ptx/smem.cuh")),
     ("ptx/fence.cuh", include_str!("../../kernels/ptx/fence.cuh")),
     (
+        "ptx/griddep.cuh",
+        include_str!("../../kernels/ptx/griddep.cuh"),
+    ),
+    (
         "ptx/mbarrier.cuh",
         include_str!("../../kernels/ptx/mbarrier.cuh"),
     ),

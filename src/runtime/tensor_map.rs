@@ -729,6 +729,34 @@ pub unsafe fn configure_function(function: CUfunction, v: &Sm90Variant) -> Resul
     )
 }
 
+/// Programmatic dependent launch for the sm90 kernels: `DEEPGEMM_PDL` = `0` turns it off
+/// (measurements); otherwise on where the driver is CUDA 12.3 or newer (programmatic edges in
+/// captured graphs). The kernel waits (`griddep_wait`, kernels/ptx/griddep.cuh) before its first
+/// global access, so its prologue may overlap the previous kernel on the stream.
+fn pdl_wanted() -> bool {
+    static WANTED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        if !pdl_env_allows(std::env::var("DEEPGEMM_PDL").ok().as_deref()) {
+            return false;
+        }
+        let mut version = 0;
+        // SAFETY: a valid out-pointer; the driver is loaded (a kernel is being launched).
+        let r = unsafe { sys::cuDriverGetVersion(&mut version) };
+        r == CUresult::CUDA_SUCCESS && version >= PDL_MIN_DRIVER
+    });
+    *WANTED && !PDL_REFUSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The first driver version whose stream capture records programmatic launches as graph edges.
+const PDL_MIN_DRIVER: i32 = 12030;
+
+/// Set once a launch with the attribute was refused as invalid: later launches go without it.
+static PDL_REFUSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `DEEPGEMM_PDL`'s value allows programmatic dependent launch: anything but `0` (unset: on).
+fn pdl_env_allows(value: Option<&str>) -> bool {
+    value.map(str::trim) != Some("0")
+}
+
 /// Enqueues one launch of variant `v` on `stream` with a persistent grid of `grid` CTAs.
 ///
 /// # Safety
@@ -742,39 +770,94 @@ pub unsafe fn launch(
     stream: CUstream,
     args: &mut Sm90Args,
 ) -> Result<()> {
+    let mut grid = grid.max(1);
     if v.cluster_size() > 1 {
+        let cm = v.cluster_size();
         let resident = max_active_clusters(function, v, stream);
+        if resident == 0 {
+            return Err(unsupported!(
+                "{}: the device cannot hold a cluster of {cm} of these CTAs",
+                v.name()
+            ));
+        }
         // A multicast cluster is one Stream-K unit: ranges planned for clusters the device
         // cannot hold at once would never run while their owners wait for them.
         args.params.limit_stream_k_units(resident);
-        let mut kernel_args = args.launch_args();
-        // SAFETY: as below; the caller's contract covers `function` and `stream`.
-        return unsafe { launch_cluster(function, v, grid, stream, &mut kernel_args, resident) };
+        // The kernel's data-parallel schedule takes any number of clusters; a persistent grid
+        // must be resident.
+        let clusters = grid.div_ceil(cm).clamp(1, resident);
+        if crate::log::enabled(crate::log::Level::Hints) {
+            crate::log::hint(
+                "deepgemmLtMatmul",
+                format!(
+                    "{}: {clusters} clusters of {cm} ({resident} resident at most; {grid} CTAs planned)",
+                    v.name()
+                ),
+            );
+        }
+        grid = clusters * cm;
     }
     let mut kernel_args = args.launch_args();
+    let pdl = pdl_wanted();
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap x 4) by value and
     // `kernel_args` points at those five objects, alive for this call; the rest is the
     // caller's contract.
-    let r = unsafe {
-        sys::cuLaunchKernel(
-            function,
-            grid.max(1),
-            1,
-            1,
-            THREADS,
-            1,
-            1,
-            v.smem_bytes() as u32,
-            stream,
-            kernel_args.as_mut_ptr(),
-            std::ptr::null_mut(),
+    let r = unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, pdl) };
+    if pdl
+        && matches!(
+            r,
+            CUresult::CUDA_ERROR_INVALID_VALUE | CUresult::CUDA_ERROR_NOT_SUPPORTED
         )
-    };
+    {
+        // A driver that takes the attribute at launch but not here: once, then never again.
+        PDL_REFUSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        crate::log::error(
+            "deepgemmLtMatmul",
+            format!(
+                "{}: programmatic dependent launch refused ({r:?}); launching without it",
+                v.name()
+            ),
+        );
+        // SAFETY: as above.
+        let r = unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, false) };
+        return finish_launch(r, v);
+    }
+    finish_launch(r, v)
+}
+
+fn finish_launch(r: CUresult, v: &Sm90Variant) -> Result<()> {
     if r == CUresult::CUDA_SUCCESS {
         // The name is only for the error: formatting it cost ~0.3 us of CPU on every call.
         return Ok(());
     }
     check(r, &format!("launching {}", v.name()))
+}
+
+/// cuLaunchKernelEx of `grid` CTAs (a multiple of the cluster) with the cluster dimension where
+/// `v` has clusters and programmatic stream serialisation where `pdl`.
+///
+/// # Safety
+/// As `launch`; `kernel_args` points at the five kernel arguments.
+unsafe fn launch_ex(
+    function: CUfunction,
+    v: &Sm90Variant,
+    grid: u32,
+    stream: CUstream,
+    kernel_args: &mut [*mut c_void; 5],
+    pdl: bool,
+) -> CUresult {
+    let mut attrs = launch_attributes(v, pdl);
+    let config = launch_config(v, grid, stream, &mut attrs);
+    // SAFETY: `config` and the attributes it points at live for the call; the rest is the
+    // caller's contract.
+    unsafe {
+        sys::cuLaunchKernelEx(
+            &config,
+            function,
+            kernel_args.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    }
 }
 
 /// Clusters of `v.cluster_size()` CTAs the device can hold at once for `function`, per function
@@ -787,10 +870,10 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
     if let Some(&n) = CACHE.lock().get(&key) {
         return n;
     }
-    let mut attr = cluster_attribute(v);
-    let config = cluster_config(v, v.cluster_size(), stream, &mut attr);
+    let mut attrs = launch_attributes(v, false);
+    let config = launch_config(v, v.cluster_size(), stream, &mut attrs);
     let mut n = 0i32;
-    // SAFETY: `config` and its one attribute live for the call; `function` is loaded in the
+    // SAFETY: `config` and its attribute live for the call; `function` is loaded in the
     // current context (the caller's contract).
     let r = unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, function, &config) };
     let n = if r == CUresult::CUDA_SUCCESS {
@@ -802,13 +885,35 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
     n
 }
 
-/// The launch configuration of `grid` CTAs of cluster variant `v`, with `attr` (from
-/// `cluster_attribute`) as its one attribute; `attr` must outlive every use of the result.
-fn cluster_config(
+/// A launch's attributes: the cluster dimension (clustered variants) and programmatic stream
+/// serialisation (`pdl`), packed at the front; the count is the second value.
+fn launch_attributes(v: &Sm90Variant, pdl: bool) -> ([sys::CUlaunchAttribute; 2], u32) {
+    // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
+    let mut attrs: [sys::CUlaunchAttribute; 2] = unsafe { std::mem::zeroed() };
+    let mut n = 0;
+    if v.cluster_size() > 1 {
+        attrs[n].id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = v.cluster_size();
+        attrs[n].value.clusterDim.y = 1;
+        attrs[n].value.clusterDim.z = 1;
+        n += 1;
+    }
+    if pdl {
+        attrs[n].id =
+            sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attrs[n].value.programmaticStreamSerializationAllowed = 1;
+        n += 1;
+    }
+    (attrs, n as u32)
+}
+
+/// The launch configuration of `grid` CTAs of `v` with `attrs` (from `launch_attributes`),
+/// which must outlive every use of the result.
+fn launch_config(
     v: &Sm90Variant,
     grid: u32,
     stream: CUstream,
-    attr: &mut sys::CUlaunchAttribute,
+    attrs: &mut ([sys::CUlaunchAttribute; 2], u32),
 ) -> sys::CUlaunchConfig {
     sys::CUlaunchConfig {
         gridDimX: grid,
@@ -819,68 +924,13 @@ fn cluster_config(
         blockDimZ: 1,
         sharedMemBytes: v.smem_bytes() as u32,
         hStream: stream,
-        attrs: attr,
-        numAttrs: 1,
+        attrs: if attrs.1 == 0 {
+            std::ptr::null_mut()
+        } else {
+            attrs.0.as_mut_ptr()
+        },
+        numAttrs: attrs.1,
     }
-}
-
-fn cluster_attribute(v: &Sm90Variant) -> sys::CUlaunchAttribute {
-    // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
-    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
-    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = v.cluster_size();
-    attr.value.clusterDim.y = 1;
-    attr.value.clusterDim.z = 1;
-    attr
-}
-
-/// `launch` for a cluster variant: cuLaunchKernelEx with the cluster dimension, the grid a
-/// multiple of the cluster and no more clusters than the device holds at once (the kernel's
-/// data-parallel schedule takes any number of clusters; a persistent grid must be resident).
-///
-/// # Safety
-/// As `launch`.
-unsafe fn launch_cluster(
-    function: CUfunction,
-    v: &Sm90Variant,
-    grid: u32,
-    stream: CUstream,
-    kernel_args: &mut [*mut c_void; 5],
-    resident: u32,
-) -> Result<()> {
-    let cm = v.cluster_size();
-    if resident == 0 {
-        return Err(unsupported!(
-            "{}: the device cannot hold a cluster of {cm} of these CTAs",
-            v.name()
-        ));
-    }
-    let clusters = grid.div_ceil(cm).clamp(1, resident);
-    if crate::log::enabled(crate::log::Level::Hints) {
-        crate::log::hint(
-            "deepgemmLtMatmul",
-            format!(
-                "{}: {clusters} clusters of {cm} ({resident} resident at most; {grid} CTAs planned)",
-                v.name()
-            ),
-        );
-    }
-    let mut attr = cluster_attribute(v);
-    let config = cluster_config(v, clusters * cm, stream, &mut attr);
-    // SAFETY: `config` and `attr` live for the call; `kernel_args` points at the five kernel
-    // arguments (see `launch`); the rest is the caller's contract.
-    let r = unsafe {
-        sys::cuLaunchKernelEx(
-            &config,
-            function,
-            kernel_args.as_mut_ptr(),
-            std::ptr::null_mut(),
-        )
-    };
-    if r == CUresult::CUDA_SUCCESS {
-        return Ok(());
-    }
-    check(r, &format!("launching {}", v.name()))
 }
 
 #[cfg(test)]
@@ -904,6 +954,47 @@ mod tests {
         let c = MatrixSpec::col(ty, m, n, m as i64);
         let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
         (op, p)
+    }
+
+    #[test]
+    fn pdl_is_on_unless_the_environment_says_0() {
+        assert!(pdl_env_allows(None));
+        assert!(pdl_env_allows(Some("1")));
+        assert!(pdl_env_allows(Some("")));
+        assert!(!pdl_env_allows(Some("0")));
+        assert!(!pdl_env_allows(Some(" 0 ")));
+    }
+
+    #[test]
+    fn launch_attributes_pack_cluster_then_pdl() {
+        let plain = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        let (a, n) = launch_attributes(&plain, false);
+        assert_eq!(n, 0);
+        let (a2, n2) = launch_attributes(&plain, true);
+        assert_eq!(n2, 1);
+        assert_eq!(
+            a2[0].id,
+            sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        );
+        // SAFETY: the union member the id names.
+        assert_eq!(
+            unsafe { a2[0].value.programmaticStreamSerializationAllowed },
+            1
+        );
+        let _ = a;
+        let clustered = plain.with_cluster(2).unwrap();
+        let (c, cn) = launch_attributes(&clustered, true);
+        assert_eq!(cn, 2);
+        assert_eq!(
+            c[0].id,
+            sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        );
+        // SAFETY: the union member the id names.
+        assert_eq!(unsafe { c[0].value.clusterDim.x }, 2);
+        assert_eq!(
+            c[1].id,
+            sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        );
     }
 
     #[test]

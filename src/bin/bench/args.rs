@@ -25,6 +25,10 @@ usage: deepgemm-bench [options]
                        Default: full up to 1024^3 multiply-adds, sample above
   --no-cublas          time deepgemm alone
   --no-flush           do not flush L2 between timed launches (default: flush)
+  --chain N            each timed sample is N back-to-back launches of one library between two
+                       events, no flush between them (the first of them after the flush), and
+                       reports the time a launch: how a library runs inside a stream of kernels
+                       (deepgemm's programmatic dependent launch, DEEPGEMM_PDL). Default 1
   --json PATH          write the results as JSON
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
@@ -97,6 +101,8 @@ pub struct Options {
     /// any shape, one operand at a time.
     pub pad: [u64; 4],
     pub iters: usize,
+    /// Launches per timed sample (`--chain`), back to back between its two events.
+    pub chain: usize,
     pub warmup: usize,
     pub check: CheckMode,
     pub cublas: bool,
@@ -144,6 +150,7 @@ impl Default for Options {
             batch: 1,
             pad: [0; 4],
             iters: 50,
+            chain: 1,
             warmup: 10,
             check: CheckMode::Auto,
             cublas: true,
@@ -168,7 +175,7 @@ impl Default for Options {
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Command {
-    Run(Options),
+    Run(Box<Options>),
     Help,
 }
 
@@ -330,6 +337,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--batch" => o.batch = parse_count(flag, value()?, 1)?,
             "--pad" => o.pad = parse_pad(value()?)?,
             "--iters" => o.iters = parse_count(flag, value()?, 1)? as usize,
+            "--chain" => o.chain = parse_count(flag, value()?, 1)? as usize,
             "--warmup" => o.warmup = parse_count(flag, value()?, 0)? as usize,
             "--check" => {
                 o.check = match value()? {
@@ -370,5 +378,5 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             DEFAULT_SHAPES.to_vec()
         };
     }
-    Ok(Command::Run(o))
+    Ok(Command::Run(Box::new(o)))
 }

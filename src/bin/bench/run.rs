@@ -426,7 +426,8 @@ impl Bench<'_> {
 
     /// The warm-up launches, then `--iters` event-timed launches of each side, interleaved
     /// (alternating which side goes first, so neither always runs right after the other), L2
-    /// flushed before each when asked; each side's timing, in `sides`' order.
+    /// flushed before each when asked; each side's timing, in `sides`' order. With `--chain N`
+    /// a sample is N launches back to back, its time divided by N.
     #[allow(clippy::needless_range_loop)]
     fn time_sides(&self, sides: &[&Side], prep: &Prepared) -> Result<Vec<Option<Timing>>, String> {
         for _ in 0..self.opts.warmup {
@@ -452,7 +453,9 @@ impl Bench<'_> {
                 }
                 let (start, end) = &events[s][it];
                 start.record(&self.stream)?;
-                sides[s].launch(prep, &self.stream)?;
+                for _ in 0..self.opts.chain {
+                    sides[s].launch(prep, &self.stream)?;
+                }
                 end.record(&self.stream)?;
             }
         }
@@ -461,7 +464,7 @@ impl Bench<'_> {
         for ev in &events {
             let mut ms = Vec::with_capacity(iters);
             for (a, b) in ev {
-                ms.push(a.elapsed_ms(b)? as f64);
+                ms.push(a.elapsed_ms(b)? as f64 / self.opts.chain as f64);
             }
             timings.push(Timing::from_samples(&ms));
         }

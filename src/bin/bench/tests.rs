@@ -10,7 +10,7 @@ use crate::run::{self, Timing};
 fn opts(a: &[&str]) -> Result<Options, String> {
     let v: Vec<String> = a.iter().map(|s| s.to_string()).collect();
     match args::parse(&v)? {
-        Command::Run(o) => Ok(o),
+        Command::Run(o) => Ok(*o),
         Command::Help => Err("help".into()),
     }
 }
@@ -26,6 +26,8 @@ fn parse_defaults() {
     assert!(o.layout_label().starts_with("TN"));
     assert!(o.layout_label().contains("PyTorch"));
     assert_eq!(o.iters, 50);
+    assert_eq!(o.chain, 1);
+    assert_eq!(opts(&["--chain", "20"]).unwrap().chain, 20);
     assert_eq!(o.check, CheckMode::Auto);
     assert!(o.cublas && o.flush_l2);
     assert_eq!(o.json, None);
@@ -121,6 +123,7 @@ fn parse_errors() {
         &["--layout", "NNN"],
         &["--epilogue", "swish"],
         &["--iters", "0"],
+        &["--chain", "0"],
         &["--batch", "0"],
         &["--check", "most"],
         &["--beta", "inf"],
