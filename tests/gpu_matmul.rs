@@ -558,7 +558,8 @@ fn repeated_runs_are_bitwise_identical() {
 /// kernel starts before its predecessor ends, so a global access ahead of the kernel's
 /// griddepcontrol.wait shows up here as wrong values (the DG_PDL_NO_WAIT build must fail it).
 /// X_{i+1} = X_i W + 0.25 X_{i-1}, m x k times k x k, W's entries scaled so X keeps its size;
-/// the reference rounds every step to D's type as the library does.
+/// the reference rounds every step to D's type as the library does. The chain runs twice: on the
+/// stream, and captured into a CUDA graph (programmatic launches become graph edges) and replayed.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn back_to_back_dependent_calls() {
@@ -600,26 +601,86 @@ fn back_to_back_dependent_calls() {
             let mut prev: Vec<f64> = t.decode(&x1);
             let mut cur: Vec<f64> = t.decode(&x0);
             let wd: Vec<f64> = t.decode(&w);
-            let bufs = [DevBuf::from_bytes(&x0)?, DevBuf::from_bytes(&x1)?];
             let wbuf = DevBuf::from_bytes(&w)?;
             let descs = Descs::new(env.handle.api, &s, 0, WORKSPACE_BYTES as u64)?;
             let algo = descs.heuristic(&env.handle, WORKSPACE_BYTES as u64)?.algo;
             let (alpha, beta) = (1.0f32, BETA);
-            for i in 0..STEPS {
-                let (src, dst) = (&bufs[i % 2], &bufs[(i + 1) % 2]);
-                let args = Args {
-                    alpha: (&alpha as *const f32).cast(),
-                    beta: (&beta as *const f32).cast(),
-                    a: src.as_ptr() as u64,
-                    b: wbuf.as_ptr() as u64,
-                    c: dst.as_ptr() as u64,
-                    d: dst.as_ptr() as u64,
-                    workspace: env.workspace.as_ptr() as u64,
-                    workspace_size: WORKSPACE_BYTES,
-                    stream: env.stream.raw(),
-                };
-                lt::matmul(&env.handle, &descs, Some(&algo), &args)?;
-                // The reference step: next = round(cur W + beta prev).
+            // The chain from fresh copies of X_0 and X_-1, enqueued on the stream or captured
+            // into a CUDA graph (as PyTorch's CUDA graphs do) and the graph launched; X_STEPS.
+            let chain = |graph: bool| -> Result<Vec<f64>, String> {
+                let bufs = [DevBuf::from_bytes(&x0)?, DevBuf::from_bytes(&x1)?];
+                // (Allocated before the capture: GLOBAL capture mode refuses cuMemAlloc.)
+                let hold = DevBuf::alloc(1 << 30)?;
+                let stream = env.stream.0;
+                if graph {
+                    // SAFETY: a live stream of the current context; no other thread uses it.
+                    let r = unsafe {
+                        cudarc::driver::sys::cuStreamBeginCapture_v2(
+                            stream,
+                            cudarc::driver::sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL,
+                        )
+                    };
+                    r.result()
+                        .map_err(|e| format!("cuStreamBeginCapture: {e}"))?;
+                }
+                // ~0.3 ms of memset ahead of the calls, so that all of them are enqueued before
+                // the first runs and each kernel is launched while its predecessor still runs.
+                hold.fill_async(4, 0, (1 << 30) / 4, stream)?;
+                let mut enqueued = Ok(());
+                for i in 0..STEPS {
+                    let (src, dst) = (&bufs[i % 2], &bufs[(i + 1) % 2]);
+                    let args = Args {
+                        alpha: (&alpha as *const f32).cast(),
+                        beta: (&beta as *const f32).cast(),
+                        a: src.as_ptr() as u64,
+                        b: wbuf.as_ptr() as u64,
+                        c: dst.as_ptr() as u64,
+                        d: dst.as_ptr() as u64,
+                        workspace: env.workspace.as_ptr() as u64,
+                        workspace_size: WORKSPACE_BYTES,
+                        stream: env.stream.raw(),
+                    };
+                    enqueued = lt::matmul(&env.handle, &descs, Some(&algo), &args);
+                    if enqueued.is_err() {
+                        break;
+                    }
+                }
+                if graph {
+                    use cudarc::driver::sys as cu;
+                    let mut g = std::ptr::null_mut();
+                    // SAFETY: ends the capture begun above (also after a failed call, so the
+                    // stream is usable again); out-pointers to locals.
+                    let r = unsafe { cu::cuStreamEndCapture(stream, &mut g) };
+                    enqueued?;
+                    r.result().map_err(|e| format!("cuStreamEndCapture: {e}"))?;
+                    let mut exec = std::ptr::null_mut();
+                    // SAFETY: `g` is the captured graph; `exec` is launched on the same stream
+                    // and destroyed after it finished, then `g`.
+                    unsafe {
+                        let r = cu::cuGraphInstantiateWithFlags(&mut exec, g, 0);
+                        let r = r
+                            .result()
+                            .and_then(|()| cu::cuGraphLaunch(exec, stream).result());
+                        let done = env.stream.synchronize();
+                        if !exec.is_null() {
+                            cu::cuGraphExecDestroy(exec);
+                        }
+                        cu::cuGraphDestroy(g);
+                        r.map_err(|e| format!("graph instantiate/launch: {e}"))?;
+                        done?;
+                    }
+                } else {
+                    enqueued?;
+                }
+                env.stream.synchronize()?;
+                Ok(t.decode(&bufs[STEPS % 2].download()?))
+            };
+            let on_stream = chain(false)?;
+            let in_graph = chain(true)?;
+            // The reference only after every call is enqueued: computed between them, it let each
+            // kernel finish before the next was launched, and nothing overlapped.
+            for _ in 0..STEPS {
+                // next = round(cur W + beta prev).
                 let (mu, ku) = (m as usize, k as usize);
                 let mut next = vec![0f64; x_elems];
                 for j in 0..ku {
@@ -636,11 +697,13 @@ fn back_to_back_dependent_calls() {
                 }
                 prev = std::mem::replace(&mut cur, next);
             }
-            env.stream.synchronize()?;
-            let out = t.decode(&bufs[STEPS % 2].download()?);
             let size = cur.iter().fold(0f64, |a, v| a.max(v.abs())).max(1e-30);
             let mut worst = 0f64;
-            for (o, r) in out.iter().zip(&cur) {
+            for (o, r) in on_stream
+                .iter()
+                .chain(&in_graph)
+                .zip(cur.iter().chain(&cur))
+            {
                 let e = if o.is_finite() {
                     (o - r).abs() / size
                 } else {
