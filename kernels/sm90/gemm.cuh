@@ -209,21 +209,6 @@ struct OperandTile {
     }
   }
 
-  // Asks L2 for the lines `load` would read (no shared memory, no barrier): the first stages
-  // ahead of griddep_wait, which is safe while the previous kernel still writes them (the L2
-  // is the point of coherence; nothing lands in this SM's caches).
-  __device__ __forceinline__ static void prefetch(const TmaDescriptor& tmap, int row0, int k0,
-                                                  int batch) {
-    if constexpr (kTrans == 0) {
-      tma_prefetch_3d(&tmap, k0, row0, batch);
-    } else {
-#pragma unroll
-      for (int c = 0; c < kLoads; ++c) {
-        tma_prefetch_3d(&tmap, row0 + c * kMnPerLine, k0, batch);
-      }
-    }
-  }
-
   // Byte offset of row `row` (a multiple of 64) from the tile start.
   __device__ __forceinline__ static constexpr unsigned row_offset(int row) {
     return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
@@ -594,29 +579,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       cluster_arrive_relaxed();
     }
     trace.mark<5>();
-    if constexpr (!kMulticast) {
-      load_work = make_schedule();
-      trace.mark<6>();
-#ifdef DG_PDL_PREFETCH
-      // Measurement build: the first unit's first DG_PDL_PREFETCH stages asked of L2 ahead of
-      // the wait, so that under programmatic dependent launch their DRAM latency passes
-      // under the previous kernel.
-      WorkSchedule first = load_work;
-      WorkUnit u{0, 0, 0};
-      if (first.next(u)) {
-        split_k_range(u);
-        const TileCoord tile = sched.coord(u.tile);
-        const int m0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
-        const int n0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n);
-        const int k_stop = u.k_end < u.k_begin + DG_PDL_PREFETCH ? u.k_end : u.k_begin + DG_PDL_PREFETCH;
-#pragma unroll 1
-        for (int kk = u.k_begin; kk < k_stop; ++kk) {
-          TileA::prefetch(tmap_a, m0, kk * BLOCK_K, static_cast<int>(tile.batch));
-          TileB::prefetch(tmap_b, n0, kk * BLOCK_K, static_cast<int>(tile.batch));
-        }
-      }
-#endif
-    }
     // Programmatic dependent launch (the host's DEEPGEMM_PDL): all of the above may overlap
     // the previous kernel on the stream; the first load waits for it, and the next kernel may
     // start its own prologue as soon as this grid's CTAs are all past here.
@@ -624,6 +586,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     griddep_launch_dependents();
     if constexpr (!kMulticast) {
       // The ring starts empty: this acquires no stage a consumer holds.
+      load_work = make_schedule();
+      trace.mark<6>();
       issue_loads(1);
       trace.mark<4>();
     }
