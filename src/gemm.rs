@@ -280,8 +280,12 @@ fn prepare(
 
 impl Prepared {
     fn enqueue(&mut self, stream: *mut c_void) -> Result<()> {
+        // The copies around a Hopper GEMM launch programmatically too (the pack kernel waits
+        // for its predecessor on sm_90+, kernels/pack/pack.cuh): each boundary's launch gap
+        // and prologue pass under the kernel before.
+        let pdl = matches!(self.main, MainLaunch::Sm90 { .. });
         for launch in &mut self.packs {
-            launch.enqueue(stream)?;
+            launch.enqueue(stream, pdl)?;
         }
         match &mut self.main {
             MainLaunch::Portable {
@@ -340,7 +344,7 @@ impl Prepared {
             }
         }
         match &mut self.unpack {
-            Some(launch) => launch.enqueue(stream),
+            Some(launch) => launch.enqueue(stream, pdl),
             None => Ok(()),
         }
     }
@@ -355,28 +359,24 @@ struct PackLaunch {
 }
 
 impl PackLaunch {
-    fn enqueue(&mut self, stream: *mut c_void) -> Result<()> {
+    fn enqueue(&mut self, stream: *mut c_void, pdl: bool) -> Result<()> {
         let mut args = [(&mut self.params as *mut PackParams).cast::<c_void>()];
         // SAFETY: the pack entry takes exactly one `PackParams` by value (jit/pack.rs); the
         // kernel was loaded for the current context's device; `src` and `dst` are device
         // addresses of the caller's operand and workspace, whose extents `plan::pack` computed
-        // from the validated problem (the workspace holds `spec.workspace_bytes()`).
-        let r = unsafe {
-            sys::cuLaunchKernel(
+        // from the validated problem (the workspace holds `spec.workspace_bytes()`); with
+        // `pdl` the kernel waits for its predecessor before touching them.
+        unsafe {
+            tensor_map::launch_plain(
                 self.kernel.launchable(),
                 self.grid,
-                1,
-                1,
                 self.block,
-                1,
-                1,
-                0,
                 stream as CUstream,
                 args.as_mut_ptr(),
-                std::ptr::null_mut(),
+                pdl,
+                &self.kernel.name,
             )
-        };
-        driver::check(r, &format!("launching {}", self.kernel.name))
+        }
     }
 }
 

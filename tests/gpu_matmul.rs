@@ -570,36 +570,49 @@ fn back_to_back_dependent_calls() {
     const BETA: f32 = 0.25;
     let env = Env::new();
     let mut g = Group::new("back_to_back_dependent_calls");
-    // (A/B type, tf32, m, k): short data-parallel launches, a decode shape (split over the
-    // workspace: its flags are the next call's too), tiles past the edges, several waves.
-    let cases: [(DType, bool, u64, u64); 6] = [
-        (DType::BF16, false, 256, 512),
-        (DType::BF16, false, 16, 2048),
-        (DType::BF16, false, 129, 264),
-        (DType::F16, false, 1000, 512),
-        (DType::BF16, false, 3, 4096),
-        (DType::F32, true, 200, 768),
+    // (A/B type, tf32, m, k, X's leading-dimension padding): short data-parallel launches, a
+    // decode shape (split over the workspace: its flags are the next call's too), tiles past
+    // the edges, several waves; odd leading dimensions (each call packs X into the workspace
+    // first and writes D in place or through its copy: the pack kernels launch
+    // programmatically too).
+    let cases: [(DType, bool, u64, u64, u64); 8] = [
+        (DType::BF16, false, 256, 512, 0),
+        (DType::BF16, false, 16, 2048, 0),
+        (DType::BF16, false, 129, 264, 0),
+        (DType::F16, false, 1000, 512, 0),
+        (DType::BF16, false, 3, 4096, 0),
+        (DType::F32, true, 200, 768, 0),
+        (DType::BF16, false, 256, 512, 1),
+        (DType::F16, false, 1000, 512, 3),
     ];
-    for &(t, tf32, m, k) in &cases {
+    for &(t, tf32, m, k, pad) in &cases {
         let mut s = spec(t, t, tf32, (false, false), m, k, k);
         s.beta = BETA;
+        s.pad = [pad, 0, pad, pad];
         let desc = format!("{s} x{STEPS} chained");
         let mut run = || -> Result<(), String> {
             let scale = (3.0 / k as f64).sqrt();
             let x_elems = (m * k) as usize;
-            let mut x0 = vec![0u8; x_elems * t.size()];
-            let mut x1 = vec![0u8; x_elems * t.size()];
+            // X's buffers hold k lines of m + pad; the reference works on the m x k inside.
+            let ld = (m + pad) as usize;
+            let dense = |v: Vec<f64>| -> Vec<f64> {
+                (0..k as usize)
+                    .flat_map(|c| v[c * ld..c * ld + m as usize].to_vec())
+                    .collect()
+            };
+            let mut x0 = vec![0u8; ld * k as usize * t.size()];
+            let mut x1 = vec![0u8; ld * k as usize * t.size()];
             let mut w = vec![0u8; (k * k) as usize * t.size()];
-            for i in 0..x_elems {
+            for i in 0..ld * k as usize {
                 t.put(&mut x0, i, g.rng.symmetric());
                 t.put(&mut x1, i, g.rng.symmetric());
             }
             for i in 0..(k * k) as usize {
                 t.put(&mut w, i, (g.rng.symmetric() as f64 * scale) as f32);
             }
-            // Column-major, ld = rows: X is m x k, W is k x k.
-            let mut prev: Vec<f64> = t.decode(&x1);
-            let mut cur: Vec<f64> = t.decode(&x0);
+            // Column-major: X is m x k (ld m + pad), W is k x k (ld k).
+            let mut prev: Vec<f64> = dense(t.decode(&x1));
+            let mut cur: Vec<f64> = dense(t.decode(&x0));
             let wd: Vec<f64> = t.decode(&w);
             let wbuf = DevBuf::from_bytes(&w)?;
             let descs = Descs::new(env.handle.api, &s, 0, WORKSPACE_BYTES as u64)?;
@@ -673,7 +686,7 @@ fn back_to_back_dependent_calls() {
                     enqueued?;
                 }
                 env.stream.synchronize()?;
-                Ok(t.decode(&bufs[STEPS % 2].download()?))
+                Ok(dense(t.decode(&bufs[STEPS % 2].download()?)))
             };
             let on_stream = chain(false)?;
             let in_graph = chain(true)?;

@@ -48,6 +48,8 @@
 // alone; D's lines may start anywhere, the chunks are aligned on D's addresses).
 #pragma once
 
+#include "ptx/griddep.cuh"
+
 namespace dg_pack {
 
 // Mirrors `PackParams` in src/jit/pack.rs field for field (all 8-byte fields).
@@ -206,6 +208,13 @@ __device__ __forceinline__ void pack(const PackParams& p) {
   // One pass of a warp: kUnroll chunks per lane, lanes adjacent.
   constexpr int kPass = 32 * kUnroll;
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched programmatically on Hopper (src/gemm.rs, with the sm90 GEMM it feeds): the
+  // launch may overlap the previous kernel, whose writes (the operand; D, when unpacking) this
+  // copy must see, and the next kernel may start its prologue under this one.
+  griddep_wait();
+  griddep_launch_dependents();
+#endif
   const int lane = static_cast<int>(threadIdx.x) % 32;
   const long long items = p.outer * p.batch * p.segments;
   const long long first = static_cast<long long>(blockIdx.x) * kWarps + threadIdx.x / 32;

@@ -825,6 +825,64 @@ pub unsafe fn launch(
     finish_launch(r, v)
 }
 
+/// Enqueues `grid` x `block` threads of a kernel without dynamic shared memory (the pack
+/// kernel), programmatically where `pdl` (the call's GEMM is a Hopper launch, so the device
+/// takes it) and `DEEPGEMM_PDL` allows: the kernel must then wait (`griddep_wait`) before its
+/// first global access. `what` names the kernel in errors.
+///
+/// # Safety
+/// `function` is a kernel loaded in the current context whose parameters `kernel_args` points
+/// at (alive for the call); `stream` belongs to the current context (or is NULL).
+pub unsafe fn launch_plain(
+    function: CUfunction,
+    grid: u32,
+    block: u32,
+    stream: CUstream,
+    kernel_args: *mut *mut c_void,
+    pdl: bool,
+    what: &str,
+) -> Result<()> {
+    let enqueue = |pdl: bool| {
+        // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
+        let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = 1;
+        let config = sys::CUlaunchConfig {
+            gridDimX: grid.max(1),
+            gridDimY: 1,
+            gridDimZ: 1,
+            blockDimX: block,
+            blockDimY: 1,
+            blockDimZ: 1,
+            sharedMemBytes: 0,
+            hStream: stream,
+            attrs: if pdl { &mut attr } else { std::ptr::null_mut() },
+            numAttrs: pdl as u32,
+        };
+        // SAFETY: `config` and `attr` live for the call; the rest is the caller's contract.
+        unsafe { sys::cuLaunchKernelEx(&config, function, kernel_args, std::ptr::null_mut()) }
+    };
+    let pdl = pdl && pdl_wanted();
+    let r = enqueue(pdl);
+    if pdl
+        && matches!(
+            r,
+            CUresult::CUDA_ERROR_INVALID_VALUE | CUresult::CUDA_ERROR_NOT_SUPPORTED
+        )
+    {
+        PDL_REFUSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        crate::log::error(
+            "deepgemmLtMatmul",
+            format!("{what}: programmatic dependent launch refused ({r:?}); launching without it"),
+        );
+        return check(enqueue(false), &format!("launching {what}"));
+    }
+    if r == CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    check(r, &format!("launching {what}"))
+}
+
 fn finish_launch(r: CUresult, v: &Sm90Variant) -> Result<()> {
     if r == CUresult::CUDA_SUCCESS {
         // The name is only for the error: formatting it cost ~0.3 us of CPU on every call.
