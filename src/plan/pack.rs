@@ -34,7 +34,8 @@ pub const PACK_BASE_ALIGN: u64 = 256;
 /// kernel saves over the portable kernel, which takes every layout without packing:
 ///
 /// ```text
-/// bytes / PACK_BYTES_PER_S + PACK_LAUNCH_S * launches + flops / HOPPER_FLOPS  <  flops / PORTABLE_FLOPS
+/// bytes / PACK_BYTES_PER_S + PACK_LAUNCH_S * launches + max(flops / HOPPER_FLOPS, HOPPER_MIN_S)
+///     <  max(flops / PORTABLE_FLOPS, waves of PORTABLE_RESIDENT_TILES * k * PORTABLE_K_S)
 /// ```
 ///
 /// Bytes read plus written per second by the pack kernel (the H200's HBM3e peaks at 4.8 TB/s;
@@ -46,10 +47,20 @@ pub const PORTABLE_FLOPS: f64 = 60e12;
 /// The Hopper kernel on large problems (~750 TFLOP/s at 4096³), likewise rounded down.
 pub const HOPPER_FLOPS: f64 = 600e12;
 /// Fixed cost of one more kernel on the stream (launch gap and the pack kernel's ramp and
-/// tail), an estimate: it keeps small problems, where neither rate above is reached, on the
-/// one-kernel portable path. With it, square bf16 problems that need both operands packed
-/// break even at about n = 620.
+/// tail), an estimate: it keeps the smallest problems on the one-kernel portable path.
 pub const PACK_LAUNCH_S: f64 = 3e-6;
+/// The portable kernel walks k at ~1.2 us a 32-deep k-step of its 64 x 64 tiles (no pipeline:
+/// each step waits on its loads), whatever the problem's size: 512³ 27.6 us (session 33,
+/// `33e`), 1024³ 47.8, 16x4096x4096 149, 127x4095x4096 153, 128x14336x4096 332 (two waves;
+/// session 1). Charged per k and wave of resident tiles; flops alone put 512³ at 4.5 us.
+pub const PORTABLE_K_S: f64 = 40e-9;
+/// 64 x 64 tiles of the portable kernel the H200 runs at once (132 SMs x 3 CTAs).
+pub const PORTABLE_RESIDENT_TILES: u64 = 396;
+/// The Hopper kernel's floor on a small problem (a launch's prologue, first loads and
+/// epilogue: ~4-8 us for 64³-1024³ with the L2 flushed, session 32). With it and the portable
+/// kernel's k walk, square bf16 problems that need both operands packed break even at about
+/// n = 280 (at n = 620 before session 33, when 512³ ran portable at 0.52x cuBLASLt).
+pub const HOPPER_MIN_S: f64 = 5e-6;
 
 /// Which of A, B and D (to pack, or that break a rule). D is "packed" the other way: the
 /// kernel writes an aligned copy in the workspace (TMA stores), which is then copied into the
@@ -568,7 +579,7 @@ impl Estimate {
 pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
     Estimate {
         pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum(),
-        hopper_s: p.flops() / HOPPER_FLOPS,
+        hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S),
         portable_s: portable_s(p),
     }
 }
@@ -578,9 +589,12 @@ pub fn copy_s(o: &PackedOperand) -> f64 {
     (o.bytes_read() + o.bytes) as f64 / PACK_BYTES_PER_S + PACK_LAUNCH_S
 }
 
-/// The model's time for `p` on the portable kernel.
+/// The model's time for `p` on the portable kernel: its tensor rate, or its walk through k
+/// (`PORTABLE_K_S` a k per wave of resident tiles), whichever is longer.
 pub fn portable_s(p: &GemmProblem) -> f64 {
-    p.flops() / PORTABLE_FLOPS
+    let tiles = p.m.div_ceil(64) * p.n.div_ceil(64) * p.batch.max(1);
+    let waves = tiles.div_ceil(PORTABLE_RESIDENT_TILES);
+    (p.flops() / PORTABLE_FLOPS).max(waves as f64 * p.k as f64 * PORTABLE_K_S)
 }
 
 /// Whether packing `spec` makes `p` faster than the portable kernel (see `PACK_BYTES_PER_S`).
@@ -1201,17 +1215,24 @@ mod tests {
                 < 1e-9
         );
         assert!(e.pays() && pays(&big, &s));
-        // Around the break-even point of the model (n ~ 620 with both operands packed).
+        // Around the break-even point of the model (n ~ 280 with both operands packed): the
+        // portable kernel's walk through k (512³ ran 27.6 us portable, session 33).
         let sq = |n: u64| {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
         };
-        assert!(!sq(512) && !sq(600) && sq(640) && sq(1000));
-        // Skinny: lots of bytes, few flops.
+        assert!(!sq(64) && !sq(128) && !sq(256) && sq(320) && sq(512) && sq(1000));
+        // Skinny: lots of bytes, few flops, but one portable tile walks k = 2^20 alone (~42 ms
+        // against ~60 us of copies).
         let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
-        assert!(!pays(&skinny, &spec(&skinny, Which::BOTH).unwrap()));
+        let e = estimate(&skinny, &spec(&skinny, Which::BOTH).unwrap());
+        assert!(e.pays() && e.portable_s > 0.04 && e.pack_s < 1e-4);
+        // A decode GEMM with an odd-ld operand: one wave of tiles through k = 4096.
+        let decode = tn(16, 4096, 4096, Some(4097), None);
+        let e = estimate(&decode, &spec(&decode, Which::BOTH).unwrap());
+        assert!(e.pays() && (e.portable_s - 4096.0 * PORTABLE_K_S).abs() < 1e-9);
         // Packing one operand costs less than packing two.
-        let p = tn(560, 560, 560, None, None);
+        let p = tn(256, 256, 256, None, None);
         let one = estimate(
             &p,
             &spec(
@@ -1317,7 +1338,7 @@ mod tests {
         let short = call(8192 * 2048 - 256, aligned.0 + 2, aligned.1);
         assert!(matches!(short.kernel, Kernel::Portable(_)));
         // Too small to pay: portable even with workspace.
-        let tiny = tn(256, 256, 256, None, None);
+        let tiny = tn(128, 128, 128, None, None);
         let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30).unwrap();
         assert!(matches!(t.kernel, Kernel::Portable(_)));
         // A stride-packed plan (A) whose B pointer is misaligned packs B as well.
