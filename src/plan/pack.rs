@@ -58,7 +58,7 @@ pub const PORTABLE_K_S: f64 = 40e-9;
 /// 64 x 64 tiles of the portable kernel the H200 runs at once (132 SMs x 3 CTAs).
 pub const PORTABLE_RESIDENT_TILES: u64 = 396;
 /// The portable kernel's fixed cost past its k walk (its ramp and epilogue): with the bench's
-/// ~3 us of launch on both sides, 64³ 11.1 us, 128³ 13.3, 192³ 16.3, 256³ 17.7 (`33g`).
+/// ~3 us of launch on both sides, 64³ 11.1 us, 128³ 13.3, 192³ 16.3, 256³ 17.7 (`33h`).
 pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// The Hopper kernel's floor on a small problem (a launch's prologue, first loads and
 /// epilogue: ~4-8 us for 64³-1024³ with the L2 flushed, session 32). With it and the portable
@@ -596,9 +596,10 @@ pub fn copy_s(o: &PackedOperand) -> f64 {
 }
 
 /// The model's time for `p` on the portable kernel: its tensor rate, or its walk through k
-/// (`PORTABLE_K_S` a k per wave of resident tiles), whichever is longer.
+/// (`PORTABLE_K_S` a k per wave of resident tiles), whichever is longer, plus its fixed cost.
 pub fn portable_s(p: &GemmProblem) -> f64 {
-    let tiles = p.m.div_ceil(64) * p.n.div_ceil(64) * p.batch.max(1);
+    let tile = crate::plan::KernelVariant::portable(p.ab_type, p.cd_type, p.math).tile;
+    let tiles = p.m.div_ceil(tile.m as u64) * p.n.div_ceil(tile.n as u64) * p.batch.max(1);
     let waves = tiles.div_ceil(PORTABLE_RESIDENT_TILES);
     (p.flops() / PORTABLE_FLOPS).max(waves as f64 * p.k as f64 * PORTABLE_K_S) + PORTABLE_FIXED_S
 }

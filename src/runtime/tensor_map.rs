@@ -798,31 +798,57 @@ pub unsafe fn launch(
         grid = clusters * cm;
     }
     let mut kernel_args = args.launch_args();
-    let pdl = pdl_wanted();
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap x 4) by value and
     // `kernel_args` points at those five objects, alive for this call; the rest is the
     // caller's contract.
-    let r = unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, pdl) };
+    let r = enqueue_pdl(
+        true,
+        || v.name(),
+        |pdl| unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, pdl) },
+    );
+    if r == CUresult::CUDA_SUCCESS {
+        // The name is only for the error: formatting it cost ~0.3 us of CPU on every call.
+        return Ok(());
+    }
+    check(r, &format!("launching {}", v.name()))
+}
+
+/// `enqueue(pdl)` with programmatic dependent launch where `pdl` and `pdl_wanted` allow it; a
+/// driver that refuses the attribute (invalid / not supported) gets the launch again without
+/// it, and no later launch asks again (logged, naming the kernel by `what`).
+fn enqueue_pdl(
+    pdl: bool,
+    what: impl Fn() -> String,
+    mut enqueue: impl FnMut(bool) -> CUresult,
+) -> CUresult {
+    let pdl = pdl && pdl_wanted();
+    let r = enqueue(pdl);
     if pdl
         && matches!(
             r,
             CUresult::CUDA_ERROR_INVALID_VALUE | CUresult::CUDA_ERROR_NOT_SUPPORTED
         )
     {
-        // A driver that takes the attribute at launch but not here: once, then never again.
         PDL_REFUSED.store(true, std::sync::atomic::Ordering::Relaxed);
         crate::log::error(
             "deepgemmLtMatmul",
             format!(
                 "{}: programmatic dependent launch refused ({r:?}); launching without it",
-                v.name()
+                what()
             ),
         );
-        // SAFETY: as above.
-        let r = unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, false) };
-        return finish_launch(r, v);
+        return enqueue(false);
     }
-    finish_launch(r, v)
+    r
+}
+
+/// The programmatic-stream-serialisation attribute (the launch may overlap its predecessor).
+fn pdl_attribute() -> sys::CUlaunchAttribute {
+    // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
+    let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    attr
 }
 
 /// Enqueues `grid` x `block` threads of a kernel without dynamic shared memory (the pack
@@ -842,53 +868,31 @@ pub unsafe fn launch_plain(
     pdl: bool,
     what: &str,
 ) -> Result<()> {
-    let enqueue = |pdl: bool| {
-        // SAFETY: an all-zero attribute is a valid value of this plain C struct/union.
-        let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
-        attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        attr.value.programmaticStreamSerializationAllowed = 1;
-        let config = sys::CUlaunchConfig {
-            gridDimX: grid.max(1),
-            gridDimY: 1,
-            gridDimZ: 1,
-            blockDimX: block,
-            blockDimY: 1,
-            blockDimZ: 1,
-            sharedMemBytes: 0,
-            hStream: stream,
-            attrs: if pdl { &mut attr } else { std::ptr::null_mut() },
-            numAttrs: pdl as u32,
-        };
-        // SAFETY: `config` and `attr` live for the call; the rest is the caller's contract.
-        unsafe { sys::cuLaunchKernelEx(&config, function, kernel_args, std::ptr::null_mut()) }
-    };
-    let pdl = pdl && pdl_wanted();
-    let r = enqueue(pdl);
-    if pdl
-        && matches!(
-            r,
-            CUresult::CUDA_ERROR_INVALID_VALUE | CUresult::CUDA_ERROR_NOT_SUPPORTED
-        )
-    {
-        PDL_REFUSED.store(true, std::sync::atomic::Ordering::Relaxed);
-        crate::log::error(
-            "deepgemmLtMatmul",
-            format!("{what}: programmatic dependent launch refused ({r:?}); launching without it"),
-        );
-        return check(enqueue(false), &format!("launching {what}"));
-    }
+    let r = enqueue_pdl(
+        pdl,
+        || what.to_string(),
+        |pdl| {
+            let mut attr = pdl_attribute();
+            let config = sys::CUlaunchConfig {
+                gridDimX: grid.max(1),
+                gridDimY: 1,
+                gridDimZ: 1,
+                blockDimX: block,
+                blockDimY: 1,
+                blockDimZ: 1,
+                sharedMemBytes: 0,
+                hStream: stream,
+                attrs: if pdl { &mut attr } else { std::ptr::null_mut() },
+                numAttrs: pdl as u32,
+            };
+            // SAFETY: `config` and `attr` live for the call; the rest is the caller's contract.
+            unsafe { sys::cuLaunchKernelEx(&config, function, kernel_args, std::ptr::null_mut()) }
+        },
+    );
     if r == CUresult::CUDA_SUCCESS {
         return Ok(());
     }
     check(r, &format!("launching {what}"))
-}
-
-fn finish_launch(r: CUresult, v: &Sm90Variant) -> Result<()> {
-    if r == CUresult::CUDA_SUCCESS {
-        // The name is only for the error: formatting it cost ~0.3 us of CPU on every call.
-        return Ok(());
-    }
-    check(r, &format!("launching {}", v.name()))
 }
 
 /// cuLaunchKernelEx of `grid` CTAs (a multiple of the cluster) with the cluster dimension where
@@ -957,9 +961,7 @@ fn launch_attributes(v: &Sm90Variant, pdl: bool) -> ([sys::CUlaunchAttribute; 2]
         n += 1;
     }
     if pdl {
-        attrs[n].id =
-            sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        attrs[n].value.programmaticStreamSerializationAllowed = 1;
+        attrs[n] = pdl_attribute();
         n += 1;
     }
     (attrs, n as u32)
@@ -1026,7 +1028,7 @@ mod tests {
     #[test]
     fn launch_attributes_pack_cluster_then_pdl() {
         let plain = variant(ScalarType::BF16, ScalarType::BF16, 256);
-        let (a, n) = launch_attributes(&plain, false);
+        let (_, n) = launch_attributes(&plain, false);
         assert_eq!(n, 0);
         let (a2, n2) = launch_attributes(&plain, true);
         assert_eq!(n2, 1);
@@ -1039,7 +1041,6 @@ mod tests {
             unsafe { a2[0].value.programmaticStreamSerializationAllowed },
             1
         );
-        let _ = a;
         let clustered = plain.with_cluster(2).unwrap();
         let (c, cn) = launch_attributes(&clustered, true);
         assert_eq!(cn, 2);
