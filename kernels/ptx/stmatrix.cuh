@@ -29,3 +29,11 @@ __device__ __forceinline__ void stmatrix_x2_trans(unsigned addr, unsigned r0, un
                "r"(r0), "r"(r1)
                : "memory");
 }
+
+// stmatrix_x2_trans's untransposed twin: the last 8 columns of a row-major D box at a width 8
+// past a multiple of 16.
+__device__ __forceinline__ void stmatrix_x2(unsigned addr, unsigned r0, unsigned r1) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(addr), "r"(r0),
+               "r"(r1)
+               : "memory");
+}

@@ -322,6 +322,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                      const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr bool kPingPong = BLOCK_M == 64;
+  // The TMA-store epilogue adds a bias along n (src/plan/sm90.rs `Sm90Variant::tma_bias_col`).
+  constexpr bool kTmaBiasCol = !kPingPong && BLOCK_N % 16 == 0;
   constexpr int kNumConsumers = 2;
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
   constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;
@@ -655,8 +657,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // beta != 0 takes it when C can be loaded by TMA: not in split-K clusters (the finisher's
     // epilogue has no mainloop of its own to load C during), nor where the staging is in the
     // ring (C would land in stages the mainloop still reads).
+    // Nor with a row-major D stored in slabs (widths not a multiple of 64, store.cuh): C's
+    // boxes would land in the layout of whole 64-column lines.
+    constexpr bool kSlabs = StoreShape::kStoreCols<BLOCK_N> != StoreShape::kBox;
     const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && beta != 0.f &&
-                        (p.flags & SM90_FLAG_C_TMA) != 0;
+                        (p.flags & SM90_FLAG_C_TMA) != 0 &&
+                        !(kSlabs && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
     const bool tma_store = !kForceDownLanes && kCanTmaStore &&
                            (p.flags & SM90_FLAG_TMA_STORE) != 0 && (beta == 0.f || load_c);
     const unsigned c_bars = smem_addr(&smem.c_full[consumer * StoreShape::kBuffers]);
@@ -865,7 +871,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const auto epilogue = [&](const float (&x)[kAccRegs]) {
         if constexpr (kCanTmaStore) {
           if (tma_store) {
-            epilogue_tma_store_for<OutT>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
+            epilogue_tma_store_for<OutT, false, kTmaBiasCol>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
                                          col_base, row_lo, col_lo, tile.batch, boxes, Fixup{},
                                          load_c, tmap_c, c_bars, beta);
             return;
@@ -968,7 +974,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           if constexpr (kCanTmaStore) {
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
-              epilogue_tma_store_for<OutT, true>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
+              epilogue_tma_store_for<OutT, true, kTmaBiasCol>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
                                                  row_base, col_base, row_lo, col_lo, tile.batch,
                                                  boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;

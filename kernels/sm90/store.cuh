@@ -166,7 +166,8 @@ __device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, co
 // kLoadC (beta != 0, SM90_FLAG_C_TMA): D = act(alpha * acc + beta * C + bias), C's boxes read
 // from the staging buffers TMA loaded them into (see epilogue_c_first, which the caller ran
 // during the mainloop with the same `boxes`); `tmap_c` and `c_bars` as there.
-template <typename OutT, int kAct, bool kFixup = false, bool kLoadC = false, int kAccRegs>
+template <typename OutT, int kAct, bool kFixup = false, bool kLoadC = false,
+          bool kBiasColOk = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs], unsigned staging,
                                                    int barrier_id, int tid,
                                                    const TmaDescriptor& tmap_d,
@@ -183,8 +184,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // Columns per TMA store: whole boxes, or for widths that end in a partial box (176 = 64 + 64
   // + 48) 16 at a time from every box, through a D map whose box is 64 x 16 (16 lines of the
   // buffer, 2 KiB: the swizzle period is kept); 8 at a time (1 KiB, still the period) for the
-  // widths 8 past a multiple of 16 (168 = 64 + 64 + 40). Column-major D only: a row-major
-  // box's line is a row of 64 columns (the host gives these widths no row-major TMA store).
+  // widths 8 past a multiple of 16 (168 = 64 + 64 + 40). A row-major box's line is a row of D,
+  // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
+  // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
+  // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
+  // 128-byte span). C's boxes have the 64-column lines, so those launches do not load C by
+  // TMA (the host withholds SM90_FLAG_C_TMA).
   constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
   static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");
@@ -197,13 +202,19 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   }
   const int warp = tid / 32;
   const int lane = tid % 32;
-  const bool row_major = kStoreCols == S::kBox && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
+  const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
+  const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+  // A bias along n (a swapped problem): a value per column (bias_cols below). kBiasColOk:
+  // the variants built with it (src/plan/sm90.rs `Sm90Variant::tma_bias_col`: the 128-row
+  // tiles of widths a multiple of 16; with it the others spilled a few registers). The host
+  // gives the rest no TMA store with a bias along n.
+  const bool bias_col = kBiasColOk && (p.flags & (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL)) ==
+                                          (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL);
 
   // Adding -0 leaves every value as it is, the sign of a zero included, so "no bias" needs no
   // second code path: alpha * acc + (-0) is one FFMA rounding to alpha * acc.
   float bias[2] = {-0.f, -0.f};
-  if ((p.flags & SM90_FLAG_BIAS) != 0) {
-    const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+  if ((p.flags & SM90_FLAG_BIAS) != 0 && !bias_col) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const long long row = row_base + 16 * warp + lane / 4 + 8 * h;
@@ -225,6 +236,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const unsigned col_major_addr = 1024u * t_odd + 128u * j + 16u * ((2u * warp + h) ^ j);
   // Row-major: line = row 16w + 8h + j of the box, unit = column group t (XOR per k below).
   const unsigned row_major_line = S::kLineBytes * (16u * warp + 8u * h + j);
+  // Row-major slabs (kStoreCols < kBox): 16 columns, the k-th slab's line of 32 bytes, unit
+  // t_odd swizzled by line bit 2 (bits 4 and 7 of the offset: the 32-byte swizzle); 8 columns,
+  // slab 2k + t_odd's unswizzled 16-byte line.
+  const unsigned slab_line = 16u * warp + 8u * h + j;
+  const unsigned slab16_addr = 32u * slab_line + 16u * (t_odd ^ (j >> 2));
+  const unsigned slab8_addr = 1024u * t_odd + 16u * slab_line;
   const int batch_coord = static_cast<int>(batch);
   const int row_coord = static_cast<int>(row_base);
   const int last_box = kLoadC ? stored_boxes<kBlockN>(p, row_base, row_lo, col_base, col_lo).last : 0;
@@ -271,12 +288,32 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       // C's values at these positions: ldmatrix at stmatrix's addresses below.
       unsigned cr[4] = {0u, 0u, 0u, 0u};
       if constexpr (kLoadC) {
+        // Never with row-major slabs (no SM90_FLAG_C_TMA there; gemm.cuh `load_c`).
         if (row_major) {
           ldmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), cr);
         } else if (half) {
           ldmatrix_x2_trans(buf + col_major_addr + 2048u * k, cr[0], cr[1]);
         } else {
           ldmatrix_x4_trans(buf + col_major_addr + 2048u * k, cr);
+        }
+      }
+      // A bias along n: fragment group 2k + u's two columns, 2(l % 4) and + 1, loaded here
+      // (L1 hits after the first warp's) and used below; -0 past n. Kept a box long, or
+      // shuffled from one load a lane, the values or the lanes' indices spilled at 248- and
+      // 256-wide tiles.
+      float bias_cols[2][2] = {{-0.f, -0.f}, {-0.f, -0.f}};
+      if (bias_col) {
+#pragma unroll
+        for (int u = 0; u < 2; ++u) {
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            const long long col = col0 + 16 * k + 8 * u + 2 * (lane % 4) + e;
+            if (!(u == 1 && half) && col < p.n) {
+              const long long at = batch * p.bias_bs + col;
+              bias_cols[u][e] = bias_f32 ? static_cast<const float*>(p.bias)[at]
+                                         : to_f32(static_cast<const OutT*>(p.bias)[at]);
+            }
+          }
         }
       }
       unsigned r[4] = {0u, 0u, 0u, 0u};
@@ -292,6 +329,10 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         }
         float add0 = bias[i % 2];
         float add1 = bias[i % 2];
+        if (bias_col) {
+          add0 = bias_cols[i / 2][0];
+          add1 = bias_cols[i / 2][1];
+        }
         if constexpr (kLoadC) {
           float c0, c1;
           Unpack2<OutT>::convert(cr[i], c0, c1);
@@ -302,8 +343,14 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         const float hi = activate_16bit<kAct>(fmaf(alpha, x1, add1));
         r[i] = Pack2<OutT>::convert(lo, hi);
       }
-      if (row_major) {
+      if (row_major && kStoreCols == S::kBox) {
         stmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), r);
+      } else if (row_major && kStoreCols == 16) {
+        stmatrix_x4(buf + 2048u * k + slab16_addr, r);
+      } else if (row_major && half) {
+        stmatrix_x2(buf + 2048u * k + slab8_addr, r[0], r[1]);
+      } else if (row_major) {
+        stmatrix_x4(buf + 2048u * k + slab8_addr, r);
       } else if (half) {
         stmatrix_x2_trans(buf + col_major_addr + 2048u * k, r[0], r[1]);
       } else {
@@ -322,13 +369,18 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
         }
       } else {
-        // Column-major lines are columns: 16 (8) of them are 2 KiB (1 KiB) of the buffer.
-        // Stores that start past n write nothing (TMA clips to D's extents).
+        // Column-major lines are columns: 16 (8) of them are 2 KiB (1 KiB) of the buffer; a
+        // row-major slab is as large. Stores that start past n write nothing (TMA clips to
+        // D's extents).
 #pragma unroll
         for (int c = 0; c < S::kBox / kStoreCols; ++c) {
           if (c * kStoreCols < box_cols) {
-            tma_store_3d(&tmap_d, buf + c * kStoreCols * S::kLineBytes, row_coord,
-                         col_coord + c * kStoreCols, batch_coord);
+            const unsigned src = buf + c * kStoreCols * S::kLineBytes;
+            if (row_major) {
+              tma_store_3d(&tmap_d, src, col_coord + c * kStoreCols, row_coord, batch_coord);
+            } else {
+              tma_store_3d(&tmap_d, src, row_coord, col_coord + c * kStoreCols, batch_coord);
+            }
           }
         }
       }
@@ -350,7 +402,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
 // epilogue_tma_store instantiated for the launch's activation (`p.activation`, the same for
 // every tile) and for whether it reads C (`load_c`: beta != 0 through SM90_FLAG_C_TMA), so
 // each tile runs the code of its own epilogue only.
-template <typename OutT, bool kFixup = false, int kAccRegs>
+template <typename OutT, bool kFixup = false, bool kBiasColOk = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRegs],
                                                        unsigned staging, int barrier_id, int tid,
                                                        const TmaDescriptor& tmap_d,
@@ -361,9 +413,9 @@ __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRe
                                                        bool load_c, const TmaDescriptor& tmap_c,
                                                        unsigned c_bars, float beta) {
 #define DG_TMA_STORE_CALL(ACT, LOADC)                                                         \
-  epilogue_tma_store<OutT, ACT, kFixup, LOADC>(acc, staging, barrier_id, tid, tmap_d, p, alpha, \
-                                               row_base, col_base, row_lo, col_lo, batch,     \
-                                               boxes, fixup, tmap_c, c_bars, beta)
+  epilogue_tma_store<OutT, ACT, kFixup, LOADC, kBiasColOk>(                                   \
+      acc, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo, batch, \
+      boxes, fixup, tmap_c, c_bars, beta)
   if (load_c) {
     if (p.activation == SM90_ACT_RELU) {
       DG_TMA_STORE_CALL(SM90_ACT_RELU, true);

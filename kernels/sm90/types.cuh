@@ -113,8 +113,9 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_FLAG_D_ROW_MAJOR 8
 
 // The bias runs along n (one value per column of D): set for a swapped problem, whose kernel
-// columns are the caller's rows. The general epilogue only (the host then withholds
-// SM90_FLAG_TMA_STORE).
+// columns are the caller's rows. The TMA-store epilogue takes it at every width, the general
+// one up to 64 columns (`kCanBiasCol`: the host runs wider tiles with it only where the
+// TMA-store epilogue is taken, src/plan/sm90.rs `bias_col_needs_tma_store`).
 #define SM90_FLAG_BIAS_COL 16
 
 // Every element of A (B) is loaded once: one tile column (row) covers n (m). The producer

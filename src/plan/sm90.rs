@@ -82,8 +82,8 @@ pub const TILES: [(u32, u32); 4] = [(128, 256), (128, 192), (128, 128), (128, 64
 /// multiple of 8 from 136, where a step of 16 still left up to 5% of a tile's work past the
 /// edge (1664 = 10 x 166.4: 176 computes 1760 columns, 168 computes 1680). K-major B only: an
 /// MN-major B tile is loaded in whole 64-column chunks. Their TMA stores go 16 columns at a
-/// time, 8 for the widths 8 past a multiple of 16 (`store_box_cols`), column-major D only; a
-/// row-major 16-bit D keeps them out (`check`).
+/// time, 8 for the widths 8 past a multiple of 16 (`store_box_cols`): whole lines of a
+/// column-major D, slabs of a row-major D's lines (kernels/sm90/store.cuh).
 pub const FILL_TILES: [(u32, u32); 16] = [
     (128, 96),
     (128, 112),
@@ -135,7 +135,8 @@ pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
 pub const CLUSTER_FILL_TILES_N: [u32; 6] = [240, 224, 208, 176, 160, 144];
 
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
-/// `kCanBiasCol`; wider ones would spill).
+/// `kCanBiasCol`; wider ones would spill). Wider tiles add it in the TMA-store epilogue only
+/// (`bias_col_needs_tma_store`).
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
 
 /// Narrow tiles for problems with a small n, or a small m computed swapped (D^T = B^T A^T,
@@ -501,9 +502,23 @@ impl Sm90Variant {
         self.cd.size_bytes() == 2 && self.block_n >= STORE_BOX && self.block_n % 8 == 0
     }
 
+    /// Whether the TMA-store epilogue adds a bias along n (a swapped problem's; kernels/sm90/
+    /// gemm.cuh `kTmaBiasCol`): 128-row tiles of widths a multiple of 16. Built into the
+    /// 8-past-16 widths and the ping-pong tiles it spilled a few registers.
+    pub fn tma_bias_col(&self) -> bool {
+        self.has_tma_store() && self.block_m == 128 && self.block_n % 16 == 0
+    }
+
+    /// The columns per TMA store of this variant's launches on `p` (`store_box_cols`), or
+    /// `None` where they never take the TMA-store epilogue: no such epilogue, or a bias along n
+    /// it does not add (`tma_bias_col`).
+    pub fn tma_store_cols(&self, p: &GemmProblem) -> Option<u32> {
+        let bias_col = p.epilogue.bias && p.bias_along_n;
+        (self.has_tma_store() && (!bias_col || self.tma_bias_col())).then(|| self.store_box_cols())
+    }
+
     /// Columns per TMA store (kernels/sm90/store.cuh `StoreShape::kStoreCols`): whole 64-column
-    /// boxes where the tile is made of them, else 16, or 8 for a width 8 past a multiple of 16
-    /// (column-major D only).
+    /// boxes where the tile is made of them, else 16, or 8 for a width 8 past a multiple of 16.
     pub fn store_box_cols(&self) -> u32 {
         if self.block_n % STORE_BOX == 0 {
             STORE_BOX
@@ -620,22 +635,21 @@ impl Sm90Variant {
         if p.m == 0 || p.n == 0 || p.k == 0 {
             return Err("empty problem or k = 0".into());
         }
-        if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
-            return Err(format!(
-                "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
-            ));
-        }
-        if self.has_tma_store()
-            && self.store_box_cols() != STORE_BOX
-            && p.d.col == 1
-            && p.d.row != 1
-        {
-            // These widths store 16 or 8 columns at a time, which only column-major lines allow; the
-            // general epilogue would cost them what their better fill gains.
-            return Err(format!(
-                "{}-wide tiles store column-major D only (D is row-major)",
-                self.block_n
-            ));
+        if bias_col_needs_tma_store(self, p) {
+            // The launch must take the TMA-store epilogue; whether it does also depends on the
+            // call's D address and beta, which `Plan::accepts` checks.
+            let layout_ok = tma_store(p, TMA_STRIDE_ALIGN, Scalar::Host(0.0));
+            if self.tma_store_cols(p).is_none() || layout_ok.is_err() {
+                return Err(format!(
+                    "a bias along n (swapped problem) takes tiles over {MAX_BIAS_ALONG_N_TILE} \
+                     wide only through the TMA-store epilogue ({})",
+                    layout_ok.err().unwrap_or_else(|| {
+                        "this variant's does not add it: 128-row tiles of widths a multiple of \
+                         16 only"
+                            .into()
+                    })
+                ));
+            }
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
@@ -736,6 +750,56 @@ impl StoreLayout {
     }
 }
 
+/// The TMA-store side of a launch's flags (`runtime::tensor_map::Sm90Params::new_with`) for a
+/// variant storing `cols` columns at a time (`Sm90Variant::store_box_cols`): D's layout when the
+/// host marks D as TMA-storable (SM90_FLAG_TMA_STORE; the kernel still needs beta = 0 or C by
+/// TMA), and whether C's map is given (SM90_FLAG_C_TMA). `padded_d`: D is deepgemm's aligned
+/// copy. C is not loaded by TMA into the row-major slabs of a width not a multiple of 64 (its
+/// boxes have whole 64-column lines, kernels/sm90/store.cuh), nor with a bias along n (the
+/// kernel's epilogue for that bias has no C: `epilogue_tma_store_for`).
+pub fn store_flags(
+    p: &GemmProblem,
+    ptrs: &GemmPointers,
+    padded_d: bool,
+    cols: u32,
+) -> (Option<StoreLayout>, bool) {
+    let layout = tma_store_with(p, ptrs.d, Scalar::Host(0.0), padded_d).ok();
+    let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
+    let c_ok = layout.is_some_and(|l| {
+        !beta_zero
+            && !padded_d
+            && !(l == StoreLayout::RowMajor && cols != STORE_BOX)
+            && !(p.epilogue.bias && p.bias_along_n)
+            && c_tma(p, ptrs.c, l).is_ok()
+    });
+    let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
+    (layout.filter(|_| beta_ok), c_ok)
+}
+
+/// Whether a launch of `v` on `p` with `ptrs` is sure to take the TMA-store epilogue (the
+/// kernel's `tma_store`: the host's flags, then beta = 0 or C loaded by TMA, which split-K
+/// clusters and ring epilogues never do). A device-side beta is known only to the kernel: not
+/// sure.
+pub fn takes_tma_store(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers, padded_d: bool) -> bool {
+    let Some(cols) = v.tma_store_cols(p) else {
+        return false;
+    };
+    let (layout, c_ok) = store_flags(p, ptrs, padded_d, cols);
+    layout.is_some()
+        && match ptrs.beta {
+            Scalar::Host(b) if b == 0.0 => true,
+            Scalar::Host(_) => c_ok && v.split_k == 1 && !v.ring_epilogue,
+            Scalar::Device(_) => false,
+        }
+}
+
+/// Whether `v` computes `p` right only through the TMA-store epilogue: a bias along n (a
+/// swapped problem) on a tile wider than the general epilogue adds it along n
+/// (MAX_BIAS_ALONG_N_TILE, kernels/sm90/epilogue.cuh `kCanBiasCol`).
+pub fn bias_col_needs_tma_store(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    p.epilogue.bias && p.bias_along_n && v.block_n > MAX_BIAS_ALONG_N_TILE
+}
+
 /// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
 /// staging buffer (2) of each consumer warpgroup (2), in every variant.
 pub const C_TMA_BARRIERS: u64 = 4;
@@ -761,9 +825,6 @@ pub fn tma_store_with(
 ) -> Result<StoreLayout, String> {
     if p.cd_type.size_bytes() != 2 {
         return Err(format!("{:?} output (TMA stores 16-bit D only)", p.cd_type));
-    }
-    if p.epilogue.bias && p.bias_along_n {
-        return Err("the bias runs along n (a swapped problem)".into());
     }
     if let Scalar::Host(b) = beta {
         if b != 0.0 {
@@ -1046,7 +1107,7 @@ mod tests {
     }
 
     #[test]
-    fn fill_tiles_store_sixteen_or_eight_columns_and_column_major_d_only() {
+    fn fill_tiles_store_sixteen_or_eight_columns() {
         for &(bm, bn) in &FILL_TILES {
             assert!(bn % 8 == 0 && bn % STORE_BOX != 0 && bm == 128, "{bn}");
             // Every multiple of 8 from 136 to 248 but 192 (a whole-box tile of `TILES`).
@@ -1076,15 +1137,13 @@ mod tests {
                     .is_none()
                 );
             }
-            // Column-major D: taken; row-major 16-bit D: refused (16- or 8-column stores are
-            // column-major lines); row-major fp32 D (the general epilogue anyway): taken.
+            // Column-major D and row-major D (stored in slabs of its lines) alike.
             assert!(v.fits(&tn(300, 500, 64)));
             let mut row = tn(300, 500, 64);
             row.d.row = 500;
             row.d.col = 1;
             row.c = row.d;
-            let why = v.check(&row).unwrap_err();
-            assert!(why.contains("column-major D only"), "{why}");
+            assert!(v.fits(&row), "{}", v.name());
             let f32_out = Sm90Variant::new(
                 ScalarType::BF16,
                 ScalarType::F32,
@@ -1110,6 +1169,92 @@ mod tests {
         )
         .unwrap();
         assert_eq!(v.store_box_cols(), STORE_BOX);
+    }
+
+    #[test]
+    fn a_bias_along_n_on_wide_tiles_needs_the_tma_store() {
+        // 14336 x 1024 x 4096 TN with a bias, swapped: the bias runs along the kernel's n.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        op.epilogue = crate::types::epilogue::BIAS;
+        let a = MatrixSpec::col(R_16BF, 4096, 14336, 4096);
+        let b = MatrixSpec::col(R_16BF, 4096, 1024, 4096);
+        let d = MatrixSpec::col(R_16BF, 14336, 1024, 14336);
+        let caller = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+        let p = caller.transposed();
+        assert!(p.bias_along_n && p.d.col == 1, "row-major D for the kernel");
+        let wide = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 224, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        let whole = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        let narrow = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 64, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        for v in [&wide, &whole] {
+            assert!(bias_col_needs_tma_store(v, &p));
+            assert!(v.fits(&p), "{}: {:?}", v.name(), v.check(&p));
+        }
+        assert!(!bias_col_needs_tma_store(&narrow, &p));
+        // Widths 8 past a multiple of 16 do not add it in the TMA-store epilogue.
+        let w232 = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 232, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        assert!(!w232.tma_bias_col() && wide.tma_bias_col() && whole.tma_bias_col());
+        assert_eq!(w232.tma_store_cols(&p), None);
+        assert_eq!(w232.tma_store_cols(&caller), Some(8));
+        assert!(w232.check(&p).unwrap_err().contains("bias along n"));
+        assert!(!bias_col_needs_tma_store(&wide, &caller), "the caller's bias runs along m");
+        // fp32 D has no TMA store: wide tiles refused, 64 still taken by the general epilogue.
+        let mut d32 = d;
+        d32.dtype = R_32F;
+        let p32 = GemmProblem::new(&op, &a, &b, &d32, &d32).unwrap().transposed();
+        let wide32 = Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 224, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        let why = wide32.check(&p32).unwrap_err();
+        assert!(why.contains("bias along n"), "{why}");
+        let narrow32 = Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 64, HOPPER_SMEM_BUDGET)
+            .unwrap();
+        assert!(narrow32.fits(&p32));
+        // An odd leading dimension of D: refused at planning (TMA cannot store it).
+        let mut odd = d;
+        odd.ld = 14337;
+        let podd = GemmProblem::new(&op, &a, &b, &odd, &odd).unwrap().transposed();
+        assert!(wide.check(&podd).unwrap_err().contains("bias along n"));
+        // At the call: D's address and beta decide.
+        let ptrs = |d: u64, beta: Scalar| GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta,
+            a: 0x1000,
+            b: 0x2000,
+            c: 0x10_0000,
+            d,
+            bias: 0x3000,
+        };
+        let zero = Scalar::Host(0.0);
+        assert!(takes_tma_store(&wide, &p, &ptrs(0x10_0000, zero), false));
+        assert!(!takes_tma_store(&wide, &p, &ptrs(0x10_0008, zero), false));
+        assert!(!takes_tma_store(&wide, &p, &ptrs(0x10_0000, Scalar::Device(0x4000)), false));
+        // beta != 0: no C by TMA with a bias along n (the general epilogue then, which adds
+        // it along n up to 64 columns only); without the bias, into whole 64-column lines only,
+        // not into a row-major D's slabs.
+        let one = Scalar::Host(1.0);
+        for v in [&wide, &whole] {
+            assert!(!takes_tma_store(v, &p, &ptrs(0x10_0000, one), false));
+            let (layout, c) = store_flags(&p, &ptrs(0x10_0000, one), false, v.store_box_cols());
+            assert_eq!((layout, c), (None, false));
+        }
+        let mut plain = p;
+        plain.epilogue.bias = false;
+        assert!(takes_tma_store(&whole, &plain, &ptrs(0x10_0000, one), false));
+        assert!(!takes_tma_store(&wide, &plain, &ptrs(0x10_0000, one), false));
+        assert_eq!(
+            store_flags(&plain, &ptrs(0x10_0000, one), false, STORE_BOX),
+            (Some(StoreLayout::RowMajor), true)
+        );
+        // A device beta: not for C's map either with the bias along n.
+        let dev_beta = ptrs(0x10_0000, Scalar::Device(0x4000));
+        assert_eq!(
+            store_flags(&p, &dev_beta, false, STORE_BOX),
+            (Some(StoreLayout::RowMajor), false)
+        );
     }
 
     #[test]

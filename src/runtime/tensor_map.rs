@@ -309,16 +309,33 @@ pub fn encode_store_args_with(
         global_address: address,
         global_dim: [inner, outer, p.batch],
         global_strides: [line_bytes, batch_bytes],
-        // Column-major: 64 rows x the variant's columns per store; row-major: 64 x 64 (only
-        // whole-box widths get here: `check` keeps the 16- and 8-column ones off a row-major D).
-        box_dim: [STORE_BOX, v.store_box_cols(), 1],
+        // Column-major: 64 rows x the variant's columns per store (whole 128-byte lines);
+        // row-major: the variant's columns x 64 rows, i.e. 64-column lines or the 16- and
+        // 8-column slabs of kernels/sm90/store.cuh.
+        box_dim: match layout {
+            StoreLayout::ColMajor => [STORE_BOX, v.store_box_cols(), 1],
+            StoreLayout::RowMajor => [v.store_box_cols(), STORE_BOX, 1],
+        },
         element_strides: [1, 1, 1],
         interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
         // The staging buffers are written with this swizzle (bank-conflict-free stmatrix).
-        swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        swizzle: store_swizzle(v, layout),
         l2_promotion: CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_NONE,
         oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
     })
+}
+
+/// The swizzle the epilogue writes D's staging with (kernels/sm90/store.cuh): 128 bytes for
+/// 128-byte lines (every column-major box, row-major whole boxes); a row-major slab's line is
+/// 32 bytes (16 columns, 32-byte swizzle) or 16 (8 columns, none).
+fn store_swizzle(v: &Sm90Variant, layout: StoreLayout) -> CUtensorMapSwizzle {
+    match (layout, v.store_box_cols()) {
+        (StoreLayout::ColMajor, _) | (StoreLayout::RowMajor, STORE_BOX) => {
+            CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B
+        }
+        (StoreLayout::RowMajor, 16) => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+        (StoreLayout::RowMajor, _) => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+    }
 }
 
 /// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
@@ -337,7 +354,14 @@ pub fn encode_c_args(
     let mut c_as_d = *p;
     c_as_d.d = p.c;
     let mut args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
+    if layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX {
+        return Err(unsupported!(
+            "C through TMA: a row-major D of {}-wide tiles is staged in slabs",
+            v.block_n
+        ));
+    }
     args.box_dim = [STORE_BOX, STORE_BOX, 1];
+    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
     Ok(args)
 }
 
@@ -460,22 +484,11 @@ impl Sm90Params {
             // D's layout as TMA stores it, whatever beta; then beta decides: 0 (or a device
             // scalar, which the kernel checks) needs nothing more, a host beta != 0 needs C's
             // map. The kernel takes C's map whenever beta != 0 and FLAG_C_TMA is set.
-            let layout = plan_sm90::tma_store_with(p, ptrs.d, Scalar::Host(0.0), padded_d);
-            let layout = match layout {
-                Ok(StoreLayout::RowMajor) if cols != STORE_BOX => None,
-                Ok(l) => Some(l),
-                Err(_) => None,
-            };
-            let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
-            let c_ok = layout
-                .is_some_and(|l| !beta_zero && !padded_d && plan_sm90::c_tma(p, ptrs.c, l).is_ok());
-            let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
+            let (layout, c_ok) = plan_sm90::store_flags(p, ptrs, padded_d, cols);
             match layout {
-                Some(StoreLayout::ColMajor) if beta_ok => flags |= FLAG_TMA_STORE,
-                Some(StoreLayout::RowMajor) if beta_ok => {
-                    flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
-                }
-                _ => {}
+                Some(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
+                Some(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
+                None => {}
             }
             if c_ok {
                 flags |= FLAG_C_TMA;
@@ -650,7 +663,7 @@ impl Sm90Args {
         group_m: u32,
         padded_d: bool,
     ) -> Result<Sm90Args> {
-        let store_cols = v.has_tma_store().then(|| v.store_box_cols());
+        let store_cols = v.tma_store_cols(p);
         let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
         params.set_tiles(v, p);
         // D's layout, which C's map shares.
@@ -1652,17 +1665,41 @@ mod tests {
             params.flags & (FLAG_TMA_STORE | FLAG_D_ROW_MAJOR),
             FLAG_TMA_STORE
         );
+        // Row-major D: slabs of 16 (8) columns x 64 rows, 32-byte lines in the 32-byte swizzle
+        // (16-byte lines unswizzled), whole boxes as before.
         let mut d_row = MatrixSpec::col(R_16BF, 1000, 3000, 3008);
         d_row.order = crate::types::order::ROW;
         let p_row = GemmProblem::new(&op, &a, &b, &d_row, &d_row).unwrap();
+        let row_flags = |cols| Sm90Params::new_with(&p_row, &ptrs, 16, false, Some(cols)).flags;
+        for cols in [16, 8, STORE_BOX] {
+            assert_eq!(
+                row_flags(cols) & (FLAG_TMA_STORE | FLAG_D_ROW_MAJOR),
+                FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
+            );
+        }
+        let e = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [16, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B);
+        let e = encode_store_args(&fill8, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [8, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE);
+        let whole = variant(ScalarType::BF16, ScalarType::BF16, 192);
+        let e = encode_store_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [64, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        // beta != 0: C by TMA into whole boxes only; the slabs' launch has no TMA store then.
+        let beta1 = GemmPointers {
+            beta: Scalar::Host(1.0),
+            ..ptrs
+        };
+        let flags = |cols| Sm90Params::new_with(&p_row, &beta1, 16, false, Some(cols)).flags;
+        assert_eq!(flags(16) & (FLAG_TMA_STORE | FLAG_C_TMA), 0);
         assert_eq!(
-            Sm90Params::new_with(&p_row, &ptrs, 16, false, Some(16)).flags & FLAG_TMA_STORE,
-            0
+            flags(STORE_BOX) & (FLAG_TMA_STORE | FLAG_C_TMA),
+            FLAG_TMA_STORE | FLAG_C_TMA
         );
-        assert_ne!(
-            Sm90Params::new_with(&p_row, &ptrs, 16, false, Some(STORE_BOX)).flags & FLAG_TMA_STORE,
-            0
-        );
+        assert!(encode_c_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).is_err());
+        assert!(encode_c_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).is_ok());
     }
 
     #[test]
