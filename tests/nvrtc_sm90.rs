@@ -258,7 +258,7 @@ mod gpu {
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
     use deepgemm::runtime::tensor_map::{
-        FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, Sm90Params, configure_function, launch,
+        FLAG_BIAS_COL, FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, configure_function, launch,
     };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
@@ -397,6 +397,9 @@ mod gpu {
         /// The epilogue staged in the ring (`Sm90Variant::with_ring_epilogue`; at most one
         /// tile a CTA).
         ring: bool,
+        /// The bias runs along n (a swapped problem's: `GemmProblem::bias_along_n`), one
+        /// value per column of D.
+        bias_col: bool,
     }
 
     const BASE: Case = Case {
@@ -423,6 +426,7 @@ mod gpu {
         cluster_n: 1,
         split_k: 1,
         ring: false,
+        bias_col: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -719,6 +723,8 @@ mod gpu {
         v.extend(tf32_cases());
         v.extend(tf32_nn_cases());
         v.extend(narrow_cases());
+        v.extend(row_slab_cases());
+        v.extend(bias_col_cases());
         v.extend(cluster_cases());
         v.extend(cluster_2x2_cases());
         v.extend(cluster_n_cases());
@@ -1138,6 +1144,141 @@ mod gpu {
                 device_scalars: true,
                 alpha: 0.75,
                 epilogue: epilogue::RELU,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
+    /// Row-major D at the fill widths (`sm90::FILL_TILES`): the TMA-store epilogue in slabs of
+    /// 16 columns (32-byte lines, 32-byte swizzle) or 8 (16-byte lines), every activation and
+    /// bias, both 16-bit types, n ending inside a slab, a box and a tile (multiples of 8: TMA
+    /// stores whole 16-byte units), one past them (the general epilogue), batches, and beta
+    /// != 0 (no C by TMA into slabs: the general epilogue).
+    fn row_slab_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, &(_, block_n)) in sm90::FILL_TILES.iter().enumerate() {
+            v.push(Case {
+                block_n,
+                row_major: true,
+                ta: (i % 2) as i32,
+                tb: 1,
+                m: [300, 136, 257, 64][i % 4],
+                n: 2 * block_n as u64 + [24, 8, 40, 56][i % 4],
+                k: [200, 72, 136, 1000][i % 4],
+                epilogue: [
+                    epilogue::GELU_BIAS,
+                    epilogue::DEFAULT,
+                    epilogue::RELU_BIAS,
+                    epilogue::BIAS,
+                ][i % 4],
+                ab: [BF16, F16][i % 2],
+                cd: [BF16, F16][i % 2],
+                batch: [1, 1, 2, 1][i % 4],
+                ..BASE
+            });
+        }
+        v.extend([
+            // Ragged n (not a multiple of 8): the general epilogue.
+            Case {
+                block_n: 224,
+                row_major: true,
+                tb: 1,
+                m: 200,
+                n: 461,
+                k: 64,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            // beta != 0: the general epilogue (C's boxes are whole 64-column lines).
+            Case {
+                block_n: 168,
+                row_major: true,
+                tb: 1,
+                m: 136,
+                n: 336,
+                k: 128,
+                beta: 0.5,
+                alias: true,
+                ..BASE
+            },
+            // Many tiles a CTA, a device beta of 0 (the kernel's own choice of epilogue).
+            Case {
+                block_n: 176,
+                row_major: true,
+                tb: 1,
+                m: 2048,
+                n: 2816,
+                k: 64,
+                device_scalars: true,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
+    /// A bias along n (the bias of a swapped problem): through the TMA-store epilogue at
+    /// 128-row tiles of widths a multiple of 16 (row- and column-major D, whole boxes and
+    /// slabs, fp32 and 16-bit bias, every activation, batches, ragged n inside a box; planned
+    /// up to 64 columns only, the wider ones run here ahead of their planning), and through
+    /// the general epilogue up to 64 columns (beta != 0 with C by TMA at 64 too, an fp32 D).
+    fn bias_col_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, &block_n) in [256u32, 224, 192, 176, 128, 96, 64].iter().enumerate() {
+            for row_major in [false, true] {
+                v.push(Case {
+                    block_n,
+                    row_major,
+                    tb: if row_major { 1 } else { 0 },
+                    bias_col: true,
+                    m: [264, 136, 200][i % 3],
+                    n: 2 * block_n as u64 + [40, 8, 24][i % 3],
+                    k: [136, 64, 520][i % 3],
+                    epilogue: [epilogue::BIAS, epilogue::GELU_BIAS, epilogue::RELU_BIAS][i % 3],
+                    bias_f32: i % 2 == 1,
+                    ab: [BF16, F16][i % 2],
+                    cd: [BF16, F16][i % 2],
+                    batch: if i == 2 { 3 } else { 1 },
+                    alpha: if i == 4 { 0.5 } else { 1.0 },
+                    ..BASE
+                });
+            }
+        }
+        v.extend([
+            // beta != 0 with C loaded by TMA (whole boxes): the TMA-store epilogue.
+            Case {
+                block_n: 64,
+                bias_col: true,
+                row_major: true,
+                tb: 1,
+                m: 136,
+                n: 200,
+                k: 64,
+                beta: 0.75,
+                epilogue: epilogue::RELU_BIAS,
+                ..BASE
+            },
+            // Up to 64 columns the general epilogue adds it too: beta != 0, fp32 D, ragged n.
+            Case {
+                block_n: 64,
+                bias_col: true,
+                m: 200,
+                n: 147,
+                k: 72,
+                beta: 0.5,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                block_n: 64,
+                bias_col: true,
+                cd: F32,
+                m: 131,
+                n: 200,
+                k: 64,
+                epilogue: epilogue::BIAS,
                 ..BASE
             },
         ]);
@@ -1775,7 +1916,7 @@ mod gpu {
     /// Whether the case runs the TMA-store epilogue: D suits it and the variant has it (the
     /// narrow n16/n32 tiles have only the general one), and beta = 0 or C is loaded by TMA.
     fn takes_tma_store(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
-        v.has_tma_store()
+        v.tma_store_cols(p).is_some()
             && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok()
             && (c.beta == 0.0 || takes_c_tma(c, p, v))
     }
@@ -1785,10 +1926,35 @@ mod gpu {
     /// (those read C in the general epilogue).
     fn takes_c_tma(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
         c.beta != 0.0
-            && v.has_tma_store()
+            && v.tma_store_cols(p).is_some()
             && v.split_k == 1
             && !v.ring_epilogue
+            && !(c.row_major && v.store_box_cols() != sm90::STORE_BOX)
             && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok_and(|l| c_tma(p, 0x100, l).is_ok())
+    }
+
+    /// A variant the planner keeps from a bias along n only for its width (the general
+    /// epilogue adds it up to 64 columns, `sm90::MAX_BIAS_ALONG_N_TILE`), whose TMA-store
+    /// epilogue adds it (`Sm90Variant::tma_bias_col`): the kernel's path is tested here ahead
+    /// of its planning.
+    fn fits_but_for_bias_col(v: &Sm90Variant, p: &GemmProblem) -> bool {
+        let mut q = *p;
+        q.bias_along_n = false;
+        v.fits(&q) && v.tma_bias_col() && v.block_n > sm90::MAX_BIAS_ALONG_N_TILE
+    }
+
+    /// The launch's arguments. A variant wider than the planner takes with a bias along n
+    /// (`fits_but_for_bias_col`): encoded for the problem without it, whose maps and flags are
+    /// the same, then given the flag.
+    fn args_for(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers) -> Sm90Args {
+        if v.fits(p) {
+            return Sm90Args::new(v, p, ptrs, DEFAULT_GROUP_M).unwrap();
+        }
+        let mut q = *p;
+        q.bias_along_n = false;
+        let mut args = Sm90Args::new(v, &q, ptrs, DEFAULT_GROUP_M).unwrap();
+        args.params.flags |= FLAG_BIAS_COL;
+        args
     }
 
     /// The case as a validated problem, and the variant that runs it.
@@ -1809,14 +1975,15 @@ mod gpu {
         if c.device_scalars {
             op.pointer_mode = 1;
         }
-        op.bias_batch_stride = c.m as i64;
+        op.bias_batch_stride = if c.bias_col { c.n } else { c.m } as i64;
         let (ab, cd) = (c.ab.cuda_value(), c.cd.cuda_value());
         let (ar, ac) = if c.ta == 0 { (c.m, c.k) } else { (c.k, c.m) };
         let (br, bc) = if c.tb == 0 { (c.k, c.n) } else { (c.n, c.k) };
         let a_spec = stored(ab, ar, ac, c.ab_pad, c.row_major, c.batch);
         let b_spec = stored(ab, br, bc, c.ab_pad, c.row_major, c.batch);
         let d_spec = stored(cd, c.m, c.n, c.cd_pad, c.row_major, c.batch);
-        let p = GemmProblem::new(&op, &a_spec, &b_spec, &d_spec, &d_spec).unwrap();
+        let mut p = GemmProblem::new(&op, &a_spec, &b_spec, &d_spec, &d_spec).unwrap();
+        p.bias_along_n = c.bias_col;
         let v = Sm90Variant::all()
             .into_iter()
             .find(|v| {
@@ -1828,7 +1995,7 @@ mod gpu {
                     && v.cluster_n == c.cluster_n
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
-                    && v.fits(&p)
+                    && (v.fits(&p) || c.bias_col && fits_but_for_bias_col(v, &p))
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
         (p, v)
@@ -1876,8 +2043,21 @@ mod gpu {
         let mut c_tma_paths = std::collections::HashSet::new();
         let mut c_tma_widths = std::collections::HashSet::new();
         let mut ring_paths = std::collections::HashSet::new();
+        let mut row_slabs = std::collections::HashSet::new();
+        let mut bias_col_paths = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
+            let tma_path = takes_tma_store(&c, &p, &v);
+            if tma_path && c.row_major && v.store_box_cols() != sm90::STORE_BOX {
+                row_slabs.insert((v.store_box_cols(), c.cd, c.epilogue));
+            }
+            if c.bias_col {
+                bias_col_paths.insert((
+                    tma_path,
+                    c.row_major,
+                    tma_path.then(|| v.store_box_cols()),
+                ));
+            }
             seen.insert((v.layout_tag(), v.block_n, v.ab, v.cd));
             if v.ring_epilogue {
                 // One tile a CTA: what the kernel's staging in the ring assumes.
@@ -1901,6 +2081,30 @@ mod gpu {
             ring_paths.len(),
             2,
             "ring epilogues through both epilogue paths"
+        );
+        // Row-major slabs of 16 and 8 columns, both 16-bit types, with and without a bias.
+        for cols in [16, 8] {
+            for cd in [ScalarType::BF16, ScalarType::F16] {
+                assert!(
+                    row_slabs.iter().any(|&(w, t, _)| w == cols && t == cd),
+                    "row-major slabs of {cols} columns, {cd:?}"
+                );
+            }
+        }
+        assert!(row_slabs.iter().any(|&(_, _, e)| e == epilogue::GELU_BIAS));
+        // A bias along n: the TMA-store epilogue in whole boxes and slabs of both D orders,
+        // and the general epilogue.
+        for row_major in [false, true] {
+            for cols in [sm90::STORE_BOX, 16] {
+                assert!(
+                    bias_col_paths.contains(&(true, row_major, Some(cols))),
+                    "bias along n, TMA store, row-major {row_major}, {cols} columns"
+                );
+            }
+        }
+        assert!(
+            bias_col_paths.iter().any(|&(t, _, _)| !t),
+            "bias along n, general epilogue"
         );
         // The TMA-store epilogue: every epilogue, both D orders, both 16-bit types.
         for cd in [ScalarType::BF16, ScalarType::F16] {
@@ -2043,7 +2247,8 @@ mod gpu {
         let (b_bytes, b_vals) = matrix(c.ab, b_elems, &mut rng);
         let (c_bytes, c_vals) = matrix(c.cd, d_elems, &mut rng);
         let bias_type = if c.bias_f32 { ScalarType::F32 } else { c.cd };
-        let (bias_bytes, bias_vals) = matrix(bias_type, m * batch, &mut rng);
+        let bias_len = if c.bias_col { n } else { m };
+        let (bias_bytes, bias_vals) = matrix(bias_type, bias_len * batch, &mut rng);
         // D starts as NaN everywhere (or as C when it aliases C).
         let d_init = if c.alias {
             c_bytes.clone()
@@ -2083,7 +2288,7 @@ mod gpu {
         // The host's half of the epilogue choice (the kernel adds beta == 0, or C's map where
         // it can take it; `Sm90Args` drops the flag for variants without the TMA-store
         // epilogue).
-        let flags = Sm90Params::new(&p, &ptrs, DEFAULT_GROUP_M).flags;
+        let flags = args_for(&v, &p, &ptrs).params.flags;
         let c_by_tma =
             flags & FLAG_C_TMA != 0 && v.split_k == 1 && !v.ring_epilogue && c.beta != 0.0;
         assert_eq!(
@@ -2092,7 +2297,7 @@ mod gpu {
             "{c:?}"
         );
         let launch_once = |kernel: &Loaded| {
-            let mut args = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M).unwrap();
+            let mut args = args_for(&v, &p, &ptrs);
             // SAFETY: loaded and configured for v; the buffers live until after the sync.
             unsafe {
                 launch(
@@ -2178,8 +2383,9 @@ mod gpu {
                     if c.beta != 0.0 {
                         mag += (c.beta as f64 * c_vals[di]).abs();
                     }
+                    let bias_at = if c.bias_col { b * n + j } else { b * m + i };
                     if has_bias {
-                        mag += bias_vals[b * m + i].abs();
+                        mag += bias_vals[bias_at].abs();
                     }
                     let epilogue = |acc: f64| {
                         let mut r = c.alpha as f64 * acc;
@@ -2187,7 +2393,7 @@ mod gpu {
                             r += c.beta as f64 * c_vals[di];
                         }
                         if has_bias {
-                            r += bias_vals[b * m + i];
+                            r += bias_vals[bias_at];
                         }
                         match act {
                             Activation::Relu => r.max(0.0),
@@ -2284,9 +2490,9 @@ mod gpu {
             ran += 1;
             let (worst, diff, rel, name) = run(&c, &cubins, &mut kernels, &dev);
             eprintln!(
-                "{name} {}x{}x{} b{} t{}{} row {} epi {} alias {}: max scaled err {worst:.3}, \
-                 calc_diff {diff:.2e}, rel err {rel:.2e}",
-                c.m, c.n, c.k, c.batch, c.ta, c.tb, c.row_major, c.epilogue, c.alias
+                "{name} {}x{}x{} b{} t{}{} row {} epi {} bias_col {} alias {}: max scaled err \
+                 {worst:.3}, calc_diff {diff:.2e}, rel err {rel:.2e}",
+                c.m, c.n, c.k, c.batch, c.ta, c.tb, c.row_major, c.epilogue, c.bias_col, c.alias
             );
             // Scaled error 1 = the allowance above; calc_diff as DeepGEMM's bf16 threshold;
             // tf32 also within the library's tf32 tolerance.

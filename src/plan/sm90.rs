@@ -135,8 +135,8 @@ pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
 pub const CLUSTER_FILL_TILES_N: [u32; 6] = [240, 224, 208, 176, 160, 144];
 
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
-/// `kCanBiasCol`; wider ones would spill). Wider tiles add it in the TMA-store epilogue only
-/// (`bias_col_needs_tma_store`).
+/// `kCanBiasCol`; wider ones would spill), so the widest a swapped problem with a bias is
+/// planned on. The TMA-store epilogue adds it at any width of `Sm90Variant::tma_bias_col`.
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
 
 /// Narrow tiles for problems with a small n, or a small m computed swapped (D^T = B^T A^T,
@@ -635,21 +635,13 @@ impl Sm90Variant {
         if p.m == 0 || p.n == 0 || p.k == 0 {
             return Err("empty problem or k = 0".into());
         }
-        if bias_col_needs_tma_store(self, p) {
-            // The launch must take the TMA-store epilogue; whether it does also depends on the
-            // call's D address and beta, which `Plan::accepts` checks.
-            let layout_ok = tma_store(p, TMA_STRIDE_ALIGN, Scalar::Host(0.0));
-            if self.tma_store_cols(p).is_none() || layout_ok.is_err() {
-                return Err(format!(
-                    "a bias along n (swapped problem) takes tiles over {MAX_BIAS_ALONG_N_TILE} \
-                     wide only through the TMA-store epilogue ({})",
-                    layout_ok.err().unwrap_or_else(|| {
-                        "this variant's does not add it: 128-row tiles of widths a multiple of \
-                         16 only"
-                            .into()
-                    })
-                ));
-            }
+        if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
+            // The TMA-store epilogue adds it at any width (`tma_bias_col`), but the general one
+            // (beta != 0 without C by TMA, Stream-K owners, ring epilogues) only up to 64
+            // columns, and a plan must hold for every beta.
+            return Err(format!(
+                "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
+            ));
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
@@ -754,9 +746,8 @@ impl StoreLayout {
 /// variant storing `cols` columns at a time (`Sm90Variant::store_box_cols`): D's layout when the
 /// host marks D as TMA-storable (SM90_FLAG_TMA_STORE; the kernel still needs beta = 0 or C by
 /// TMA), and whether C's map is given (SM90_FLAG_C_TMA). `padded_d`: D is deepgemm's aligned
-/// copy. C is not loaded by TMA into the row-major slabs of a width not a multiple of 64 (its
-/// boxes have whole 64-column lines, kernels/sm90/store.cuh), nor with a bias along n (the
-/// kernel's epilogue for that bias has no C: `epilogue_tma_store_for`).
+/// copy. C is not loaded by TMA into the row-major slabs of a width not a multiple of 64: its
+/// boxes have whole 64-column lines (kernels/sm90/store.cuh).
 pub fn store_flags(
     p: &GemmProblem,
     ptrs: &GemmPointers,
@@ -769,35 +760,10 @@ pub fn store_flags(
         !beta_zero
             && !padded_d
             && !(l == StoreLayout::RowMajor && cols != STORE_BOX)
-            && !(p.epilogue.bias && p.bias_along_n)
             && c_tma(p, ptrs.c, l).is_ok()
     });
     let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
     (layout.filter(|_| beta_ok), c_ok)
-}
-
-/// Whether a launch of `v` on `p` with `ptrs` is sure to take the TMA-store epilogue (the
-/// kernel's `tma_store`: the host's flags, then beta = 0 or C loaded by TMA, which split-K
-/// clusters and ring epilogues never do). A device-side beta is known only to the kernel: not
-/// sure.
-pub fn takes_tma_store(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers, padded_d: bool) -> bool {
-    let Some(cols) = v.tma_store_cols(p) else {
-        return false;
-    };
-    let (layout, c_ok) = store_flags(p, ptrs, padded_d, cols);
-    layout.is_some()
-        && match ptrs.beta {
-            Scalar::Host(b) if b == 0.0 => true,
-            Scalar::Host(_) => c_ok && v.split_k == 1 && !v.ring_epilogue,
-            Scalar::Device(_) => false,
-        }
-}
-
-/// Whether `v` computes `p` right only through the TMA-store epilogue: a bias along n (a
-/// swapped problem) on a tile wider than the general epilogue adds it along n
-/// (MAX_BIAS_ALONG_N_TILE, kernels/sm90/epilogue.cuh `kCanBiasCol`).
-pub fn bias_col_needs_tma_store(v: &Sm90Variant, p: &GemmProblem) -> bool {
-    p.epilogue.bias && p.bias_along_n && v.block_n > MAX_BIAS_ALONG_N_TILE
 }
 
 /// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
@@ -1172,7 +1138,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bias_along_n_on_wide_tiles_needs_the_tma_store() {
+    fn a_bias_along_n_through_the_tma_store() {
         // 14336 x 1024 x 4096 TN with a bias, swapped: the bias runs along the kernel's n.
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
         op.trans_a = 1;
@@ -1183,76 +1149,50 @@ mod tests {
         let caller = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
         let p = caller.transposed();
         assert!(p.bias_along_n && p.d.col == 1, "row-major D for the kernel");
-        let wide = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 224, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        let whole = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 256, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        let narrow = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 64, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        for v in [&wide, &whole] {
-            assert!(bias_col_needs_tma_store(v, &p));
-            assert!(v.fits(&p), "{}: {:?}", v.name(), v.check(&p));
+        let v = |bm, bn| {
+            Sm90Variant::new(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                bm,
+                bn,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap()
+        };
+        // Planned up to 64 columns (the general epilogue's limit), through the TMA store there.
+        assert!(v(128, 64).fits(&p));
+        assert_eq!(v(128, 64).tma_store_cols(&p), Some(STORE_BOX));
+        for bn in [96, 224, 256] {
+            let why = v(128, bn).check(&p).unwrap_err();
+            assert!(why.contains("bias along n"), "{why}");
         }
-        assert!(!bias_col_needs_tma_store(&narrow, &p));
-        // Widths 8 past a multiple of 16 do not add it in the TMA-store epilogue.
-        let w232 = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 232, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        assert!(!w232.tma_bias_col() && wide.tma_bias_col() && whole.tma_bias_col());
-        assert_eq!(w232.tma_store_cols(&p), None);
-        assert_eq!(w232.tma_store_cols(&caller), Some(8));
-        assert!(w232.check(&p).unwrap_err().contains("bias along n"));
-        assert!(!bias_col_needs_tma_store(&wide, &caller), "the caller's bias runs along m");
-        // fp32 D has no TMA store: wide tiles refused, 64 still taken by the general epilogue.
-        let mut d32 = d;
-        d32.dtype = R_32F;
-        let p32 = GemmProblem::new(&op, &a, &b, &d32, &d32).unwrap().transposed();
-        let wide32 = Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 224, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        let why = wide32.check(&p32).unwrap_err();
-        assert!(why.contains("bias along n"), "{why}");
-        let narrow32 = Sm90Variant::new(ScalarType::BF16, ScalarType::F32, 128, 64, HOPPER_SMEM_BUDGET)
-            .unwrap();
-        assert!(narrow32.fits(&p32));
-        // An odd leading dimension of D: refused at planning (TMA cannot store it).
-        let mut odd = d;
-        odd.ld = 14337;
-        let podd = GemmProblem::new(&op, &a, &b, &odd, &odd).unwrap().transposed();
-        assert!(wide.check(&podd).unwrap_err().contains("bias along n"));
-        // At the call: D's address and beta decide.
-        let ptrs = |d: u64, beta: Scalar| GemmPointers {
+        // The TMA-store epilogue adds it on 128-row tiles of widths a multiple of 16, not at
+        // the 8-past-16 widths or the ping-pong tiles (they spilled with it).
+        for bn in [64, 96, 224, 256] {
+            assert!(v(128, bn).tma_bias_col(), "{bn}");
+        }
+        assert!(!v(128, 232).tma_bias_col() && !v(64, 256).tma_bias_col());
+        assert_eq!(v(128, 232).tma_store_cols(&p), None);
+        assert_eq!(v(128, 232).tma_store_cols(&caller), Some(8));
+        // beta != 0: C by TMA with the bias along n, into whole 64-column lines only.
+        let ptrs = |beta: Scalar| GemmPointers {
             alpha: Scalar::Host(1.0),
             beta,
             a: 0x1000,
             b: 0x2000,
             c: 0x10_0000,
-            d,
+            d: 0x10_0000,
             bias: 0x3000,
         };
-        let zero = Scalar::Host(0.0);
-        assert!(takes_tma_store(&wide, &p, &ptrs(0x10_0000, zero), false));
-        assert!(!takes_tma_store(&wide, &p, &ptrs(0x10_0008, zero), false));
-        assert!(!takes_tma_store(&wide, &p, &ptrs(0x10_0000, Scalar::Device(0x4000)), false));
-        // beta != 0: no C by TMA with a bias along n (the general epilogue then, which adds
-        // it along n up to 64 columns only); without the bias, into whole 64-column lines only,
-        // not into a row-major D's slabs.
         let one = Scalar::Host(1.0);
-        for v in [&wide, &whole] {
-            assert!(!takes_tma_store(v, &p, &ptrs(0x10_0000, one), false));
-            let (layout, c) = store_flags(&p, &ptrs(0x10_0000, one), false, v.store_box_cols());
-            assert_eq!((layout, c), (None, false));
-        }
-        let mut plain = p;
-        plain.epilogue.bias = false;
-        assert!(takes_tma_store(&whole, &plain, &ptrs(0x10_0000, one), false));
-        assert!(!takes_tma_store(&wide, &plain, &ptrs(0x10_0000, one), false));
         assert_eq!(
-            store_flags(&plain, &ptrs(0x10_0000, one), false, STORE_BOX),
+            store_flags(&p, &ptrs(one), false, STORE_BOX),
             (Some(StoreLayout::RowMajor), true)
         );
-        // A device beta: not for C's map either with the bias along n.
-        let dev_beta = ptrs(0x10_0000, Scalar::Device(0x4000));
+        assert_eq!(store_flags(&p, &ptrs(one), false, 16), (None, false));
+        let zero = Scalar::Host(0.0);
         assert_eq!(
-            store_flags(&p, &dev_beta, false, STORE_BOX),
+            store_flags(&p, &ptrs(zero), false, 16),
             (Some(StoreLayout::RowMajor), false)
         );
     }
