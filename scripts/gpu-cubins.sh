@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BENCH=$1 NAMES=$2 OUT=$3
-if ! "$BENCH" --help | grep -q -- --manifest; then
+# The whole help text first: `grep -q` closing the pipe early made the bench fail on a broken
+# pipe, which pipefail took for a missing flag (session 34).
+help=$("$BENCH" --help 2>&1 || true)
+if ! grep -q -- --manifest <<<"$help"; then
     echo "gpu-cubins: $BENCH has no --manifest (a build before session 29): nothing carried" >&2
     exit 0
 fi

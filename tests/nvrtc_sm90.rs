@@ -258,7 +258,7 @@ mod gpu {
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
     use deepgemm::runtime::tensor_map::{
-        FLAG_BIAS_COL, FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, configure_function, launch,
+        FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, configure_function, launch,
     };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
@@ -1154,7 +1154,8 @@ mod gpu {
     /// 16 columns (32-byte lines, 32-byte swizzle) or 8 (16-byte lines), every activation and
     /// bias, both 16-bit types, n ending inside a slab, a box and a tile (multiples of 8: TMA
     /// stores whole 16-byte units), one past them (the general epilogue), batches, and beta
-    /// != 0 (no C by TMA into slabs: the general epilogue).
+    /// != 0 (C loaded by TMA into 16-column slabs, with a device beta; the general epilogue
+    /// with 8-column ones).
     fn row_slab_cases() -> Vec<Case> {
         use ScalarType::*;
         let mut v = Vec::new();
@@ -1191,7 +1192,8 @@ mod gpu {
                 epilogue: epilogue::BIAS,
                 ..BASE
             },
-            // beta != 0: the general epilogue (C's boxes are whole 64-column lines).
+            // beta != 0: the general epilogue with 8-column slabs (in place), C by TMA into
+            // 16-column ones (a device beta, GELU and a bias).
             Case {
                 block_n: 168,
                 row_major: true,
@@ -1201,6 +1203,21 @@ mod gpu {
                 k: 128,
                 beta: 0.5,
                 alias: true,
+                ..BASE
+            },
+            Case {
+                block_n: 208,
+                row_major: true,
+                tb: 1,
+                m: 264,
+                n: 440,
+                k: 200,
+                beta: -1.0,
+                alpha: 0.5,
+                device_scalars: true,
+                epilogue: epilogue::GELU_BIAS,
+                cd: F16,
+                ab: F16,
                 ..BASE
             },
             // Many tiles a CTA, a device beta of 0 (the kernel's own choice of epilogue).
@@ -1220,9 +1237,9 @@ mod gpu {
 
     /// A bias along n (the bias of a swapped problem): through the TMA-store epilogue at
     /// 128-row tiles of widths a multiple of 16 (row- and column-major D, whole boxes and
-    /// slabs, fp32 and 16-bit bias, every activation, batches, ragged n inside a box; planned
-    /// up to 64 columns only, the wider ones run here ahead of their planning), and through
-    /// the general epilogue up to 64 columns (beta != 0 with C by TMA at 64 too, an fp32 D).
+    /// slabs, fp32 and 16-bit bias, every activation, batches, ragged n inside a box, beta
+    /// != 0 with C by TMA into boxes and slabs), and through the general epilogue up to 64
+    /// columns (an fp32 D, a ragged D line).
     fn bias_col_cases() -> Vec<Case> {
         use ScalarType::*;
         let mut v = Vec::new();
@@ -1247,7 +1264,33 @@ mod gpu {
             }
         }
         v.extend([
-            // beta != 0 with C loaded by TMA (whole boxes): the TMA-store epilogue.
+            // beta != 0 with C loaded by TMA: slabs of 16 (in place, a device beta) and whole
+            // boxes.
+            Case {
+                block_n: 224,
+                bias_col: true,
+                row_major: true,
+                tb: 1,
+                m: 200,
+                n: 472,
+                k: 136,
+                beta: 0.5,
+                alias: true,
+                device_scalars: true,
+                epilogue: epilogue::GELU_BIAS,
+                ..BASE
+            },
+            Case {
+                block_n: 256,
+                bias_col: true,
+                m: 136,
+                n: 520,
+                k: 64,
+                beta: 1.0,
+                bias_f32: true,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
             Case {
                 block_n: 64,
                 bias_col: true,
@@ -1929,32 +1972,8 @@ mod gpu {
             && v.tma_store_cols(p).is_some()
             && v.split_k == 1
             && !v.ring_epilogue
-            && !(c.row_major && v.store_box_cols() != sm90::STORE_BOX)
+            && !(c.row_major && v.store_box_cols() == 8)
             && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok_and(|l| c_tma(p, 0x100, l).is_ok())
-    }
-
-    /// A variant the planner keeps from a bias along n only for its width (the general
-    /// epilogue adds it up to 64 columns, `sm90::MAX_BIAS_ALONG_N_TILE`), whose TMA-store
-    /// epilogue adds it (`Sm90Variant::tma_bias_col`): the kernel's path is tested here ahead
-    /// of its planning.
-    fn fits_but_for_bias_col(v: &Sm90Variant, p: &GemmProblem) -> bool {
-        let mut q = *p;
-        q.bias_along_n = false;
-        v.fits(&q) && v.tma_bias_col() && v.block_n > sm90::MAX_BIAS_ALONG_N_TILE
-    }
-
-    /// The launch's arguments. A variant wider than the planner takes with a bias along n
-    /// (`fits_but_for_bias_col`): encoded for the problem without it, whose maps and flags are
-    /// the same, then given the flag.
-    fn args_for(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers) -> Sm90Args {
-        if v.fits(p) {
-            return Sm90Args::new(v, p, ptrs, DEFAULT_GROUP_M).unwrap();
-        }
-        let mut q = *p;
-        q.bias_along_n = false;
-        let mut args = Sm90Args::new(v, &q, ptrs, DEFAULT_GROUP_M).unwrap();
-        args.params.flags |= FLAG_BIAS_COL;
-        args
     }
 
     /// The case as a validated problem, and the variant that runs it.
@@ -1995,7 +2014,7 @@ mod gpu {
                     && v.cluster_n == c.cluster_n
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
-                    && (v.fits(&p) || c.bias_col && fits_but_for_bias_col(v, &p))
+                    && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
         (p, v)
@@ -2044,6 +2063,7 @@ mod gpu {
         let mut c_tma_widths = std::collections::HashSet::new();
         let mut ring_paths = std::collections::HashSet::new();
         let mut row_slabs = std::collections::HashSet::new();
+        let mut c_tma_layouts = std::collections::HashSet::new();
         let mut bias_col_paths = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
@@ -2070,6 +2090,7 @@ mod gpu {
             if takes_c_tma(&c, &p, &v) {
                 c_tma_paths.insert((c.cd, c.row_major, c.alias, v.pingpong()));
                 c_tma_widths.insert(sm90::Sm90Variant::store_box_cols(&v));
+                c_tma_layouts.insert((c.row_major, v.store_box_cols(), c.bias_col));
             }
             if takes_tma_store(&c, &p, &v) {
                 tma.insert((c.cd, c.row_major, c.epilogue));
@@ -2105,6 +2126,16 @@ mod gpu {
         assert!(
             bias_col_paths.iter().any(|&(t, _, _)| !t),
             "bias along n, general epilogue"
+        );
+        // C by TMA into row-major 16-column slabs (not 8: the general epilogue there), and
+        // with a bias along n.
+        assert!(c_tma_layouts.iter().any(|&(r, w, _)| r && w == 16));
+        assert!(!c_tma_layouts.iter().any(|&(r, w, _)| r && w == 8));
+        assert!(c_tma_layouts.iter().any(|&(r, w, b)| r && w == 16 && b));
+        assert!(
+            c_tma_layouts
+                .iter()
+                .any(|&(_, w, b)| w == sm90::STORE_BOX && b)
         );
         // The TMA-store epilogue: every epilogue, both D orders, both 16-bit types.
         for cd in [ScalarType::BF16, ScalarType::F16] {
@@ -2288,7 +2319,10 @@ mod gpu {
         // The host's half of the epilogue choice (the kernel adds beta == 0, or C's map where
         // it can take it; `Sm90Args` drops the flag for variants without the TMA-store
         // epilogue).
-        let flags = args_for(&v, &p, &ptrs).params.flags;
+        let flags = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M)
+            .unwrap()
+            .params
+            .flags;
         let c_by_tma =
             flags & FLAG_C_TMA != 0 && v.split_k == 1 && !v.ring_epilogue && c.beta != 0.0;
         assert_eq!(
@@ -2297,7 +2331,7 @@ mod gpu {
             "{c:?}"
         );
         let launch_once = |kernel: &Loaded| {
-            let mut args = args_for(&v, &p, &ptrs);
+            let mut args = Sm90Args::new(&v, &p, &ptrs, DEFAULT_GROUP_M).unwrap();
             // SAFETY: loaded and configured for v; the buffers live until after the sync.
             unsafe {
                 launch(

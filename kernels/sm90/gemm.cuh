@@ -657,12 +657,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // beta != 0 takes it when C can be loaded by TMA: not in split-K clusters (the finisher's
     // epilogue has no mainloop of its own to load C during), nor where the staging is in the
     // ring (C would land in stages the mainloop still reads).
-    // Nor with a row-major D stored in slabs (widths not a multiple of 64, store.cuh): C's
-    // boxes would land in the layout of whole 64-column lines.
-    constexpr bool kSlabs = StoreShape::kStoreCols<BLOCK_N> != StoreShape::kBox;
+    // Nor into a row-major D's 8-column slabs (store.cuh: those reads are not built).
+    constexpr bool kSlabs8 = StoreShape::kStoreCols<BLOCK_N> == 8;
     const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && beta != 0.f &&
                         (p.flags & SM90_FLAG_C_TMA) != 0 &&
-                        !(kSlabs && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
+                        !(kSlabs8 && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
     const bool tma_store = !kForceDownLanes && kCanTmaStore &&
                            (p.flags & SM90_FLAG_TMA_STORE) != 0 && (beta == 0.f || load_c);
     const unsigned c_bars = smem_addr(&smem.c_full[consumer * StoreShape::kBuffers]);

@@ -83,8 +83,12 @@ __device__ __forceinline__ StoredBoxes stored_boxes(const Sm90Params& p, long lo
 }
 
 // Loads box `box` of C into the staging buffer `buf`, signalling `bar`; one thread. C's map
-// has whole 64 x 64 boxes even where D's stores go 16 or 8 columns at a time (the buffer's
-// lines are the same either way); columns past the tile's width are loaded and not used.
+// has whole 64 x 64 boxes where the buffer's lines are 64 values (column-major D at any width,
+// where D's stores may go 16 or 8 columns at a time; row-major D in whole boxes), and D's slab
+// box for a row-major D in slabs: then one load a slab, into the slab D's store reads. Columns
+// past the tile's width are loaded and not used; past C's edge TMA fills zeros, so every load
+// delivers its whole box (the expected bytes).
+template <int kStoreCols>
 __device__ __forceinline__ void load_c_box(const TmaDescriptor& tmap_c, const Sm90Params& p,
                                            unsigned buf, unsigned bar, long long row_base,
                                            long long col_base, int box, long long batch) {
@@ -94,7 +98,12 @@ __device__ __forceinline__ void load_c_box(const TmaDescriptor& tmap_c, const Sm
   const int bc = static_cast<int>(batch);
   mbarrier_arrive_expect_tx(bar, S::kBufferBytes);
   if ((p.flags & SM90_FLAG_D_ROW_MAJOR) != 0) {
-    tma_load_3d(buf, &tmap_c, bar, cc, rc, bc);
+    // Whole boxes, or 16-column slabs (never 8: gemm.cuh `load_c`).
+    constexpr int kLoadCols = kStoreCols == 8 ? S::kBox : kStoreCols;
+#pragma unroll
+    for (int c = 0; c < S::kBox / kLoadCols; ++c) {
+      tma_load_3d(buf + c * kLoadCols * S::kLineBytes, &tmap_c, bar, cc + c * kLoadCols, rc, bc);
+    }
   } else {
     tma_load_3d(buf, &tmap_c, bar, rc, cc, bc);
   }
@@ -126,13 +135,18 @@ __device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, co
     const int i = box - sb.first;
     if (i < S::kBuffers) {
       const unsigned b = (boxes + static_cast<unsigned>(i)) % S::kBuffers;
-      load_c_box(tmap_c, p, staging + b * S::kBufferBytes, c_bars + 8u * b, row_base, col_base,
-                 box, batch);
+      load_c_box<S::kStoreCols<kBlockN>>(tmap_c, p, staging + b * S::kBufferBytes,
+                                          c_bars + 8u * b, row_base, col_base, box, batch);
     } else {
       const int rc = static_cast<int>(row_base);
       const int cc = static_cast<int>(col_base + box * S::kBox);
       if (row_major) {
-        tma_prefetch_3d(&tmap_c, cc, rc, static_cast<int>(batch));
+        constexpr int kStoreCols = S::kStoreCols<kBlockN>;
+        constexpr int kLoadCols = kStoreCols == 8 ? S::kBox : kStoreCols;  // as load_c_box
+#pragma unroll
+        for (int c = 0; c < S::kBox / kLoadCols; ++c) {
+          tma_prefetch_3d(&tmap_c, cc + c * kLoadCols, rc, static_cast<int>(batch));
+        }
       } else {
         tma_prefetch_3d(&tmap_c, rc, cc, static_cast<int>(batch));
       }
@@ -188,8 +202,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
   // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
   // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
-  // 128-byte span). C's boxes have the 64-column lines, so those launches do not load C by
-  // TMA (the host withholds SM90_FLAG_C_TMA).
+  // 128-byte span). C's map then has the slab box too (load_c_box); not into 8-column slabs
+  // (with their reads the 248-wide tile spilled: the host gives those launches no C map).
   constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
   static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");
@@ -288,10 +302,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       // C's values at these positions: ldmatrix at stmatrix's addresses below.
       unsigned cr[4] = {0u, 0u, 0u, 0u};
       if constexpr (kLoadC) {
-        // Never with row-major slabs (no SM90_FLAG_C_TMA there; gemm.cuh `load_c`).
-        if (row_major) {
+        // At the addresses the stmatrix below writes to (load_c_box put C there).
+        if (row_major && kStoreCols == S::kBox) {
           ldmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), cr);
-        } else if (half) {
+        } else if (row_major && kStoreCols == 16) {
+          ldmatrix_x4(buf + 2048u * k + slab16_addr, cr);
+        } else if (half) {  // never a row-major D in 8-column slabs (gemm.cuh `load_c`)
           ldmatrix_x2_trans(buf + col_major_addr + 2048u * k, cr[0], cr[1]);
         } else {
           ldmatrix_x4_trans(buf + col_major_addr + 2048u * k, cr);
@@ -390,8 +406,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         // warpgroup goes on with box + 1, whose C is already in the other buffer.
         if (box + S::kBuffers < last_box) {
           tma_store_wait_read<0>();
-          load_c_box(tmap_c, p, buf, c_bars + 8u * buf_index, row_base, col_base,
-                     box + S::kBuffers, batch);
+          load_c_box<kStoreCols>(tmap_c, p, buf, c_bars + 8u * buf_index, row_base, col_base,
+                                 box + S::kBuffers, batch);
         }
       }
     }

@@ -135,8 +135,8 @@ pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
 pub const CLUSTER_FILL_TILES_N: [u32; 6] = [240, 224, 208, 176, 160, 144];
 
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
-/// `kCanBiasCol`; wider ones would spill), so the widest a swapped problem with a bias is
-/// planned on. The TMA-store epilogue adds it at any width of `Sm90Variant::tma_bias_col`.
+/// `kCanBiasCol`; wider ones would spill). Wider tiles of `Sm90Variant::tma_bias_col` take it
+/// through the TMA-store epilogue only (`wide_bias_col`).
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
 
 /// Narrow tiles for problems with a small n, or a small m computed swapped (D^T = B^T A^T,
@@ -635,13 +635,35 @@ impl Sm90Variant {
         if p.m == 0 || p.n == 0 || p.k == 0 {
             return Err("empty problem or k = 0".into());
         }
-        if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
-            // The TMA-store epilogue adds it at any width (`tma_bias_col`), but the general one
-            // (beta != 0 without C by TMA, Stream-K owners, ring epilogues) only up to 64
-            // columns, and a plan must hold for every beta.
-            return Err(format!(
-                "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
-            ));
+        if wide_bias_col(self, p) {
+            // The general epilogue adds it up to 64 columns only, so a wider tile must take
+            // the TMA-store epilogue for every beta: D and C (its layout; the addresses are
+            // the call's, `wide_bias_col_accepts`) through TMA, no ring staging. Stream-K
+            // owners with beta != 0 take the general epilogue: data-parallel only
+            // (`streamk::decompositions`).
+            let store = tma_store(p, TMA_STRIDE_ALIGN, Scalar::Host(0.0));
+            let why = if !self.tma_bias_col() {
+                Some(
+                    "its TMA-store epilogue does not add it (128-row tiles of widths a \
+                      multiple of 16 do)"
+                        .to_string(),
+                )
+            } else if self.ring_epilogue {
+                Some("a ring epilogue reads no C by TMA".into())
+            } else {
+                match store {
+                    Err(e) => Some(e),
+                    Ok(l) => c_tma(p, TMA_STRIDE_ALIGN, l)
+                        .err()
+                        .map(|e| format!("C through TMA: {e}")),
+                }
+            };
+            if let Some(why) = why {
+                return Err(format!(
+                    "a bias along n (swapped problem) takes tiles over \
+                     {MAX_BIAS_ALONG_N_TILE} wide only through the TMA-store epilogue: {why}"
+                ));
+            }
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
@@ -746,8 +768,8 @@ impl StoreLayout {
 /// variant storing `cols` columns at a time (`Sm90Variant::store_box_cols`): D's layout when the
 /// host marks D as TMA-storable (SM90_FLAG_TMA_STORE; the kernel still needs beta = 0 or C by
 /// TMA), and whether C's map is given (SM90_FLAG_C_TMA). `padded_d`: D is deepgemm's aligned
-/// copy. C is not loaded by TMA into the row-major slabs of a width not a multiple of 64: its
-/// boxes have whole 64-column lines (kernels/sm90/store.cuh).
+/// copy. C is loaded into a row-major D's 16-column slabs too (its map then has D's slab box,
+/// `runtime::tensor_map::encode_c_args`), not into 8-column ones (kernels/sm90/store.cuh).
 pub fn store_flags(
     p: &GemmProblem,
     ptrs: &GemmPointers,
@@ -759,11 +781,29 @@ pub fn store_flags(
     let c_ok = layout.is_some_and(|l| {
         !beta_zero
             && !padded_d
-            && !(l == StoreLayout::RowMajor && cols != STORE_BOX)
+            && !(l == StoreLayout::RowMajor && cols == 8)
             && c_tma(p, ptrs.c, l).is_ok()
     });
     let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
     (layout.filter(|_| beta_ok), c_ok)
+}
+
+/// Whether `v` runs `p` with a bias along n (a swapped problem's) on a tile wider than the
+/// general epilogue adds it on (MAX_BIAS_ALONG_N_TILE, kernels/sm90/epilogue.cuh
+/// `kCanBiasCol`): only the TMA-store epilogue computes it right (`Sm90Variant::check`).
+pub fn wide_bias_col(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    p.epilogue.bias && p.bias_along_n && v.block_n > MAX_BIAS_ALONG_N_TILE
+}
+
+/// Whether a launch of `v` on `p` (`wide_bias_col`) with `ptrs` takes the TMA-store epilogue
+/// whatever beta is: D's address for TMA, and C's where beta may be non-zero (a host beta != 0
+/// or one on the device). The layouts were checked when the plan was made.
+pub fn wide_bias_col_accepts(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers) -> bool {
+    let Some(cols) = v.tma_store_cols(p) else {
+        return false;
+    };
+    let (layout, c_ok) = store_flags(p, ptrs, false, cols);
+    layout.is_some() && (matches!(ptrs.beta, Scalar::Host(b) if b == 0.0) || c_ok)
 }
 
 /// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
@@ -1138,7 +1178,7 @@ mod tests {
     }
 
     #[test]
-    fn a_bias_along_n_through_the_tma_store() {
+    fn a_bias_along_n_on_wide_tiles_takes_the_tma_store() {
         // 14336 x 1024 x 4096 TN with a bias, swapped: the bias runs along the kernel's n.
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
         op.trans_a = 1;
@@ -1159,40 +1199,93 @@ mod tests {
             )
             .unwrap()
         };
-        // Planned up to 64 columns (the general epilogue's limit), through the TMA store there.
-        assert!(v(128, 64).fits(&p));
-        assert_eq!(v(128, 64).tma_store_cols(&p), Some(STORE_BOX));
+        // Up to 64 columns either epilogue adds it; wider, the TMA-store one only, on 128-row
+        // tiles of widths a multiple of 16 (the 8-past-16 widths and ping-pong spilled with it).
+        assert!(v(128, 64).fits(&p) && !wide_bias_col(&v(128, 64), &p));
         for bn in [96, 224, 256] {
-            let why = v(128, bn).check(&p).unwrap_err();
+            assert!(v(128, bn).tma_bias_col() && wide_bias_col(&v(128, bn), &p));
+            assert!(v(128, bn).fits(&p), "{bn}: {:?}", v(128, bn).check(&p));
+        }
+        assert!(
+            !wide_bias_col(&v(128, 224), &caller),
+            "the caller's bias runs along m"
+        );
+        for (bm, bn) in [(128, 232), (64, 256)] {
+            assert!(!v(bm, bn).tma_bias_col());
+            let why = v(bm, bn).check(&p).unwrap_err();
             assert!(why.contains("bias along n"), "{why}");
         }
-        // The TMA-store epilogue adds it on 128-row tiles of widths a multiple of 16, not at
-        // the 8-past-16 widths or the ping-pong tiles (they spilled with it).
-        for bn in [64, 96, 224, 256] {
-            assert!(v(128, bn).tma_bias_col(), "{bn}");
-        }
-        assert!(!v(128, 232).tma_bias_col() && !v(64, 256).tma_bias_col());
         assert_eq!(v(128, 232).tma_store_cols(&p), None);
         assert_eq!(v(128, 232).tma_store_cols(&caller), Some(8));
-        // beta != 0: C by TMA with the bias along n, into whole 64-column lines only.
-        let ptrs = |beta: Scalar| GemmPointers {
+        // D or C in a layout TMA cannot take: refused when planning.
+        let mut odd = d;
+        odd.ld = 14337;
+        let podd = GemmProblem::new(&op, &a, &b, &odd, &odd)
+            .unwrap()
+            .transposed();
+        assert!(
+            v(128, 224)
+                .check(&podd)
+                .unwrap_err()
+                .contains("bias along n")
+        );
+        let mut c_other = p; // C column-major where the kernel's D is row-major
+        c_other.c = crate::problem::Strides {
+            row: 1,
+            col: 1040,
+            batch: 0,
+        };
+        assert!(
+            v(128, 224)
+                .check(&c_other)
+                .unwrap_err()
+                .contains("C through TMA")
+        );
+        // At the call: D's address for TMA, and C's unless beta = 0 on the host.
+        let ptrs = |c: u64, d: u64, beta: Scalar| GemmPointers {
             alpha: Scalar::Host(1.0),
             beta,
             a: 0x1000,
             b: 0x2000,
-            c: 0x10_0000,
-            d: 0x10_0000,
+            c,
+            d,
             bias: 0x3000,
         };
-        let one = Scalar::Host(1.0);
+        let (zero, one, dev) = (Scalar::Host(0.0), Scalar::Host(1.0), Scalar::Device(0x4000));
+        let w = v(128, 224);
+        assert!(wide_bias_col_accepts(
+            &w,
+            &p,
+            &ptrs(0x10_0008, 0x20_0000, zero)
+        ));
+        assert!(!wide_bias_col_accepts(
+            &w,
+            &p,
+            &ptrs(0x10_0000, 0x20_0008, zero)
+        ));
+        for beta in [one, dev] {
+            assert!(wide_bias_col_accepts(
+                &w,
+                &p,
+                &ptrs(0x10_0000, 0x20_0000, beta)
+            ));
+            assert!(!wide_bias_col_accepts(
+                &w,
+                &p,
+                &ptrs(0x10_0008, 0x20_0000, beta)
+            ));
+        }
+        // C by TMA into whole boxes and 16-column slabs, not 8-column ones.
         assert_eq!(
-            store_flags(&p, &ptrs(one), false, STORE_BOX),
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, one), false, 8),
+            (None, false)
+        );
+        assert_eq!(
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, one), false, 16),
             (Some(StoreLayout::RowMajor), true)
         );
-        assert_eq!(store_flags(&p, &ptrs(one), false, 16), (None, false));
-        let zero = Scalar::Host(0.0);
         assert_eq!(
-            store_flags(&p, &ptrs(zero), false, 16),
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, zero), false, 16),
             (Some(StoreLayout::RowMajor), false)
         );
     }

@@ -349,19 +349,17 @@ pub fn encode_c_args(
 ) -> Result<TiledEncode> {
     plan_sm90::c_tma(p, address, layout).map_err(|why| unsupported!("C through TMA: {why}"))?;
     // D's map of a problem whose D has C's strides (the same extents and checks), with whole
-    // 64 x 64 boxes: the staging buffer's lines are the same whatever the stores' width, so
-    // one load fills a buffer (kernels/sm90/store.cuh `load_c_box`).
+    // 64 x 64 boxes where the staging buffer's lines are 64 values whatever the stores' width
+    // (one load fills a buffer); a row-major D's slabs keep D's box, one load a slab
+    // (kernels/sm90/store.cuh `load_c_box`).
     let mut c_as_d = *p;
     c_as_d.d = p.c;
     let mut args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
-    if layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX {
-        return Err(unsupported!(
-            "C through TMA: a row-major D of {}-wide tiles is staged in slabs",
-            v.block_n
-        ));
+    if !(layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX) {
+        // Row-major slabs keep D's slab box and swizzle (one load a slab).
+        args.box_dim = [STORE_BOX, STORE_BOX, 1];
+        args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
     }
-    args.box_dim = [STORE_BOX, STORE_BOX, 1];
-    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
     Ok(args)
 }
 
@@ -1687,19 +1685,33 @@ mod tests {
         let e = encode_store_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
         assert_eq!(e.box_dim, [64, 64, 1]);
         assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
-        // beta != 0: C by TMA into whole boxes only; the slabs' launch has no TMA store then.
+        // beta != 0: C by TMA, into whole boxes (64 x 64, 128-byte swizzle) or, for a
+        // row-major D in slabs, with D's slab box and swizzle (one load a slab).
         let beta1 = GemmPointers {
             beta: Scalar::Host(1.0),
             ..ptrs
         };
-        let flags = |cols| Sm90Params::new_with(&p_row, &beta1, 16, false, Some(cols)).flags;
-        assert_eq!(flags(16) & (FLAG_TMA_STORE | FLAG_C_TMA), 0);
-        assert_eq!(
-            flags(STORE_BOX) & (FLAG_TMA_STORE | FLAG_C_TMA),
-            FLAG_TMA_STORE | FLAG_C_TMA
-        );
-        assert!(encode_c_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).is_err());
-        assert!(encode_c_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).is_ok());
+        for cols in [16, STORE_BOX] {
+            let flags = Sm90Params::new_with(&p_row, &beta1, 16, false, Some(cols)).flags;
+            assert_eq!(
+                flags & (FLAG_TMA_STORE | FLAG_C_TMA),
+                FLAG_TMA_STORE | FLAG_C_TMA
+            );
+        }
+        // Not into 8-column slabs: the general epilogue reads C there.
+        let flags = Sm90Params::new_with(&p_row, &beta1, 16, false, Some(8)).flags;
+        assert_eq!(flags & (FLAG_TMA_STORE | FLAG_C_TMA), 0);
+        let e = encode_c_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [16, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B);
+        let e = encode_c_args(&fill8, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [8, 64, 1]);
+        let e = encode_c_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [64, 64, 1]);
+        assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        // Column-major fill widths: whole 64 x 64 boxes of C whatever D's stores.
+        let e = encode_c_args(&fill, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+        assert_eq!(e.box_dim, [64, 64, 1]);
     }
 
     #[test]
