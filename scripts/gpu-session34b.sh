@@ -19,18 +19,18 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_old all
-alternate 2 --layout TT --shapes .gpu/shapes/moved-34a-tt.txt
+alternate 2 --layout TT --shapes scripts/shapes/moved-34a-tt.txt
 finish
-alternate 2 --shapes .gpu/shapes/prefill-34.txt
-alternate 2 --epilogue bias --shapes .gpu/shapes/prefill-34.txt
+alternate 2 --shapes scripts/shapes/prefill-34.txt
+alternate 2 --epilogue bias --shapes scripts/shapes/prefill-34.txt
 finish
 # The 10% margin: same kernels, so the session's own cache.
 for r in 1 2; do
-    bench new-m05-$r --shapes .gpu/shapes/moved-34b-tn.txt
-    B=.gpu/m10/deepgemm-bench bench m10-$r --shapes .gpu/shapes/moved-34b-tn.txt
+    bench new-m05-$r --shapes scripts/shapes/moved-34b-tn.txt
+    B=.gpu/m10/deepgemm-bench bench m10-$r --shapes scripts/shapes/moved-34b-tn.txt
 done
-alternate 2 --layout TN --shapes .gpu/shapes/moved-34a-tn.txt
-alternate 2 --epilogue bias --shapes .gpu/shapes/bias-col-34a.txt
+alternate 2 --layout TN --shapes scripts/shapes/moved-34a-tn.txt
+alternate 2 --epilogue bias --shapes scripts/shapes/bias-col-34a.txt
 finish
-alternate 1 --shapes .gpu/shapes/set-a.txt
+alternate 1 --shapes scripts/shapes/set-a.txt
 finish
