@@ -426,26 +426,6 @@ pub const SWAP_MAX_M: u64 = 64;
 /// (session 4 sweeps: up to ~10% on one tile) is of the same order as most differences.
 pub const SWAP_MARGIN: f64 = 0.10;
 
-/// SWAP_MARGIN where the two orientations are alike: both operands K-major (TN), so the
-/// transposed problem runs the same kernels, and both D layouts take the TMA-store epilogue
-/// (row-major D in the fill widths' slabs since session 34). What is left between them is the
-/// tiles' fill, which the model follows (`34b`: ...).
-pub const SWAP_MARGIN_ALIKE: f64 = 0.05;
-
-/// The margin a transposed plan of `p` must be modelled below the direct best by.
-fn swap_margin(p: &GemmProblem) -> f64 {
-    // op(A) is m x k and op(B) k x n: K-major is a unit stride along k.
-    let tn = p.a.col == 1 && p.b.row == 1;
-    let stores = |q: &GemmProblem| {
-        sm90::tma_store(q, sm90::TMA_STRIDE_ALIGN, crate::problem::Scalar::Host(0.0)).is_ok()
-    };
-    if tn && stores(p) && stores(&p.transposed()) {
-        SWAP_MARGIN_ALIKE
-    } else {
-        SWAP_MARGIN
-    }
-}
-
 /// The Hopper plans of `p` computed transposed (`Plan::swap`: D^T = op(B)^T op(A)^T, each
 /// operand keeping its majorness), given the best estimate of the direct plans (`None`: the
 /// direct problem has no Hopper plan).
@@ -468,7 +448,7 @@ pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec, direct_best_ns: Option<u
     match direct_best_ns {
         Some(_) if p.m <= SWAP_MAX_M && p.m < p.n => {}
         Some(best) => {
-            let bar = (best as f64 * (1.0 - swap_margin(p))) as u64;
+            let bar = (best as f64 * (1.0 - SWAP_MARGIN)) as u64;
             plans.retain(|s| s.estimate_ns < bar);
         }
         None => {}

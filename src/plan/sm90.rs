@@ -1040,7 +1040,7 @@ pub fn fitting_with(
 ) -> Vec<Sm90Variant> {
     let mut v: Vec<Sm90Variant> = Sm90Variant::all()
         .into_iter()
-        .filter(|v| v.fits(p) && v.fits_device(dev))
+        .filter(|v| v.fits(p) && v.fits_device(dev) && !row_slabs_of_8(v, p))
         .collect();
     // A clustered variant fits wherever its unclustered twin does (`check` ignores the
     // cluster), so the twin goes exactly where the tile is built clustered.
@@ -1052,6 +1052,15 @@ pub fn fitting_with(
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
     v
+}
+
+/// Whether `v` would store a row-major 16-bit D of `p` in slabs of 8 columns (a width 8 past
+/// a multiple of 16, kernels/sm90/store.cuh): built and tested, not planned. Each TMA store
+/// then writes 16 bytes of 64 rows: `34b` timed the 15 TT shape-layouts the planner had moved
+/// onto such widths (computed as NN transposed) at 1.13x the time of their plans before, where
+/// the 30 moved onto 16-column slabs ran 0.979x.
+pub fn row_slabs_of_8(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    v.tma_store_cols(p) == Some(8) && p.d.col == 1 && p.d.row != 1
 }
 
 /// The variant of the best Hopper plan for `p` (`plan::hopper_plans` ranks tiles and
