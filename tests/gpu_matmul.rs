@@ -740,21 +740,21 @@ fn back_to_back_dependent_calls() {
     g.finish();
 }
 
-/// A bias along the kernel's n on tiles over 64 wide (session 34): problems computed
-/// transposed on a fill width (TN 2368 x 1120, 416 x 3696; TT 3000 x 1000) with a bias, which
-/// only the TMA-store epilogue adds there, so the plan must hold for every beta: beta = 0
-/// (C NaN, unread), beta != 0 with C loaded by TMA (in place too), alpha/beta on the device,
-/// every biased epilogue, an fp32 bias, row-major C and D, and D at an odd leading dimension
-/// (no such plan then: `Sm90Variant::check`); the heuristic's algo and NULL.
+/// A bias along the kernel's n through the TMA-store epilogue (session 34): decode-sized
+/// problems computed transposed on 128 x 64 tiles (64 x 4096 x 4096 with Stream-K, 56 x 14336
+/// x 1024 data-parallel, in TN and TT) with a bias: beta = 0 (C NaN, unread), beta != 0 with C
+/// loaded by TMA (in place too), alpha/beta on the device, every biased epilogue, an fp32
+/// bias, row-major C and D, and D at an odd leading dimension (the general epilogue); the
+/// heuristic's algo and NULL.
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn swapped_bias_on_wide_tiles() {
+fn swapped_bias_through_the_tma_store() {
     let env = Env::new();
-    let mut g = Group::new("swapped_bias_on_wide_tiles");
+    let mut g = Group::new("swapped_bias_through_the_tma_store");
     let shapes = [
-        ((true, false), 2368, 1120, 928),
-        ((true, false), 416, 3696, 1832),
-        ((false, false), 3000, 1000, 256),
+        ((true, false), 64, 4096, 4096),
+        ((true, false), 56, 14336, 1024),
+        ((false, false), 56, 14336, 1024),
     ];
     let epis = [Epi::Bias, Epi::GeluBias, Epi::ReluBias];
     for &(ab, cd, tf32) in &TYPE_COMBOS {

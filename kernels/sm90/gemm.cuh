@@ -322,8 +322,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                      const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr bool kPingPong = BLOCK_M == 64;
-  // The TMA-store epilogue adds a bias along n (src/plan/sm90.rs `Sm90Variant::tma_bias_col`).
-  constexpr bool kTmaBiasCol = !kPingPong && BLOCK_N % 16 == 0;
+  // The TMA-store epilogue adds a bias along n (src/plan/sm90.rs `Sm90Variant::tma_bias_col`):
+  // 64-wide tiles only. Built into wider ones too it was right (session 34, `34a`) but left
+  // their plain epilogues 2-8% slower (`34c`: 8192x8192x1024 on 128x256 191.9 -> 206.9 us).
+  constexpr bool kTmaBiasCol = !kPingPong && BLOCK_N <= 64;
   constexpr int kNumConsumers = 2;
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
   constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;

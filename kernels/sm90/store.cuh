@@ -219,9 +219,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
   // A bias along n (a swapped problem): a value per column (bias_cols below). kBiasColOk:
-  // the variants built with it (src/plan/sm90.rs `Sm90Variant::tma_bias_col`: the 128-row
-  // tiles of widths a multiple of 16; with it the others spilled a few registers). The host
-  // gives the rest no TMA store with a bias along n.
+  // the variants built with it (src/plan/sm90.rs `Sm90Variant::tma_bias_col`: 128 x 64). The
+  // host gives the rest no TMA store with a bias along n.
   const bool bias_col = kBiasColOk && (p.flags & (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL)) ==
                                           (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL);
 
@@ -314,9 +313,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         }
       }
       // A bias along n: fragment group 2k + u's two columns, 2(l % 4) and + 1, loaded here
-      // (L1 hits after the first warp's) and used below; -0 past n. Kept a box long, or
-      // shuffled from one load a lane, the values or the lanes' indices spilled at 248- and
-      // 256-wide tiles.
+      // (L1 hits after the first warp's) and used below; -0 past n. (Kept a box long, or
+      // shuffled from one load a lane, the values or the lanes' indices spilled when wider
+      // tiles were built with it.)
       float bias_cols[2][2] = {{-0.f, -0.f}, {-0.f, -0.f}};
       if (bias_col) {
 #pragma unroll
