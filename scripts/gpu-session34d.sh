@@ -13,12 +13,6 @@
 #     there: bash scripts/gpu-session34d.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-precompile_all
-direct
-finish
-grid grid 200
-finish
-precompile_old all
 pair() {  # pair NAME ROUNDS ARGS...: new and old in turn, named NAME-new-R / NAME-old-R
     local name=$1 rounds=$2; shift 2
     for ((r = 1; r <= rounds; r++)); do
@@ -26,10 +20,17 @@ pair() {  # pair NAME ROUNDS ARGS...: new and old in turn, named NAME-new-R / NA
         bench_old "$name-old-$r" "$@"
     done
 }
+# Ordered by need (the session's device time was nearly spent): correctness of the final
+# kernels, the 64-wide kernels' timing, the controls, then the grid and the TT moves.
+precompile_all
+direct
+finish
 pair bias 1 --epilogue bias --shapes scripts/shapes/bias-col-34a.txt
 pair plain 1 --shapes scripts/shapes/bias-col-34a.txt
 finish
 pair ctl 1 --shape 4096x2112x7168 --shape 4096x4096x4096 --iters 20
+finish
+grid grid 200
 finish
 pair tt 1 --layout TT --shapes scripts/shapes/moved-34c-tt.txt
 finish

@@ -966,13 +966,16 @@ mod tests {
         }
         // TT 3000 x 1000 x 4000 (B N-major): no fill widths as it is (an MN-major B tile is
         // whole 64-column chunks), so 96 tiles of 128x256; transposed it is NN 1000 x 3000
-        // (row-major D), 128 tiles of 128x192 or 120 of a fill width.
+        // (row-major D), 128 tiles of 128x192 or 120 of 128x208 (16-column slabs).
         let c = candidates(&crate::problem::dense_bf16(3000, 1000, 4000, 1, 1), &dev).unwrap();
         assert!(c[0].swap, "{}", c[0].name());
         match c[0].kernel {
             Kernel::Sm90(v) => {
                 assert_eq!(v.layout_tag(), "nn");
+                // Not a width 8 past a multiple of 16: a row-major D's 8-column slabs are not
+                // planned (`sm90::row_slabs_of_8`).
                 assert!((192..=208).contains(&v.block_n), "{}", c[0].name());
+                assert_eq!(v.block_n % 16, 0, "{}", c[0].name());
             }
             k => panic!("not sm90: {k:?}"),
         }
