@@ -102,7 +102,8 @@ struct EpilogueSmem {
 
 // 16-bit D can take the TMA-store epilogue on tiles at least 64 wide (stmatrix stores 16-bit
 // elements; the narrow n16/n32 tiles always take the general one). Widths that are not whole
-// 64-column boxes store 16 (or 8) columns at a time, column-major D only (sm90/store.cuh).
+// 64-column boxes store 16 (or 8) columns at a time: whole lines of a column-major D, slabs of
+// a row-major D's lines (sm90/store.cuh).
 template <typename OutT, int BLOCK_N>
 struct CanTmaStore {
   static constexpr bool kValue = sizeof(OutT) == 2 && BLOCK_N >= 64 && BLOCK_N % 8 == 0;
