@@ -25,12 +25,21 @@ precompile_old() { DEEPGEMM_CACHE_DIR=$OLD_CACHE "$OLD_B" --precompile "${1:-all
 bench_old() { B=$OLD_B DEEPGEMM_CACHE_DIR=$OLD_CACHE bench "$@"; }
 # `alternate ROUNDS ARGS...`: this build (`new-R`) and the earlier commit's (`old-R`) in turn,
 # ROUNDS times, on the same bench arguments (cross-call variance is up to 16%: compare within a
-# run).
+# run). Its logs are named new-R / old-R whatever the arguments: a second `alternate` before
+# `finish` overwrites the first's (session 34 lost two sets so); `pair` below names them.
 alternate() {
     local rounds=$1; shift
     for ((r = 1; r <= rounds; r++)); do
         bench new-$r "$@"
         bench_old old-$r "$@"
+    done
+}
+# `pair NAME ROUNDS ARGS...`: as `alternate`, logs named NAME-new-R / NAME-old-R.
+pair() {
+    local name=$1 rounds=$2; shift 2
+    for ((r = 1; r <= rounds; r++)); do
+        bench "$name-new-$r" "$@"
+        bench_old "$name-old-$r" "$@"
     done
 }
 # `alternate_layouts ROUNDS LAYOUTS ARGS...`: `alternate` once per layout of LAYOUTS (e.g.

@@ -11,13 +11,6 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_old all
-pair() {  # pair NAME ROUNDS ARGS...: new and old in turn, named NAME-new-R / NAME-old-R
-    local name=$1 rounds=$2; shift 2
-    for ((r = 1; r <= rounds; r++)); do
-        bench "$name-new-$r" "$@"
-        bench_old "$name-old-$r" "$@"
-    done
-}
 pair tt 2 --layout TT --shapes scripts/shapes/moved-34c-tt.txt
 finish
 pair tn 2 --layout TN --shapes scripts/shapes/moved-34c-tn.txt

@@ -13,13 +13,6 @@
 #     there: bash scripts/gpu-session34d.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-pair() {  # pair NAME ROUNDS ARGS...: new and old in turn, named NAME-new-R / NAME-old-R
-    local name=$1 rounds=$2; shift 2
-    for ((r = 1; r <= rounds; r++)); do
-        bench "$name-new-$r" "$@"
-        bench_old "$name-old-$r" "$@"
-    done
-}
 # Ordered by need (the session's device time was nearly spent): correctness of the final
 # kernels, the 64-wide kernels' timing, the controls, then the grid and the TT moves.
 precompile_all
