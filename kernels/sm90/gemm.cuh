@@ -873,9 +873,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const auto epilogue = [&](const float (&x)[kAccRegs]) {
         if constexpr (kCanTmaStore) {
           if (tma_store) {
-            epilogue_tma_store_for<OutT, false, kTmaBiasCol>(x, staging, barrier_id, tid, tmap_d, p, alpha, row_base,
-                                         col_base, row_lo, col_lo, tile.batch, boxes, Fixup{},
-                                         load_c, tmap_c, c_bars, beta);
+            epilogue_tma_store_for<OutT, false, kTmaBiasCol>(
+                x, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo,
+                tile.batch, boxes, Fixup{}, load_c, tmap_c, c_bars, beta);
             return;
           }
         }
@@ -976,9 +976,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           if constexpr (kCanTmaStore) {
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
-              epilogue_tma_store_for<OutT, true, kTmaBiasCol>(acc, staging, barrier_id, tid, tmap_d, p, alpha,
-                                                 row_base, col_base, row_lo, col_lo, tile.batch,
-                                                 boxes, fixup, false, tmap_c, c_bars, beta);
+              epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
+                  acc, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
+                  col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }
           }

@@ -49,6 +49,10 @@ struct StoreShape {
   // Columns per TMA store for a tile kBlockN wide (src/plan/sm90.rs `store_box_cols`).
   template <int kBlockN>
   static constexpr int kStoreCols = kBlockN % kBox == 0 ? kBox : kBlockN % 16 == 0 ? 16 : 8;
+  // Columns per TMA load of C into a row-major D's staging (load_c_box): D's slab, or a whole
+  // box where D has no 8-column slabs to load into (gemm.cuh `load_c` never loads those).
+  template <int kStoreCols>
+  static constexpr int kRowCLoadCols = kStoreCols == 8 ? kBox : kStoreCols;
 };
 static_assert(StoreShape::kBufferBytes % 1024 == 0, "each buffer keeps the swizzle period");
 
@@ -98,8 +102,7 @@ __device__ __forceinline__ void load_c_box(const TmaDescriptor& tmap_c, const Sm
   const int bc = static_cast<int>(batch);
   mbarrier_arrive_expect_tx(bar, S::kBufferBytes);
   if ((p.flags & SM90_FLAG_D_ROW_MAJOR) != 0) {
-    // Whole boxes, or 16-column slabs (never 8: gemm.cuh `load_c`).
-    constexpr int kLoadCols = kStoreCols == 8 ? S::kBox : kStoreCols;
+    constexpr int kLoadCols = S::kRowCLoadCols<kStoreCols>;
 #pragma unroll
     for (int c = 0; c < S::kBox / kLoadCols; ++c) {
       tma_load_3d(buf + c * kLoadCols * S::kLineBytes, &tmap_c, bar, cc + c * kLoadCols, rc, bc);
@@ -141,8 +144,7 @@ __device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, co
       const int rc = static_cast<int>(row_base);
       const int cc = static_cast<int>(col_base + box * S::kBox);
       if (row_major) {
-        constexpr int kStoreCols = S::kStoreCols<kBlockN>;
-        constexpr int kLoadCols = kStoreCols == 8 ? S::kBox : kStoreCols;  // as load_c_box
+        constexpr int kLoadCols = S::kRowCLoadCols<S::kStoreCols<kBlockN>>;  // as load_c_box
 #pragma unroll
         for (int c = 0; c < S::kBox / kLoadCols; ++c) {
           tma_prefetch_3d(&tmap_c, cc + c * kLoadCols, rc, static_cast<int>(batch));

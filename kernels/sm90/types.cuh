@@ -113,9 +113,9 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_FLAG_D_ROW_MAJOR 8
 
 // The bias runs along n (one value per column of D): set for a swapped problem, whose kernel
-// columns are the caller's rows. The TMA-store epilogue takes it at every width, the general
-// one up to 64 columns (`kCanBiasCol`: the host runs wider tiles with it only where the
-// TMA-store epilogue is taken, src/plan/sm90.rs `bias_col_needs_tma_store`).
+// columns are the caller's rows. Tiles up to 64 wide only (src/plan/sm90.rs
+// MAX_BIAS_ALONG_N_TILE): the general epilogue (`kCanBiasCol`) and, on 128 x 64, the TMA-store
+// one (gemm.cuh `kTmaBiasCol`) add it.
 #define SM90_FLAG_BIAS_COL 16
 
 // Every element of A (B) is loaded once: one tile column (row) covers n (m). The producer

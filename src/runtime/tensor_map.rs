@@ -355,8 +355,8 @@ pub fn encode_c_args(
     let mut c_as_d = *p;
     c_as_d.d = p.c;
     let mut args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
-    if !(layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX) {
-        // Row-major slabs keep D's slab box and swizzle (one load a slab).
+    let row_slabs = layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX;
+    if !row_slabs {
         args.box_dim = [STORE_BOX, STORE_BOX, 1];
         args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
     }
