@@ -44,7 +44,8 @@
 //   B likewise with n and BLOCK_N.
 //   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
 //   (n, m, batch), box (64, 64, 1), one per consumer warpgroup and 64 columns.
-//   C (SM90_FLAG_C_TMA, with beta != 0): as D, loaded into the TMA-store staging.
+//   C (SM90_FLAG_C_TMA, with beta != 0): as D, loaded into the TMA-store staging. Without it,
+//   a row-major D in slabs has D's whole-box map in this slot (SM90_FLAG_D_BOXES).
 //
 // The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
 //   extern "C" __global__ void __launch_bounds__(384, 1) NAME(
@@ -681,8 +682,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
       tma_prefetch_descriptor(&tmap_d);
-      if (load_c) {
-        tma_prefetch_descriptor(&tmap_c);
+      if (load_c || (p.flags & SM90_FLAG_D_BOXES) != 0) {
+        tma_prefetch_descriptor(&tmap_c);  // C's map, or D's whole-box map
       }
     }
 

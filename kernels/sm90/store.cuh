@@ -204,8 +204,10 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
   // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
   // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
-  // 128-byte span). C's map then has the slab box too (load_c_box); not into 8-column slabs
-  // (with their reads the 248-wide tile spilled: the host gives those launches no C map).
+  // 128-byte span). Without C, only the last, partial box is cut so: the whole ones go through
+  // D's whole-box map (SM90_FLAG_D_BOXES; all in slabs, a 128 x 224 tile took 14 stores a
+  // warpgroup where it now takes 5). C's map has the slab box (load_c_box); not into 8-column
+  // slabs (with their reads the 248-wide tile spilled: the host gives those launches no C map).
   constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
   static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");
@@ -260,6 +262,11 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const int batch_coord = static_cast<int>(batch);
   const int row_coord = static_cast<int>(row_base);
   const int last_box = kLoadC ? stored_boxes<kBlockN>(p, row_base, row_lo, col_base, col_lo).last : 0;
+  // A row-major D in slabs stores its whole boxes through D's whole-box map (SM90_FLAG_D_BOXES,
+  // in tmap_c's slot), as a tile of whole boxes does. Not when C is loaded: C's map holds the
+  // slot, and C's slabs land where D's slabs are stored from.
+  const bool whole_boxes = !kLoadC && kStoreCols < S::kBox && row_major &&
+                           (p.flags & SM90_FLAG_D_BOXES) != 0;
 
 #pragma unroll
   for (int box = 0; box < kBoxesPerTile; ++box) {
@@ -274,6 +281,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     const unsigned buf = staging + buf_index * S::kBufferBytes;
     // This box's columns: 64, or what is left of the tile (a multiple of 8).
     const int box_cols = kBlockN - box * S::kBox < S::kBox ? kBlockN - box * S::kBox : S::kBox;
+    // Staged and stored as a whole 64 x 64 box (the 128-byte swizzle's lines) rather than in
+    // slabs (compile-time but for the flag).
+    const bool whole = whole_boxes && box_cols == S::kBox;
     if constexpr (kLoadC) {
       // C's box has landed in the buffer, which its last store had read before the load.
       mbarrier_wait_parity(c_bars + 8u * buf_index, (boxes / S::kBuffers) & 1u);
@@ -360,7 +370,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         const float hi = activate_16bit<kAct>(fmaf(alpha, x1, add1));
         r[i] = Pack2<OutT>::convert(lo, hi);
       }
-      if (row_major && kStoreCols == S::kBox) {
+      if (row_major && (kStoreCols == S::kBox || whole)) {
         stmatrix_x4(buf + row_major_line + 16u * ((2u * k + t_odd) ^ j), r);
       } else if (row_major && kStoreCols == 16) {
         stmatrix_x4(buf + 2048u * k + slab16_addr, r);
@@ -385,6 +395,8 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         } else {
           tma_store_3d(&tmap_d, buf, row_coord, col_coord, batch_coord);
         }
+      } else if (whole) {
+        tma_store_3d(&tmap_c, buf, col_coord, row_coord, batch_coord);  // D's whole-box map
       } else {
         // Column-major lines are columns: 16 (8) of them are 2 KiB (1 KiB) of the buffer; a
         // row-major slab is as large. Stores that start past n write nothing (TMA clips to

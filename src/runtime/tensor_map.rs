@@ -223,6 +223,11 @@ pub const FLAG_D_ROW_MAJOR: i32 = 8;
 /// The kernel's SM90_FLAG_C_TMA: with FLAG_TMA_STORE, C's tensor map (D's layout and box) is
 /// valid and a beta != 0 takes the TMA-store epilogue, C's boxes loaded by TMA.
 pub const FLAG_C_TMA: i32 = 128;
+/// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE and FLAG_D_ROW_MAJOR at a width whose D
+/// map stores slabs (`Sm90Variant::store_box_cols` below STORE_BOX), and without FLAG_C_TMA, the
+/// fourth map (C's slot) is D's with whole 64 x 64 boxes (`encode_store_box_args`): the tile's
+/// whole boxes are stored through it and only its last, partial box in slabs.
+pub const FLAG_D_BOXES: i32 = 256;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
 /// The kernel's SM90_FLAG_STREAM_A and _B: every element of A (B) is loaded once, so the
@@ -336,6 +341,21 @@ fn store_swizzle(v: &Sm90Variant, layout: StoreLayout) -> CUtensorMapSwizzle {
         (StoreLayout::RowMajor, 16) => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
         (StoreLayout::RowMajor, _) => CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
     }
+}
+
+/// The encode arguments of D's whole-box map for a row-major D whose tiles end in slabs
+/// (FLAG_D_BOXES): D's map (`encode_store_args_with`) with the 64 x 64 box and 128-byte swizzle
+/// of a row-major D at a width of whole boxes.
+pub fn encode_store_box_args(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    address: u64,
+    padded: bool,
+) -> Result<TiledEncode> {
+    let mut args = encode_store_args_with(v, p, StoreLayout::RowMajor, address, padded)?;
+    args.box_dim = [STORE_BOX, STORE_BOX, 1];
+    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
+    Ok(args)
 }
 
 /// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
@@ -490,6 +510,8 @@ impl Sm90Params {
             }
             if c_ok {
                 flags |= FLAG_C_TMA;
+            } else if layout == Some(StoreLayout::RowMajor) && cols != STORE_BOX {
+                flags |= FLAG_D_BOXES;
             }
         }
         let (alpha, alpha_ptr) = ptrs.alpha.split();
@@ -637,13 +659,15 @@ pub struct Sm90Args {
     pub tmap_b: TensorMap,
     /// D's map when `params.flags` has FLAG_TMA_STORE, else zeros (never read).
     pub tmap_d: TensorMap,
-    /// C's map when `params.flags` has FLAG_C_TMA, else zeros (never read).
+    /// C's map when `params.flags` has FLAG_C_TMA, D's whole-box map when it has FLAG_D_BOXES,
+    /// else zeros (never read).
     pub tmap_c: TensorMap,
 }
 
 impl Sm90Args {
     /// Builds the parameter block and encodes the tensor maps (one driver call each: A, B, D
-    /// when the TMA-store epilogue applies, and C when it also loads C).
+    /// when the TMA-store epilogue applies, and C when it also loads C, or else D's whole-box
+    /// map for a row-major D in slabs).
     pub fn new(
         v: &Sm90Variant,
         p: &GemmProblem,
@@ -677,6 +701,8 @@ impl Sm90Args {
         };
         let tmap_c = if params.flags & FLAG_C_TMA != 0 {
             encode(&encode_c_args(v, p, layout, ptrs.c)?)?
+        } else if params.flags & FLAG_D_BOXES != 0 {
+            encode(&encode_store_box_args(v, p, ptrs.d, padded_d)?)?
         } else {
             TensorMap([0; 16])
         };
@@ -1685,6 +1711,22 @@ mod tests {
         let e = encode_store_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
         assert_eq!(e.box_dim, [64, 64, 1]);
         assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        // A row-major D in slabs stores its whole boxes through a second map (C's slot, no C
+        // read): the same tensor, 64 x 64 boxes, 128-byte swizzle; not at whole-box widths nor
+        // for a column-major D, whose map stores whole boxes or their 16-column parts.
+        assert_eq!(row_flags(16) & FLAG_D_BOXES, FLAG_D_BOXES);
+        assert_eq!(row_flags(8) & FLAG_D_BOXES, FLAG_D_BOXES);
+        assert_eq!(row_flags(STORE_BOX) & FLAG_D_BOXES, 0);
+        assert_eq!(params.flags & FLAG_D_BOXES, 0);
+        let slabs = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
+        let boxes = encode_store_box_args(&fill, &p_row, 0x10_0000, false).unwrap();
+        assert_eq!(boxes.box_dim, [64, 64, 1]);
+        assert_eq!(boxes.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        assert_eq!(
+            (boxes.global_address, boxes.global_dim, boxes.global_strides),
+            (slabs.global_address, slabs.global_dim, slabs.global_strides)
+        );
+        assert!(encode_store_box_args(&fill, &p, 0x10_0000, false).is_err());
         // beta != 0: C by TMA, into whole boxes (64 x 64, 128-byte swizzle) or, for a
         // row-major D in slabs, with D's slab box and swizzle (one load a slab).
         let beta1 = GemmPointers {
@@ -1692,9 +1734,10 @@ mod tests {
             ..ptrs
         };
         for cols in [16, STORE_BOX] {
+            // C's map takes the fourth slot: every box of a tile in slabs goes in slabs.
             let flags = Sm90Params::new_with(&p_row, &beta1, 16, false, Some(cols)).flags;
             assert_eq!(
-                flags & (FLAG_TMA_STORE | FLAG_C_TMA),
+                flags & (FLAG_TMA_STORE | FLAG_C_TMA | FLAG_D_BOXES),
                 FLAG_TMA_STORE | FLAG_C_TMA
             );
         }
