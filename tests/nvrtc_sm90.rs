@@ -258,7 +258,8 @@ mod gpu {
     use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
     use deepgemm::runtime::driver;
     use deepgemm::runtime::tensor_map::{
-        FLAG_C_TMA, FLAG_TMA_STORE, Sm90Args, configure_function, launch,
+        FLAG_C_TMA, FLAG_D_BOXES, FLAG_D_ROW_MAJOR, FLAG_TMA_STORE, Sm90Args, configure_function,
+        launch,
     };
     use deepgemm::types::{Activation, ScalarType, compute_type, cuda_data_type, epilogue, order};
 
@@ -2302,6 +2303,15 @@ mod gpu {
         assert_eq!(
             v.has_tma_store() && flags & FLAG_TMA_STORE != 0 && (c.beta == 0.0 || c_by_tma),
             takes_tma_store(c, &p, &v),
+            "{c:?}"
+        );
+        // A row-major D in slabs stores its whole boxes through D's whole-box map unless C's
+        // map holds that slot: these cases run both store paths of such a tile.
+        assert_eq!(
+            flags & FLAG_D_BOXES != 0,
+            flags & (FLAG_TMA_STORE | FLAG_D_ROW_MAJOR | FLAG_C_TMA)
+                == FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
+                && v.store_box_cols() != 64,
             "{c:?}"
         );
         let launch_once = |kernel: &Loaded| {
