@@ -426,6 +426,37 @@ pub const SWAP_MAX_M: u64 = 64;
 /// (session 4 sweeps: up to ~10% on one tile) is of the same order as most differences.
 pub const SWAP_MARGIN: f64 = 0.10;
 
+/// SWAP_MARGIN where the two orientations are alike: both operands K-major (TN: the
+/// transposed problem runs the same kernels), D both ways a TMA-store target, and the
+/// transposed plan's tile stores it by TMA (not the 16/32-wide tiles, which have only the
+/// general epilogue). What is left between them is the tiles' fill, which the model follows.
+/// H200, session 35 (`35b`, the 18 TN shape-layouts of the kept sets a 5% margin moved, one
+/// round against 10%): the 16 that fit this rule 0.969 of the time (14336x1024x4096, PyTorch's
+/// MLP prefill, 172.3 -> 157.6 us on 128x224 transposed, 0.88 -> 0.96x cuBLASLt; 1000x344x11120
+/// 0.914; worst 2944x512x6528 1.029); the 2 onto 128x16 / 128x32 tiles 1.24 and 0.99. Session
+/// 34 had measured the margin without the tile rule and with a row-major D's every box in
+/// slabs at 1.003 over 15 moves (`34b`).
+pub const SWAP_MARGIN_ALIKE: f64 = 0.05;
+
+/// The margin the transposed plan `swapped` (of `p^T`) must be modelled below the direct best
+/// of `p` by: SWAP_MARGIN_ALIKE where the orientations are alike (see there), else SWAP_MARGIN.
+fn swap_margin(p: &GemmProblem, swapped: &Plan) -> f64 {
+    // op(A) is m x k and op(B) k x n: K-major is a unit stride along k.
+    let tn = p.a.col == 1 && p.b.row == 1;
+    let stores = |q: &GemmProblem| {
+        sm90::tma_store(q, sm90::TMA_STRIDE_ALIGN, crate::problem::Scalar::Host(0.0)).is_ok()
+    };
+    let tile_stores = match swapped.kernel {
+        Kernel::Sm90(v) => v.tma_store_cols(&p.transposed()).is_some(),
+        _ => false,
+    };
+    if tn && tile_stores && stores(p) && stores(&p.transposed()) {
+        SWAP_MARGIN_ALIKE
+    } else {
+        SWAP_MARGIN
+    }
+}
+
 /// The Hopper plans of `p` computed transposed (`Plan::swap`: D^T = op(B)^T op(A)^T, each
 /// operand keeping its majorness), given the best estimate of the direct plans (`None`: the
 /// direct problem has no Hopper plan).
@@ -433,7 +464,8 @@ pub const SWAP_MARGIN: f64 = 0.10;
 ///   of them, so the narrow tiles take it as n.
 /// - No direct plan: all of them. tf32 TT (an N-major B, which tf32 wgmma cannot read) is NN
 ///   transposed, which the register-A kernel takes.
-/// - Otherwise those the model puts SWAP_MARGIN below the direct best: the tiles quantise the
+/// - Otherwise those the model puts SWAP_MARGIN (SWAP_MARGIN_ALIKE where the orientations are
+///   alike, `swap_margin`) below the direct best: the tiles quantise the
 ///   other orientation better. Since the fill widths (`sm90::FILL_TILES`) that is mostly an
 ///   N-major B, which they cannot take: TT 3000x1000x4000 runs 128 tiles of 128x192 as NN
 ///   1000x3000 transposed (39.9 us on the H200), 96 of 128x256 as it is (47.7).
@@ -448,8 +480,7 @@ pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec, direct_best_ns: Option<u
     match direct_best_ns {
         Some(_) if p.m <= SWAP_MAX_M && p.m < p.n => {}
         Some(best) => {
-            let bar = (best as f64 * (1.0 - SWAP_MARGIN)) as u64;
-            plans.retain(|s| s.estimate_ns < bar);
+            plans.retain(|s| (s.estimate_ns as f64) < best as f64 * (1.0 - swap_margin(p, s)));
         }
         None => {}
     }
@@ -989,6 +1020,29 @@ mod tests {
                 s.name()
             );
         }
+        // TN with D a TMA-store target both ways: the alike margin, for tiles that store by
+        // TMA only. PyTorch's MLP prefill 14336 x 1024 x 4096 runs 128x224 transposed (64
+        // tile columns of 8 rows, 3.9 waves; modelled ~7% under the direct 128x128).
+        let prefill = tn(14336, 1024, 4096, crate::types::epilogue::DEFAULT);
+        let c = candidates(&prefill, &dev).unwrap();
+        assert!(c[0].swap, "{}", c[0].name());
+        let best_direct = c.iter().find(|p| !p.swap).unwrap().estimate_ns as f64;
+        for s in c.iter().filter(|p| p.swap) {
+            assert_eq!(swap_margin(&prefill, s), SWAP_MARGIN_ALIKE, "{}", s.name());
+            assert!((s.estimate_ns as f64) < best_direct * (1.0 - SWAP_MARGIN_ALIKE));
+        }
+        // A 128x32 tile (the general epilogue only) keeps the full margin: 280x488x5712 ran
+        // 1.24x slower on it transposed (`35b`).
+        let narrow = tn(280, 488, 5712, crate::types::epilogue::DEFAULT);
+        for s in hopper_plans(&narrow.transposed(), &dev).unwrap() {
+            let Kernel::Sm90(v) = s.kernel else { continue };
+            let want = if v.has_tma_store() { SWAP_MARGIN_ALIKE } else { SWAP_MARGIN };
+            assert_eq!(swap_margin(&narrow, &s), want, "{}", s.name());
+        }
+        assert!(candidates(&narrow, &dev).unwrap().iter().all(|p| match p.kernel {
+            Kernel::Sm90(v) => !p.swap || v.has_tma_store(),
+            _ => true,
+        }));
         // A swapped plan checks the pointers it will use: the caller's B is its A.
         let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
         let plan = candidates(&p, &dev).unwrap()[0];
