@@ -1036,13 +1036,22 @@ mod tests {
         let narrow = tn(280, 488, 5712, crate::types::epilogue::DEFAULT);
         for s in hopper_plans(&narrow.transposed(), &dev).unwrap() {
             let Kernel::Sm90(v) = s.kernel else { continue };
-            let want = if v.has_tma_store() { SWAP_MARGIN_ALIKE } else { SWAP_MARGIN };
+            let want = if v.has_tma_store() {
+                SWAP_MARGIN_ALIKE
+            } else {
+                SWAP_MARGIN
+            };
             assert_eq!(swap_margin(&narrow, &s), want, "{}", s.name());
         }
-        assert!(candidates(&narrow, &dev).unwrap().iter().all(|p| match p.kernel {
-            Kernel::Sm90(v) => !p.swap || v.has_tma_store(),
-            _ => true,
-        }));
+        assert!(
+            candidates(&narrow, &dev)
+                .unwrap()
+                .iter()
+                .all(|p| match p.kernel {
+                    Kernel::Sm90(v) => !p.swap || v.has_tma_store(),
+                    _ => true,
+                })
+        );
         // A swapped plan checks the pointers it will use: the caller's B is its A.
         let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
         let plan = candidates(&p, &dev).unwrap()[0];

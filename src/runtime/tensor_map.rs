@@ -1721,7 +1721,10 @@ mod tests {
         let slabs = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
         let boxes = encode_store_box_args(&fill, &p_row, 0x10_0000, false).unwrap();
         assert_eq!(boxes.box_dim, [64, 64, 1]);
-        assert_eq!(boxes.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+        assert_eq!(
+            boxes.swizzle,
+            CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B
+        );
         assert_eq!(
             (boxes.global_address, boxes.global_dim, boxes.global_strides),
             (slabs.global_address, slabs.global_dim, slabs.global_strides)
