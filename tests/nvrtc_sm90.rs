@@ -2311,7 +2311,7 @@ mod gpu {
             flags & FLAG_D_BOXES != 0,
             flags & (FLAG_TMA_STORE | FLAG_D_ROW_MAJOR | FLAG_C_TMA)
                 == FLAG_TMA_STORE | FLAG_D_ROW_MAJOR
-                && v.store_box_cols() != 64,
+                && v.store_box_cols() == 16,
             "{c:?}"
         );
         let launch_once = |kernel: &Loaded| {

@@ -204,7 +204,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
   // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
   // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
-  // 128-byte span). Without C, only the last, partial box is cut so: the whole ones go through
+  // 128-byte span). In 16-column slabs without C, only the last, partial box is cut so: the whole ones go through
   // D's whole-box map (SM90_FLAG_D_BOXES; all in slabs, a 128 x 224 tile took 14 stores a
   // warpgroup where it now takes 5). C's map has the slab box (load_c_box); not into 8-column
   // slabs (with their reads the 248-wide tile spilled: the host gives those launches no C map).
@@ -262,10 +262,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const int batch_coord = static_cast<int>(batch);
   const int row_coord = static_cast<int>(row_base);
   const int last_box = kLoadC ? stored_boxes<kBlockN>(p, row_base, row_lo, col_base, col_lo).last : 0;
-  // A row-major D in slabs stores its whole boxes through D's whole-box map (SM90_FLAG_D_BOXES,
-  // in tmap_c's slot), as a tile of whole boxes does. Not when C is loaded: C's map holds the
-  // slot, and C's slabs land where D's slabs are stored from.
-  const bool whole_boxes = !kLoadC && kStoreCols < S::kBox && row_major &&
+  // A row-major D in 16-column slabs stores its whole boxes through D's whole-box map
+  // (SM90_FLAG_D_BOXES, in tmap_c's slot), as a tile of whole boxes does. Not when C is
+  // loaded: C's map holds the slot, and C's slabs land where D's slabs are stored from. Not
+  // in 8-column slabs, which are not planned for a row-major D (`row_slabs_of_8`; with it the
+  // 232-wide ring-epilogue tiles spilled).
+  const bool whole_boxes = !kLoadC && kStoreCols == 16 && row_major &&
                            (p.flags & SM90_FLAG_D_BOXES) != 0;
 
 #pragma unroll

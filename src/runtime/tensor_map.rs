@@ -224,7 +224,8 @@ pub const FLAG_D_ROW_MAJOR: i32 = 8;
 /// valid and a beta != 0 takes the TMA-store epilogue, C's boxes loaded by TMA.
 pub const FLAG_C_TMA: i32 = 128;
 /// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE and FLAG_D_ROW_MAJOR at a width whose D
-/// map stores slabs (`Sm90Variant::store_box_cols` below STORE_BOX), and without FLAG_C_TMA, the
+/// map stores 16-column slabs (`Sm90Variant::store_box_cols`; not 8: those are not planned for a
+/// row-major D, `plan::sm90::row_slabs_of_8`), and without FLAG_C_TMA, the
 /// fourth map (C's slot) is D's with whole 64 x 64 boxes (`encode_store_box_args`): the tile's
 /// whole boxes are stored through it and only its last, partial box in slabs.
 pub const FLAG_D_BOXES: i32 = 256;
@@ -510,7 +511,7 @@ impl Sm90Params {
             }
             if c_ok {
                 flags |= FLAG_C_TMA;
-            } else if layout == Some(StoreLayout::RowMajor) && cols != STORE_BOX {
+            } else if layout == Some(StoreLayout::RowMajor) && cols == 16 {
                 flags |= FLAG_D_BOXES;
             }
         }
@@ -1715,7 +1716,7 @@ mod tests {
         // read): the same tensor, 64 x 64 boxes, 128-byte swizzle; not at whole-box widths nor
         // for a column-major D, whose map stores whole boxes or their 16-column parts.
         assert_eq!(row_flags(16) & FLAG_D_BOXES, FLAG_D_BOXES);
-        assert_eq!(row_flags(8) & FLAG_D_BOXES, FLAG_D_BOXES);
+        assert_eq!(row_flags(8) & FLAG_D_BOXES, 0);
         assert_eq!(row_flags(STORE_BOX) & FLAG_D_BOXES, 0);
         assert_eq!(params.flags & FLAG_D_BOXES, 0);
         let slabs = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
