@@ -204,10 +204,11 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
   // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
   // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
-  // 128-byte span). In 16-column slabs without C, only the last, partial box is cut so: the whole ones go through
-  // D's whole-box map (SM90_FLAG_D_BOXES; all in slabs, a 128 x 224 tile took 14 stores a
-  // warpgroup where it now takes 5). C's map has the slab box (load_c_box); not into 8-column
-  // slabs (with their reads the 248-wide tile spilled: the host gives those launches no C map).
+  // 128-byte span). In 16-column slabs without C, only the last, partial box is cut so: the
+  // whole ones go through D's whole-box map (SM90_FLAG_D_BOXES; all in slabs, a 128 x 224 tile
+  // took 14 stores a warpgroup where it now takes 5). C's map has the slab box (load_c_box);
+  // not into 8-column slabs (with their reads the 248-wide tile spilled: the host gives those
+  // launches no C map).
   constexpr int kStoreCols = S::kStoreCols<kBlockN>;
   static_assert(sizeof(OutT) == 2, "stmatrix stores 16-bit elements");
   static_assert(kBlockN % 8 == 0, "whole 8-column fragment groups per tile");

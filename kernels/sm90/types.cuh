@@ -132,10 +132,10 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_FLAG_C_TMA 128
 
 // With SM90_FLAG_TMA_STORE and SM90_FLAG_D_ROW_MAJOR at a width that is a multiple of 16 but
-// not of 64 (D's map then has a 16-column slab box), and without SM90_FLAG_C_TMA: the fourth tensor
-// map is D's with whole 64 x 64 boxes in the 128-byte swizzle. The tile's whole boxes are stored
-// through it, one store a box, and only its last, partial box in slabs (sm90/store.cuh): a slab
-// store writes 32 or 16 bytes a row, a quarter or an eighth of a whole box's.
+// not of 64 (D's map then has a 16-column slab box), and without SM90_FLAG_C_TMA: the fourth
+// tensor map is D's with whole 64 x 64 boxes in the 128-byte swizzle. The tile's whole boxes
+// are stored through it, one store a box, and only its last, partial box in slabs
+// (sm90/store.cuh): a slab store writes 32 bytes a row, a quarter of a whole box's.
 #define SM90_FLAG_D_BOXES 256
 
 #define SM90_ACT_NONE 0

@@ -224,10 +224,10 @@ pub const FLAG_D_ROW_MAJOR: i32 = 8;
 /// valid and a beta != 0 takes the TMA-store epilogue, C's boxes loaded by TMA.
 pub const FLAG_C_TMA: i32 = 128;
 /// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE and FLAG_D_ROW_MAJOR at a width whose D
-/// map stores 16-column slabs (`Sm90Variant::store_box_cols`; not 8: those are not planned for a
-/// row-major D, `plan::sm90::row_slabs_of_8`), and without FLAG_C_TMA, the
-/// fourth map (C's slot) is D's with whole 64 x 64 boxes (`encode_store_box_args`): the tile's
-/// whole boxes are stored through it and only its last, partial box in slabs.
+/// map stores 16-column slabs (`Sm90Variant::store_box_cols`; not 8: those are not planned for
+/// a row-major D, `plan::sm90::row_slabs_of_8`), and without FLAG_C_TMA, the fourth map (C's
+/// slot) is D's with whole 64 x 64 boxes (`encode_store_box_args`): the tile's whole boxes are
+/// stored through it and only its last, partial box in slabs.
 pub const FLAG_D_BOXES: i32 = 256;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
@@ -344,19 +344,24 @@ fn store_swizzle(v: &Sm90Variant, layout: StoreLayout) -> CUtensorMapSwizzle {
     }
 }
 
+/// `args` (a store map's, `encode_store_args_with`) with whole 64 x 64 boxes in the 128-byte
+/// swizzle: what a staging buffer holds at a width of whole boxes, in either layout.
+fn with_whole_boxes(mut args: TiledEncode) -> TiledEncode {
+    args.box_dim = [STORE_BOX, STORE_BOX, 1];
+    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
+    args
+}
+
 /// The encode arguments of D's whole-box map for a row-major D whose tiles end in slabs
-/// (FLAG_D_BOXES): D's map (`encode_store_args_with`) with the 64 x 64 box and 128-byte swizzle
-/// of a row-major D at a width of whole boxes.
+/// (FLAG_D_BOXES): D's map (`encode_store_args_with`) with whole boxes. `Sm90Args::new_with`
+/// derives it from D's map's arguments instead of checking the problem twice.
 pub fn encode_store_box_args(
     v: &Sm90Variant,
     p: &GemmProblem,
     address: u64,
     padded: bool,
 ) -> Result<TiledEncode> {
-    let mut args = encode_store_args_with(v, p, StoreLayout::RowMajor, address, padded)?;
-    args.box_dim = [STORE_BOX, STORE_BOX, 1];
-    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
-    Ok(args)
+    encode_store_args_with(v, p, StoreLayout::RowMajor, address, padded).map(with_whole_boxes)
 }
 
 /// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
@@ -375,13 +380,13 @@ pub fn encode_c_args(
     // (kernels/sm90/store.cuh `load_c_box`).
     let mut c_as_d = *p;
     c_as_d.d = p.c;
-    let mut args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
+    let args = encode_store_args_with(v, &c_as_d, layout, address, false)?;
     let row_slabs = layout == StoreLayout::RowMajor && v.store_box_cols() != STORE_BOX;
-    if !row_slabs {
-        args.box_dim = [STORE_BOX, STORE_BOX, 1];
-        args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
-    }
-    Ok(args)
+    Ok(if row_slabs {
+        args
+    } else {
+        with_whole_boxes(args)
+    })
 }
 
 /// A divisor prepared for the kernel's division by multiply and shift (`dg_sm90::FastDiv`,
@@ -695,17 +700,21 @@ impl Sm90Args {
         } else {
             StoreLayout::ColMajor
         };
-        let tmap_d = if params.flags & FLAG_TMA_STORE != 0 {
-            encode(&encode_store_args_with(v, p, layout, ptrs.d, padded_d)?)?
+        let d_args = if params.flags & FLAG_TMA_STORE != 0 {
+            Some(encode_store_args_with(v, p, layout, ptrs.d, padded_d)?)
         } else {
-            TensorMap([0; 16])
+            None
         };
-        let tmap_c = if params.flags & FLAG_C_TMA != 0 {
-            encode(&encode_c_args(v, p, layout, ptrs.c)?)?
-        } else if params.flags & FLAG_D_BOXES != 0 {
-            encode(&encode_store_box_args(v, p, ptrs.d, padded_d)?)?
-        } else {
-            TensorMap([0; 16])
+        let tmap_d = match &d_args {
+            Some(args) => encode(args)?,
+            None => TensorMap([0; 16]),
+        };
+        // FLAG_D_BOXES comes with FLAG_TMA_STORE: D's whole-box map is D's map re-boxed
+        // (`encode_store_box_args`).
+        let tmap_c = match d_args {
+            _ if params.flags & FLAG_C_TMA != 0 => encode(&encode_c_args(v, p, layout, ptrs.c)?)?,
+            Some(args) if params.flags & FLAG_D_BOXES != 0 => encode(&with_whole_boxes(args))?,
+            _ => TensorMap([0; 16]),
         };
         Ok(Sm90Args {
             params,
