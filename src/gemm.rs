@@ -95,7 +95,7 @@ pub fn run_accepted(
             let plans: Vec<Plan> = plan::cache::candidates(problem, &ctx.device.spec)?
                 .plans()
                 .iter()
-                .filter(|c| c.workspace <= workspace_size && c.accepts(ptrs))
+                .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
                 .copied()
                 .collect();
             let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size);

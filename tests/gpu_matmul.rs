@@ -796,3 +796,66 @@ fn swapped_bias_through_the_tma_store() {
     }
     g.finish();
 }
+
+/// A bias along the kernel's n on tiles over 64 wide (session 35): problems computed
+/// transposed on 128x144-208 tiles (TN 2368 x 1120, 416 x 3696; TT 3000 x 1000) with a bias,
+/// which only the TMA-store epilogue's instantiations with it add there: beta = 0 (C NaN,
+/// unread) with either D order; beta != 0 (C by TMA, or other plans where C's layout is not
+/// D's: `plan::sm90::wide_bias_col_accepts`), in place, alpha/beta on the device; every biased
+/// epilogue, an fp32 bias, row-major C and D; the heuristic's algo and NULL.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn swapped_bias_on_wide_tiles() {
+    let env = Env::new();
+    let mut g = Group::new("swapped_bias_on_wide_tiles");
+    let shapes = [
+        ((true, false), 2368, 1120, 928),
+        ((true, false), 416, 3696, 1832),
+        ((false, false), 3000, 1000, 256),
+    ];
+    let epis = [Epi::Bias, Epi::GeluBias, Epi::ReluBias];
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &(tr, m, n, k)) in shapes.iter().enumerate() {
+            for j in 0..7 {
+                let mut s = spec(ab, cd, tf32, tr, m, n, k);
+                vary(
+                    &mut s,
+                    Variation::Epilogue {
+                        epi: epis[(i + j) % epis.len()],
+                        f32_bias: j % 2 == 1,
+                    },
+                );
+                match j {
+                    0 => s.c_nan = true,
+                    1 => vary(&mut s, Variation::AlphaBeta { in_place: false }),
+                    2 => vary(&mut s, Variation::AlphaBeta { in_place: true }),
+                    3 => {
+                        s.alpha = 1.25;
+                        s.beta = -0.5;
+                        s.device_scalars = true;
+                    }
+                    4 => vary(&mut s, Variation::RowMajorD),
+                    5 => {
+                        // Row-major C and D at TMA's strides, beta = 1.
+                        s.order[D] = Order::Row;
+                        s.order[C] = Order::Row;
+                        s.beta = 1.0;
+                    }
+                    _ => {
+                        // Row-major D (the kernel's column-major), beta = 0, C unread.
+                        s.order[D] = Order::Row;
+                        s.order[C] = Order::Row;
+                        s.c_nan = true;
+                    }
+                }
+                let mode = if (i + j) % 2 == 0 {
+                    CallMode::USUAL
+                } else {
+                    CallMode::MINIMAL
+                };
+                g.lt_case(&env, &s, mode);
+            }
+        }
+    }
+    g.finish();
+}

@@ -1239,7 +1239,10 @@ mod gpu {
     /// A bias along n (the bias of a swapped problem) on the 128 x 64 tiles: through the
     /// TMA-store epilogue (row- and column-major D, fp32 and 16-bit bias, every activation,
     /// batches, ragged n inside a box, beta != 0 with C by TMA) and through the general
-    /// epilogue (an fp32 D, a ragged D line).
+    /// epilogue (an fp32 D, a ragged D line); on the wider tiles that add it (128-row, widths
+    /// a multiple of 16 up to 240: `Sm90Variant::tma_bias_col`) through the TMA-store
+    /// epilogue's instantiations with it, in whole boxes and 16-column slabs of both D orders,
+    /// with and without C.
     fn bias_col_cases() -> Vec<Case> {
         use ScalarType::*;
         let mut v = Vec::new();
@@ -1259,6 +1262,33 @@ mod gpu {
                     cd: [BF16, F16][i % 2],
                     batch: if i == 2 { 3 } else { 1 },
                     alpha: if i == 4 { 0.5 } else { 1.0 },
+                    ..BASE
+                });
+            }
+        }
+        // The wider tiles: whole boxes (192, 128), 16-column slabs (240, 224, 176, 96), n
+        // ending inside a box or a slab, past a tile, several tiles a CTA along n.
+        for (i, &block_n) in [240u32, 224, 192, 176, 128, 96].iter().enumerate() {
+            for row_major in [false, true] {
+                v.push(Case {
+                    block_n,
+                    row_major,
+                    tb: if row_major { 1 } else { 0 },
+                    bias_col: true,
+                    m: [264, 136, 200][i % 3],
+                    n: [3, 2, 5][i % 3] * block_n as u64 + [40, 8, 24][i % 3],
+                    k: [136, 64, 520][i % 3],
+                    epilogue: [epilogue::BIAS, epilogue::GELU_BIAS, epilogue::RELU_BIAS][i % 3],
+                    bias_f32: i % 2 == 1,
+                    ab: [BF16, F16][i % 2],
+                    cd: [BF16, F16][i % 2],
+                    batch: if i == 2 { 2 } else { 1 },
+                    alpha: if i == 3 { 0.5 } else { 1.0 },
+                    // beta != 0 with C loaded by TMA (the instantiations with C and the bias),
+                    // in place, on the device.
+                    beta: [0.0, 0.75, -0.5][(i + row_major as usize) % 3],
+                    alias: i % 2 == 0,
+                    device_scalars: i == 1,
                     ..BASE
                 });
             }
@@ -2044,11 +2074,19 @@ mod gpu {
         let mut row_slabs = std::collections::HashSet::new();
         let mut c_tma_layouts = std::collections::HashSet::new();
         let mut bias_col_paths = std::collections::HashSet::new();
+        let mut wide_bias_col_c = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
             let tma_path = takes_tma_store(&c, &p, &v);
             if tma_path && c.row_major && v.store_box_cols() != sm90::STORE_BOX {
                 row_slabs.insert((v.store_box_cols(), c.cd, c.epilogue));
+            }
+            if c.bias_col && v.block_n > sm90::MAX_BIAS_ALONG_N_TILE {
+                assert!(
+                    tma_path,
+                    "{c:?}: wider tiles add it in the TMA-store epilogue only"
+                );
+                wide_bias_col_c.insert((c.row_major, takes_c_tma(&c, &p, &v)));
             }
             if c.bias_col {
                 bias_col_paths.insert((
@@ -2092,16 +2130,24 @@ mod gpu {
             }
         }
         assert!(row_slabs.iter().any(|&(_, _, e)| e == epilogue::GELU_BIAS));
-        // A bias along n: the TMA-store epilogue with both D orders, and the general one.
+        // A bias along n: the TMA-store epilogue in whole boxes and 16-column slabs of both D
+        // orders, and the general one.
         for row_major in [false, true] {
-            assert!(
-                bias_col_paths.contains(&(true, row_major, Some(sm90::STORE_BOX))),
-                "bias along n, TMA store, row-major {row_major}"
-            );
+            for cols in [sm90::STORE_BOX, 16] {
+                assert!(
+                    bias_col_paths.contains(&(true, row_major, Some(cols))),
+                    "bias along n, TMA store, row-major {row_major}, {cols} columns"
+                );
+            }
         }
         assert!(
             bias_col_paths.iter().any(|&(t, _, _)| !t),
             "bias along n, general epilogue"
+        );
+        assert_eq!(
+            wide_bias_col_c.len(),
+            4,
+            "a bias along n on wider tiles, both D orders, with and without C by TMA"
         );
         // C by TMA into row-major 16-column slabs (not 8: the general epilogue there), and
         // with a bias along n (64-wide tiles).

@@ -71,3 +71,9 @@ __device__ __forceinline__ void bulk_prefetch_l2(const void* src, unsigned bytes
 __device__ __forceinline__ void prefetch_l2(const void* addr) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(addr));
 }
+
+// Asks for the 128-byte line holding `addr` to be brought into this SM's L1; nothing waits for
+// it (PTX ISA "prefetch"). For a few lines the epilogue will read with plain loads long after.
+__device__ __forceinline__ void prefetch_l1(const void* addr) {
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(addr));
+}

@@ -121,6 +121,26 @@ struct SplitLanding {
   static constexpr unsigned kBytes = kSplitK > 1 ? (kSplitK - 1) * kStride : 0;
 };
 
+// The TMA-store epilogue adds a bias along n (a swapped problem's; src/plan/sm90.rs
+// `Sm90Variant::tma_bias_col`) on 128-row tiles: up to 64 wide in every instantiation
+// (kEvery), and on tiles up to 240 wide, in widths a multiple of 16, in instantiations only
+// launches with such a bias take (kOwn; built into every launch it cost the plain epilogues
+// 2-8%, session 34; 248 and 256 wide spilled). Not the ring-epilogue or split-K-cluster
+// variants over 64 wide (the tightest epilogues in registers; their plain twins take those
+// launches). Each consumer warpgroup stages the tile's bias as fp32 in kBytes / 2 bytes of
+// shared memory past the epilogue's staging (sm90/store.cuh `stage_bias_cols`). Mirrored by
+// `Sm90Variant::bias_col_smem_bytes`.
+template <typename OutT, int BLOCK_M, int BLOCK_N, int kSplitK, bool kRingEpilogue>
+struct TmaBiasCol {
+  static constexpr bool kAny =
+      CanTmaStore<OutT, BLOCK_N>::kValue && BLOCK_M == 128 &&
+      (BLOCK_N <= 64 || (BLOCK_N <= 240 && BLOCK_N % 16 == 0 && !kRingEpilogue && kSplitK == 1));
+  static constexpr bool kEvery = kAny && BLOCK_N <= 64;
+  static constexpr bool kOwn = kAny && BLOCK_N > 64;
+  static constexpr unsigned kStride = BLOCK_N * sizeof(float);  // per consumer warpgroup
+  static constexpr unsigned kBytes = kAny ? 2 * kStride : 0;
+};
+
 // The ring buffers, the epilogue's staging, and the ring's barriers. Each stage's tiles and
 // the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
 // wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
@@ -132,10 +152,13 @@ struct SharedStorage {
   // The epilogue's staging, then (split-K clusters) the landing buffers of the peer's partials;
   // a 16-byte placeholder where the staging is in the ring (kRingEpilogue, mirrored by
   // RING_EPILOGUE_PLACEHOLDER_BYTES in src/plan/sm90.rs).
-  alignas(1024) unsigned char epilogue[kRingEpilogue
-                                           ? 16
-                                           : EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
-                                                 SplitLanding<BLOCK_N, kSplitK>::kBytes];
+  // Then the bias along n's staging (TmaBiasCol), at kBiasOffset.
+  static constexpr unsigned kBiasOffset =
+      kRingEpilogue ? 16
+                    : EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
+                          SplitLanding<BLOCK_N, kSplitK>::kBytes;
+  alignas(1024) unsigned char
+      epilogue[kBiasOffset + TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
   // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
@@ -324,10 +347,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                      const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr bool kPingPong = BLOCK_M == 64;
-  // The TMA-store epilogue adds a bias along n (src/plan/sm90.rs `Sm90Variant::tma_bias_col`):
-  // 64-wide tiles only. Built into wider ones too it was right (session 34, `34a`) but left
-  // their plain epilogues 2-8% slower (`34c`: 8192x8192x1024 on 128x256 191.9 -> 206.9 us).
-  constexpr bool kTmaBiasCol = !kPingPong && BLOCK_N <= 64;
+  // A bias along n in the TMA-store epilogue (see TmaBiasCol): in every instantiation of the
+  // 64-wide tiles, in instantiations of their own on wider ones.
+  using BiasCol = TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>;
+  constexpr bool kTmaBiasCol = BiasCol::kEvery;
+  constexpr bool kWideBiasCol = BiasCol::kOwn;
   constexpr int kNumConsumers = 2;
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
   constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;
@@ -678,6 +702,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         kRingEpilogue ? reinterpret_cast<unsigned char*>(&smem.a[0][0]) : &smem.epilogue[0];
     const unsigned staging = smem_addr(epilogue_base) + consumer * EpiSmem::kStride;
     float* const staged = reinterpret_cast<float*>(epilogue_base + consumer * EpiSmem::kStride);
+    // This warpgroup's fp32 copy of its tile's bias along n (TmaBiasCol; unused elsewhere).
+    float* const bias_n =
+        reinterpret_cast<float*>(&smem.epilogue[Storage::kBiasOffset] + consumer * BiasCol::kStride);
     constexpr long long kSlotFloats = 64LL * BLOCK_N;  // one warpgroup's partial tile
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
@@ -752,6 +779,24 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           prefetch_c_block<OutT, BLOCK_N>(p, tid, rows0 + (kPingPong ? 0 : consumer * 64),
                                           inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n),
                                           tile.batch);
+        }
+      }
+      if constexpr (BiasCol::kAny) {
+        // This tile's bias along n into L1, for the epilogue to stage (store.cuh
+        // `stage_bias_cols`) with its latency hidden under the mainloop: up to 960 bytes, so
+        // at most 9 lines of 128 bytes, one a thread of the first warp.
+        if (tma_store && (p.flags & SM90_FLAG_BIAS_COL) != 0 && (p.flags & SM90_FLAG_BIAS) != 0 &&
+            unit.k_end == num_k_iters && tid < 9) {
+          const long long bytes = (p.flags & SM90_FLAG_BIAS_F32) != 0 ? 4 : 2;
+          const long long col0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n);
+          const long long cols = p.n - col0 < BLOCK_N ? p.n - col0 : BLOCK_N;
+          const char* first =
+              static_cast<const char*>(p.bias) + (tile.batch * p.bias_bs + col0) * bytes;
+          const char* line = first - (reinterpret_cast<unsigned long long>(first) & 127ull) +
+                             128 * tid;
+          if (line < first + cols * bytes) {
+            prefetch_l1(line);  // holds some of the tile's bias: inside the allocation's pages
+          }
         }
       }
       // A data-parallel tile's first boxes of C by TMA into the staging (one thread), before
@@ -874,8 +919,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const auto epilogue = [&](const float (&x)[kAccRegs]) {
         if constexpr (kCanTmaStore) {
           if (tma_store) {
-            epilogue_tma_store_for<OutT, false, kTmaBiasCol>(
-                x, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo,
+            epilogue_tma_store_for<OutT, false, kTmaBiasCol, kWideBiasCol>(
+                x, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo,
                 tile.batch, boxes, Fixup{}, load_c, tmap_c, c_bars, beta);
             return;
           }
@@ -978,7 +1023,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
-                  acc, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
+                  acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
                   col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }

@@ -156,6 +156,32 @@ __device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, co
   }
 }
 
+// A bias along n for a warpgroup's block of kBlockN columns from `col_base`: staged as fp32
+// in `bias_n` (kBlockN floats of shared memory, gemm.cuh `TmaBiasCol`), -0 past n, so the
+// epilogue reads a fragment group's values with one shared load instead of asking L1 or L2 for
+// each (those loads, one exposed latency per 16 columns, cost ~20 us a launch at
+// 14336x1024x4096 on 128 x 224 tiles, session 35). The tile's lines were asked of L1 when its
+// mainloop started. The warpgroup's earlier reads of `bias_n` (the tile before's) are behind
+// the barrier that ended its last box; this one orders the stores before the reads.
+template <typename OutT, int kBlockN>
+__device__ __forceinline__ void stage_bias_cols(float* bias_n, int barrier_id, int tid,
+                                                const Sm90Params& p, long long col_base,
+                                                long long batch) {
+  const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+#pragma unroll
+  for (int c = tid; c < kBlockN; c += 128) {
+    const long long col = col_base + c;
+    float v = -0.f;
+    if (col < p.n) {
+      const long long at = batch * p.bias_bs + col;
+      v = bias_f32 ? static_cast<const float*>(p.bias)[at]
+                   : to_f32(static_cast<const OutT*>(p.bias)[at]);
+    }
+    bias_n[c] = v;
+  }
+  named_barrier_sync(barrier_id, 128);
+}
+
 // Writes one consumer warpgroup's 64 x N accumulator tile through TMA stores. `staging` is the
 // .shared address of the warpgroup's StoreShape::kBytes (1024-byte aligned), `tid` the thread's
 // index in the warpgroup, `barrier_id` the warpgroup's named barrier, `row_base` its first row
@@ -185,7 +211,7 @@ __device__ __forceinline__ void epilogue_c_first(const TmaDescriptor& tmap_c, co
 template <typename OutT, int kAct, bool kFixup = false, bool kLoadC = false,
           bool kBiasColOk = false, int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs], unsigned staging,
-                                                   int barrier_id, int tid,
+                                                   float* bias_n, int barrier_id, int tid,
                                                    const TmaDescriptor& tmap_d,
                                                    const Sm90Params& p, float alpha,
                                                    long long row_base, long long col_base,
@@ -223,11 +249,14 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const int lane = tid % 32;
   const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
-  // A bias along n (a swapped problem): a value per column (bias_cols below). kBiasColOk:
-  // the variants built with it (src/plan/sm90.rs `Sm90Variant::tma_bias_col`: 128 x 64). The
-  // host gives the rest no TMA store with a bias along n.
+  // A bias along n (a swapped problem): a value per column, staged as fp32 in this
+  // warpgroup's `bias_n` (stage_bias_cols) and read back a fragment group at a time below.
+  // kBiasColOk: built with it (gemm.cuh `TmaBiasCol`).
   const bool bias_col = kBiasColOk && (p.flags & (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL)) ==
                                           (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL);
+  if (bias_col) {
+    stage_bias_cols<OutT, kBlockN>(bias_n, barrier_id, tid, p, col_base, batch);
+  }
 
   // Adding -0 leaves every value as it is, the sign of a zero included, so "no bias" needs no
   // second code path: alpha * acc + (-0) is one FFMA rounding to alpha * acc.
@@ -327,22 +356,17 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
           ldmatrix_x4_trans(buf + col_major_addr + 2048u * k, cr);
         }
       }
-      // A bias along n: fragment group 2k + u's two columns, 2(l % 4) and + 1, loaded here
-      // (L1 hits after the first warp's) and used below; -0 past n. (Kept a box long, or
-      // shuffled from one load a lane, the values or the lanes' indices spilled when wider
-      // tiles were built with it.)
+      // A bias along n: fragment group 2k + u's two columns, 2(l % 4) and + 1 (lanes with
+      // the same l % 4 read one address: 32 bytes a warp, no bank conflict).
       float bias_cols[2][2] = {{-0.f, -0.f}, {-0.f, -0.f}};
       if (bias_col) {
 #pragma unroll
         for (int u = 0; u < 2; ++u) {
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const long long col = col0 + 16 * k + 8 * u + 2 * (lane % 4) + e;
-            if (!(u == 1 && half) && col < p.n) {
-              const long long at = batch * p.bias_bs + col;
-              bias_cols[u][e] = bias_f32 ? static_cast<const float*>(p.bias)[at]
-                                         : to_f32(static_cast<const OutT*>(p.bias)[at]);
-            }
+          if (!(u == 1 && half)) {
+            const float2 v = *reinterpret_cast<const float2*>(
+                bias_n + box * S::kBox + 16 * k + 8 * u + 2 * (lane % 4));
+            bias_cols[u][0] = v.x;
+            bias_cols[u][1] = v.y;
           }
         }
       }
@@ -434,9 +458,16 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
 // epilogue_tma_store instantiated for the launch's activation (`p.activation`, the same for
 // every tile) and for whether it reads C (`load_c`: beta != 0 through SM90_FLAG_C_TMA), so
 // each tile runs the code of its own epilogue only.
-template <typename OutT, bool kFixup = false, bool kBiasColOk = false, int kAccRegs>
+//
+// kWideBiasCol (the tiles over 64 wide that add a bias along n, gemm.cuh `TmaBiasCol`):
+// launches with one take instantiations built with it; the others keep the code built
+// without. (A Stream-K owner's is not built: those tiles run data-parallel only,
+// src/plan/streamk.rs `decompositions_with`.)
+template <typename OutT, bool kFixup = false, bool kBiasColOk = false, bool kWideBiasCol = false,
+          int kAccRegs>
 __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRegs],
-                                                       unsigned staging, int barrier_id, int tid,
+                                                       unsigned staging, float* bias_n,
+                                                       int barrier_id, int tid,
                                                        const TmaDescriptor& tmap_d,
                                                        const Sm90Params& p, float alpha,
                                                        long long row_base, long long col_base,
@@ -444,25 +475,35 @@ __device__ __forceinline__ void epilogue_tma_store_for(const float (&acc)[kAccRe
                                                        unsigned& boxes, const Fixup& fixup,
                                                        bool load_c, const TmaDescriptor& tmap_c,
                                                        unsigned c_bars, float beta) {
-#define DG_TMA_STORE_CALL(ACT, LOADC)                                                         \
-  epilogue_tma_store<OutT, ACT, kFixup, LOADC, kBiasColOk>(                                   \
-      acc, staging, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo, batch, \
-      boxes, fixup, tmap_c, c_bars, beta)
-  if (load_c) {
-    if (p.activation == SM90_ACT_RELU) {
-      DG_TMA_STORE_CALL(SM90_ACT_RELU, true);
-    } else if (p.activation == SM90_ACT_GELU) {
-      DG_TMA_STORE_CALL(SM90_ACT_GELU, true);
-    } else {
-      DG_TMA_STORE_CALL(SM90_ACT_NONE, true);
-    }
-  } else if (p.activation == SM90_ACT_RELU) {
-    DG_TMA_STORE_CALL(SM90_ACT_RELU, false);
-  } else if (p.activation == SM90_ACT_GELU) {
-    DG_TMA_STORE_CALL(SM90_ACT_GELU, false);
-  } else {
-    DG_TMA_STORE_CALL(SM90_ACT_NONE, false);
+#define DG_TMA_STORE_CALL(ACT, LOADC, BIASCOL)                                                 \
+  epilogue_tma_store<OutT, ACT, kFixup, LOADC, BIASCOL>(                                      \
+      acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,     \
+      col_lo, batch, boxes, fixup, tmap_c, c_bars, beta)
+#define DG_TMA_STORE_ACT(LOADC, BIASCOL)            \
+  if (p.activation == SM90_ACT_RELU) {              \
+    DG_TMA_STORE_CALL(SM90_ACT_RELU, LOADC, BIASCOL); \
+  } else if (p.activation == SM90_ACT_GELU) {       \
+    DG_TMA_STORE_CALL(SM90_ACT_GELU, LOADC, BIASCOL); \
+  } else {                                          \
+    DG_TMA_STORE_CALL(SM90_ACT_NONE, LOADC, BIASCOL); \
   }
+  if constexpr (kWideBiasCol && !kFixup) {
+    if ((p.flags & (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL)) ==
+        (SM90_FLAG_BIAS | SM90_FLAG_BIAS_COL)) {
+      if (load_c) {
+        DG_TMA_STORE_ACT(true, true)
+      } else {
+        DG_TMA_STORE_ACT(false, true)
+      }
+      return;
+    }
+  }
+  if (load_c) {
+    DG_TMA_STORE_ACT(true, kBiasColOk)
+  } else {
+    DG_TMA_STORE_ACT(false, kBiasColOk)
+  }
+#undef DG_TMA_STORE_ACT
 #undef DG_TMA_STORE_CALL
 }
 

@@ -257,10 +257,15 @@ pub fn for_call(
     match algo {
         Some(data) => {
             let plan = decode_algo(data, p, dev, workspace_size)?;
-            if !plan.accepts(ptrs) {
+            if !plan.accepts(p, ptrs) {
                 return Err(unsupported!(
-                    "{} needs 16-byte aligned A and B (TMA); choose another algo",
-                    plan.name()
+                    "{} needs 16-byte aligned A and B (TMA){}; choose another algo",
+                    plan.name(),
+                    if plan.swap && p.epilogue.bias {
+                        ", and with its bias a 16-byte aligned D (and C, unless beta = 0 on the host)"
+                    } else {
+                        ""
+                    }
                 ));
             }
             Ok(plan)

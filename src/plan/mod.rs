@@ -605,7 +605,7 @@ pub fn choose_among(
         if c.workspace > workspace_size {
             continue;
         }
-        if c.accepts(ptrs) {
+        if c.accepts(p, ptrs) {
             return Ok(c);
         }
         if c.swap {
@@ -616,7 +616,7 @@ pub fn choose_among(
             if let Ok(plans) = pack::hopper_packed_plans(p, dev, misaligned) {
                 for h in plans {
                     let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
-                    if pays && h.workspace <= workspace_size && h.accepts(ptrs) {
+                    if pays && h.workspace <= workspace_size && h.accepts(p, ptrs) {
                         return Ok(h);
                     }
                 }
@@ -629,9 +629,11 @@ pub fn choose_among(
 }
 
 impl Plan {
-    /// Whether this plan can run with these pointers (TMA needs 16-byte aligned A and B,
-    /// except for the operands the plan packs into the workspace first).
-    pub fn accepts(&self, ptrs: &GemmPointers) -> bool {
+    /// Whether this plan can run `p` (the caller's problem) with these pointers: TMA needs
+    /// 16-byte aligned A and B, except for the operands the plan packs into the workspace
+    /// first; a swapped problem's bias along n on a tile over 64 wide needs D through TMA, and
+    /// C too unless beta = 0 on the host (`sm90::wide_bias_col_accepts`).
+    pub fn accepts(&self, p: &GemmProblem, ptrs: &GemmPointers) -> bool {
         let swapped;
         let ptrs = if self.swap {
             swapped = ptrs.swapped();
@@ -643,7 +645,13 @@ impl Plan {
             Kernel::Portable(_) => true,
             // Each block chooses its plan with the pointers (`slab::block_plan`).
             Kernel::Sm90(_) if self.is_slabbed() => true,
-            Kernel::Sm90(_) => pack::accepts(self.pack.as_ref(), ptrs),
+            Kernel::Sm90(v) => {
+                pack::accepts(self.pack.as_ref(), ptrs)
+                    && !(self.swap && p.epilogue.bias && {
+                        let t = p.transposed();
+                        sm90::wide_bias_col(&v, &t) && !sm90::wide_bias_col_accepts(&v, &t, ptrs)
+                    })
+            }
             Kernel::Pack(_) => false,
         }
     }
@@ -855,10 +863,10 @@ mod tests {
         let p = problem(256, 256, 256, 1, R_16BF, R_16BF, COMPUTE_32F);
         let h = choose(&p, &DeviceSpec::H200).unwrap();
         let mut ptrs = aligned_ptrs();
-        assert!(h.accepts(&ptrs));
+        assert!(h.accepts(&p, &ptrs));
         ptrs.a += 2; // element-aligned, not 16-byte aligned
-        assert!(!h.accepts(&ptrs));
-        assert!(portable(&p, &DeviceSpec::H200).unwrap().accepts(&ptrs));
+        assert!(!h.accepts(&p, &ptrs));
+        assert!(portable(&p, &DeviceSpec::H200).unwrap().accepts(&p, &ptrs));
     }
 
     #[test]
@@ -1056,9 +1064,9 @@ mod tests {
         let p = tn(1, 4096, 4096, crate::types::epilogue::DEFAULT);
         let plan = candidates(&p, &dev).unwrap()[0];
         let mut ptrs = aligned_ptrs();
-        assert!(plan.accepts(&ptrs));
+        assert!(plan.accepts(&p, &ptrs));
         ptrs.a += 2;
-        assert!(!plan.accepts(&ptrs));
+        assert!(!plan.accepts(&p, &ptrs));
         assert_eq!(Plan::from_algo(&plan.to_algo(), &p, &dev).unwrap(), plan);
     }
 
@@ -1327,7 +1335,7 @@ mod tests {
                 let chosen = choose_for_call(&p, &dev, &ptrs, workspace)
                     .unwrap_or_else(|e| panic!("{ctx}: no plan for the call: {e}"));
                 assert!(chosen.workspace <= workspace, "{ctx}: {}", chosen.name());
-                assert!(chosen.accepts(&ptrs), "{ctx}: {}", chosen.name());
+                assert!(chosen.accepts(&p, &ptrs), "{ctx}: {}", chosen.name());
                 check_plan(&chosen, &p, &dev, &ptrs, false, &ctx);
                 if dev.cc_major == 9 && matches!(chosen.kernel, Kernel::Sm90(_)) {
                     sm90_chosen += 1;

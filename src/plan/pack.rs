@@ -1331,8 +1331,8 @@ mod tests {
             a_only.kernel, direct.kernel,
             "same sm90 variant on the copy"
         );
-        assert!(a_only.accepts(&ptrs(aligned.0 + 2, aligned.1)));
-        assert!(!a_only.accepts(&ptrs(aligned.0 + 2, aligned.1 + 8)));
+        assert!(a_only.accepts(&p, &ptrs(aligned.0 + 2, aligned.1)));
+        assert!(!a_only.accepts(&p, &ptrs(aligned.0 + 2, aligned.1 + 8)));
         let b_only = call(1 << 30, aligned.0, aligned.1 + 8);
         assert_eq!(b_only.pack.unwrap().tag(), "b");
         assert_eq!(

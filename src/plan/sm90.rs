@@ -135,9 +135,12 @@ pub const CLUSTER_N_TILES_N: [u32; 4] = [16, 32, 64, 96];
 pub const CLUSTER_FILL_TILES_N: [u32; 6] = [240, 224, 208, 176, 160, 144];
 
 /// The widest tile whose general epilogue adds a bias along n (kernels/sm90/epilogue.cuh
-/// `kCanBiasCol`; wider ones would spill), so the widest a swapped problem with a bias is
-/// planned on; its TMA-store epilogue adds it too (`Sm90Variant::tma_bias_col`).
+/// `kCanBiasCol`; wider ones would spill). Wider tiles of `Sm90Variant::tma_bias_col` take it
+/// through the TMA-store epilogue only (`wide_bias_col`).
 pub const MAX_BIAS_ALONG_N_TILE: u32 = 64;
+
+/// The widest tile whose TMA-store epilogue adds a bias along n (`Sm90Variant::tma_bias_col`).
+pub const MAX_WIDE_BIAS_COL_TILE: u32 = 240;
 
 /// Narrow tiles for problems with a small n, or a small m computed swapped (D^T = B^T A^T,
 /// `GemmProblem::transposed`): decode-sized GEMMs stream A (the weights) once, so a 128-row
@@ -496,6 +499,16 @@ impl Sm90Variant {
         }
     }
 
+    /// Shared memory staging a tile's bias along n as fp32, one copy per consumer warpgroup
+    /// (kernels/sm90/gemm.cuh `TmaBiasCol`), in the variants whose TMA-store epilogue adds it.
+    pub fn bias_col_smem_bytes(&self) -> u64 {
+        if self.tma_bias_col() {
+            CONSUMERS * self.block_n as u64 * 4
+        } else {
+            0
+        }
+    }
+
     /// Whether the variant has the TMA-store epilogue (kernels/sm90/gemm.cuh `CanTmaStore`):
     /// 16-bit D, tiles at least 64 wide.
     pub fn has_tma_store(&self) -> bool {
@@ -503,11 +516,20 @@ impl Sm90Variant {
     }
 
     /// Whether the TMA-store epilogue adds a bias along n (a swapped problem's; kernels/sm90/
-    /// gemm.cuh `kTmaBiasCol`): the 128 x 64 tiles (the widest the general epilogue adds it
-    /// on, MAX_BIAS_ALONG_N_TILE). Built into wider tiles it was right but cost their plain
-    /// epilogues 2-8% (session 34, `34c`).
+    /// gemm.cuh `TmaBiasCol`): every launch of the 128 x 64 tiles, and on the 128-row tiles
+    /// of widths a multiple of 16 up to MAX_WIDE_BIAS_COL_TILE, the launches with such a bias
+    /// (instantiations only they take: built into every launch it cost the plain epilogues
+    /// 2-8%, session 34; at 248 and 256 wide, and in the 8-past-16 widths and the ping-pong
+    /// tiles, it spilled); not the ring-epilogue or split-K-cluster variants over 64 wide.
+    /// The tile's bias is staged in shared memory (`bias_col_smem_bytes`).
     pub fn tma_bias_col(&self) -> bool {
-        self.has_tma_store() && self.block_m == 128 && self.block_n <= MAX_BIAS_ALONG_N_TILE
+        self.has_tma_store()
+            && self.block_m == 128
+            && (self.block_n <= MAX_BIAS_ALONG_N_TILE
+                || (self.block_n <= MAX_WIDE_BIAS_COL_TILE
+                    && self.block_n % 16 == 0
+                    && !self.ring_epilogue
+                    && self.split_k == 1))
     }
 
     /// The columns per TMA store of this variant's launches on `p` (`store_box_cols`), or
@@ -550,6 +572,7 @@ impl Sm90Variant {
         let turns = if self.split_k > 1 { 6 } else { 2 };
         let tail = (self.epilogue_smem_bytes()
             + self.split_landing_bytes()
+            + self.bias_col_smem_bytes()
             + 2 * 8 * stages as u64
             + 8 * turns
             + 8 * C_TMA_BARRIERS)
@@ -636,10 +659,28 @@ impl Sm90Variant {
         if p.m == 0 || p.n == 0 || p.k == 0 {
             return Err("empty problem or k = 0".into());
         }
-        if p.epilogue.bias && p.bias_along_n && self.block_n > MAX_BIAS_ALONG_N_TILE {
-            return Err(format!(
-                "a bias along n (swapped problem) takes tiles up to {MAX_BIAS_ALONG_N_TILE} wide"
-            ));
+        if wide_bias_col(self, p) {
+            // The general epilogue adds it up to 64 columns only, so a wider tile must take
+            // the TMA-store epilogue: D through TMA, and C loaded by TMA for a beta != 0 (the
+            // heuristic's algo must run whatever beta the call brings). Their layouts here,
+            // the addresses at the call (`wide_bias_col_accepts`). Data-parallel only: a
+            // Stream-K owner's epilogue is not built with it (`streamk::decompositions`).
+            let why = if !self.tma_bias_col() {
+                Some(format!(
+                    "its TMA-store epilogue does not add it (128-row tiles of widths a \
+                     multiple of 16 up to {MAX_WIDE_BIAS_COL_TILE} do)"
+                ))
+            } else {
+                tma_store(p, TMA_STRIDE_ALIGN, Scalar::Host(0.0))
+                    .and_then(|l| c_tma(p, TMA_STRIDE_ALIGN, l))
+                    .err()
+            };
+            if let Some(why) = why {
+                return Err(format!(
+                    "a bias along n (swapped problem) takes tiles over \
+                     {MAX_BIAS_ALONG_N_TILE} wide only through the TMA-store epilogue: {why}"
+                ));
+            }
         }
         if p.m > MAX_DIM || p.n > MAX_DIM || p.k > MAX_DIM || p.batch > MAX_DIM {
             return Err("a dimension exceeds TMA's 32-bit coordinates".into());
@@ -762,6 +803,26 @@ pub fn store_flags(
     });
     let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
     (layout.filter(|_| beta_ok), c_ok)
+}
+
+/// Whether `v` runs `p` with a bias along n (a swapped problem's) on a tile wider than the
+/// general epilogue adds it on (MAX_BIAS_ALONG_N_TILE, kernels/sm90/epilogue.cuh
+/// `kCanBiasCol`): only the TMA-store epilogue computes it right (`Sm90Variant::check`).
+pub fn wide_bias_col(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    p.epilogue.bias && p.bias_along_n && v.block_n > MAX_BIAS_ALONG_N_TILE
+}
+
+/// Whether a launch of `v` on `p` (`wide_bias_col`) with `ptrs` takes the TMA-store epilogue
+/// with the bias: D's address for TMA, and unless beta = 0 on the host, C's (a beta on the
+/// device may be nonzero; the general epilogue a launch without C's map falls back to adds no
+/// bias along n on these tiles). The layouts were checked when the plan was made.
+pub fn wide_bias_col_accepts(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointers) -> bool {
+    let Some(cols) = v.tma_store_cols(p) else {
+        return false;
+    };
+    let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
+    let (layout, c_ok) = store_flags(p, ptrs, false, cols);
+    layout.is_some() && (beta_zero || c_ok)
 }
 
 /// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
@@ -1145,14 +1206,14 @@ mod tests {
     }
 
     #[test]
-    fn a_bias_along_n_through_the_tma_store_on_64_wide_tiles() {
-        // 14336 x 64 x 4096 TN with a bias, swapped: the bias runs along the kernel's n.
+    fn a_bias_along_n_on_wide_tiles_takes_the_tma_store() {
+        // 14336 x 1024 x 4096 TN with a bias, swapped: the bias runs along the kernel's n.
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
         op.trans_a = 1;
         op.epilogue = crate::types::epilogue::BIAS;
-        let a = MatrixSpec::col(R_16BF, 4096, 64, 4096);
-        let b = MatrixSpec::col(R_16BF, 4096, 14336, 4096);
-        let d = MatrixSpec::col(R_16BF, 64, 14336, 64);
+        let a = MatrixSpec::col(R_16BF, 4096, 14336, 4096);
+        let b = MatrixSpec::col(R_16BF, 4096, 1024, 4096);
+        let d = MatrixSpec::col(R_16BF, 14336, 1024, 14336);
         let caller = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
         let p = caller.transposed();
         assert!(p.bias_along_n && p.d.col == 1, "row-major D for the kernel");
@@ -1166,44 +1227,105 @@ mod tests {
             )
             .unwrap()
         };
-        // Up to 64 columns, through the TMA-store epilogue there; wider tiles refused.
-        assert!(v(128, 64).fits(&p) && v(128, 64).tma_bias_col());
-        assert_eq!(v(128, 64).tma_store_cols(&p), Some(STORE_BOX));
-        for bn in [96, 224, 256] {
-            assert!(!v(128, bn).tma_bias_col());
-            assert_eq!(v(128, bn).tma_store_cols(&p), None);
-            assert!(v(128, bn).tma_store_cols(&caller).is_some());
-            let why = v(128, bn).check(&p).unwrap_err();
+        // Up to 64 columns either epilogue adds it; wider, the TMA-store one only, on 128-row
+        // tiles of widths a multiple of 16 up to 240 (248, 256, the 8-past-16 widths and
+        // ping-pong spilled with it).
+        assert!(v(128, 64).fits(&p) && !wide_bias_col(&v(128, 64), &p));
+        for bn in [96, 224, 240] {
+            assert!(v(128, bn).tma_bias_col() && wide_bias_col(&v(128, bn), &p));
+            assert!(v(128, bn).fits(&p), "{bn}: {:?}", v(128, bn).check(&p));
+        }
+        assert!(
+            !wide_bias_col(&v(128, 224), &caller),
+            "the caller's bias runs along m"
+        );
+        for (bm, bn) in [(128, 232), (128, 248), (128, 256), (64, 256)] {
+            assert!(!v(bm, bn).tma_bias_col());
+            let why = v(bm, bn).check(&p).unwrap_err();
             assert!(why.contains("bias along n"), "{why}");
         }
-        // beta != 0: C by TMA with the bias along n too.
-        let ptrs = |beta: Scalar| GemmPointers {
+        assert_eq!(v(128, 232).tma_store_cols(&p), None);
+        assert_eq!(v(128, 232).tma_store_cols(&caller), Some(8));
+        // D in a layout TMA cannot take: refused when planning. C's layout does not matter
+        // (beta = 0 only).
+        let mut odd = d;
+        odd.ld = 14337;
+        let podd = GemmProblem::new(&op, &a, &b, &odd, &odd)
+            .unwrap()
+            .transposed();
+        assert!(
+            v(128, 224)
+                .check(&podd)
+                .unwrap_err()
+                .contains("bias along n")
+        );
+        let mut c_other = p; // C column-major where the kernel's D is row-major
+        c_other.c = crate::problem::Strides {
+            row: 1,
+            col: 1040,
+            batch: 0,
+        };
+        // C must be loadable by TMA too: a beta != 0 at the call then reads it there.
+        let why = v(128, 224).check(&c_other).unwrap_err();
+        assert!(
+            why.contains("bias along n") && why.contains("C's layout"),
+            "{why}"
+        );
+        // At the call: D's address for TMA, and C's unless beta = 0 on the host.
+        let ptrs = |c: u64, d: u64, beta: Scalar| GemmPointers {
             alpha: Scalar::Host(1.0),
             beta,
             a: 0x1000,
             b: 0x2000,
-            c: 0x10_0000,
-            d: 0x20_0000,
+            c,
+            d,
             bias: 0x3000,
         };
+        let (zero, one, dev) = (Scalar::Host(0.0), Scalar::Host(1.0), Scalar::Device(0x4000));
+        let w = v(128, 224);
+        assert!(wide_bias_col_accepts(
+            &w,
+            &p,
+            &ptrs(0x10_0008, 0x20_0000, zero)
+        ));
+        assert!(!wide_bias_col_accepts(
+            &w,
+            &p,
+            &ptrs(0x10_0000, 0x20_0008, zero)
+        ));
+        for beta in [one, dev] {
+            assert!(wide_bias_col_accepts(
+                &w,
+                &p,
+                &ptrs(0x10_0000, 0x20_0000, beta)
+            ));
+            assert!(!wide_bias_col_accepts(
+                &w,
+                &p,
+                &ptrs(0x10_0008, 0x20_0000, beta)
+            ));
+        }
+        // The Stream-K owners' epilogue is not built with it: data-parallel only.
+        let dev_spec = DeviceSpec::H200;
+        for (d, _) in crate::plan::streamk::decompositions(&w, &p, &dev_spec) {
+            assert_eq!(d.sk_tiles, 0, "{d:?}");
+        }
+        // C by TMA into whole boxes and 16-column slabs, not 8-column ones.
         assert_eq!(
-            store_flags(&p, &ptrs(Scalar::Host(1.0)), false, STORE_BOX),
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, one), false, 8),
+            (None, false)
+        );
+        assert_eq!(
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, one), false, 16),
             (Some(StoreLayout::RowMajor), true)
         );
         assert_eq!(
-            store_flags(&p, &ptrs(Scalar::Host(0.0)), false, STORE_BOX),
+            store_flags(&p, &ptrs(0x10_0000, 0x20_0000, zero), false, 16),
             (Some(StoreLayout::RowMajor), false)
         );
-        // Row-major 16-column slabs take C by TMA, 8-column ones do not (and are not planned:
-        // `row_slabs_of_8`).
+        // A row-major D's 8-column slabs are not planned (`row_slabs_of_8`).
         let mut plain = p;
         plain.epilogue.bias = false;
-        let one = ptrs(Scalar::Host(1.0));
-        assert_eq!(
-            store_flags(&plain, &one, false, 16),
-            (Some(StoreLayout::RowMajor), true)
-        );
-        assert_eq!(store_flags(&plain, &one, false, 8), (None, false));
         assert!(row_slabs_of_8(&v(128, 232), &plain) && !row_slabs_of_8(&v(128, 224), &plain));
         assert!(!row_slabs_of_8(&v(128, 232), &caller));
     }

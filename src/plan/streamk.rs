@@ -763,9 +763,11 @@ pub fn decompositions_with(
         let d = Decomposition::data_parallel(tiles, dev);
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
-    if v.split_k > 1 || v.pingpong() {
-        // Split-K clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh); none
-        // under a forced Stream-K or split-K, whose tests must exercise those schedules.
+    if v.split_k > 1 || v.pingpong() || crate::plan::sm90::wide_bias_col(v, p) {
+        // Split-K clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh), and so
+        // does a bias along n on a tile over 64 wide (the Stream-K owners' epilogues are not
+        // built with it: kernels/sm90/store.cuh `epilogue_tma_store_for`); none under a forced
+        // Stream-K or split-K, whose tests must exercise those schedules.
         if matches!(force, Forced::StreamK | Forced::SplitK) {
             return Vec::new();
         }

@@ -274,7 +274,7 @@ fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
     let events: Vec<Event> = (0..=TIMED).map(|_| Event::new()).collect::<Result<_>>()?;
     let mut best: Option<Entry> = None;
     for plan in plans {
-        if !plan.accepts(&ptrs) {
+        if !plan.accepts(p, &ptrs) {
             continue;
         }
         let algo = plan.to_algo();
