@@ -4,6 +4,7 @@
 # planner change moves (and measure exactly those), and after one to check nothing else moved.
 #     bash scripts/plan-diff.sh OLD_BENCH NEW_BENCH scripts/shapes/random.txt ...
 #     LAYOUTS="TN NN TT NT" bash scripts/plan-diff.sh ...   (default: TN NN)
+#     PLAN_ARGS="--epilogue bias" bash scripts/plan-diff.sh ...   (more bench arguments)
 # An old build: scripts/gpu-pack-old.sh REV leaves one in .gpu/old/deepgemm-bench. Each build
 # plans each file once a layout (seconds for every set; a shape missing from one side shows "-").
 set -uo pipefail
@@ -16,7 +17,7 @@ firsts() {
     local shapes
     shapes=$(mktemp)
     grep -vE '^\s*#|^\s*$' "$2" | awk '{print $1}' >"$shapes"
-    "$1" --plans --shapes "$shapes" --layout "$3" 2>&1 |
+    "$1" --plans --shapes "$shapes" --layout "$3" ${PLAN_ARGS:-} 2>&1 |
         awk '/^[0-9]+x[0-9]+x[0-9]+:$/ {shape = substr($1, 1, length($1) - 1); next}
              shape != "" && /^ +[0-9.]+ us/ {print shape, $NF; shape = ""}'
     rm -f "$shapes"
