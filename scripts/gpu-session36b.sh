@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Session 36, call b (~6 min, after 36a on the same packs): the rest of the shared-memory bias
+# along n's timings against b592ea4 (.gpu/old).
+#   1. The 55 TT shape-layouts the planner moves with a bias (moved-35-biascol-tt: TT computed
+#      as NN transposed, the bias then along the kernel's n, onto the wider tiles).
+#      Predicted ~0.95 of the time (the fill widths transposed gained so without a bias).
+#   2. beta = 1 with a bias at 14336x1024x4096 (C by TMA and the staged bias on 128 x 224
+#      transposed, against the direct 128 x 128). Predicted ~0.93 of the time.
+#     there: bash scripts/gpu-session36b.sh
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+precompile_all
+precompile_old
+pair bb1 1 --epilogue bias --beta 1 --shape 14336x1024x4096 --shape 11008x2048x4096 --iters 20
+pair btt 1 --epilogue bias --layout TT --shapes scripts/shapes/moved-35-biascol-tt.txt
+finish
