@@ -168,16 +168,21 @@ __device__ __forceinline__ void stage_bias_cols(float* bias_n, int barrier_id, i
                                                 const Sm90Params& p, long long col_base,
                                                 long long batch) {
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+  // A compile-time trip count: a loop over `tid` (divergent) made ptxas keep the persistent
+  // loop's pipeline state in vector registers, the mainloop's too, in every instantiation.
 #pragma unroll
-  for (int c = tid; c < kBlockN; c += 128) {
+  for (int j = 0; j < (kBlockN + 127) / 128; ++j) {
+    const int c = tid + 128 * j;
     const long long col = col_base + c;
-    float v = -0.f;
-    if (col < p.n) {
-      const long long at = batch * p.bias_bs + col;
-      v = bias_f32 ? static_cast<const float*>(p.bias)[at]
-                   : to_f32(static_cast<const OutT*>(p.bias)[at]);
+    if (c < kBlockN) {
+      float v = -0.f;
+      if (col < p.n) {
+        const long long at = batch * p.bias_bs + col;
+        v = bias_f32 ? static_cast<const float*>(p.bias)[at]
+                     : to_f32(static_cast<const OutT*>(p.bias)[at]);
+      }
+      bias_n[c] = v;
     }
-    bias_n[c] = v;
   }
   named_barrier_sync(barrier_id, 128);
 }
