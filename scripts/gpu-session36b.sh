@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Session 36, call b (~6 min, after 36a on the same packs): the rest of the shared-memory bias
-# along n's timings against b592ea4 (.gpu/old).
+# Session 36, call b (~4 min, after 36c on the same packs, 36c's device-compiled kernels
+# carried as .gpu/cubins.txz): the rest of the shared-memory bias along n's timings against
+# b592ea4 (.gpu/old).
+#   0. The 13 TN shape-layouts the planner moves with a bias (moved-35-biascol-tn; 36a ran
+#      them on the build with the divergent loop). Predicted ~0.95 of the time.
 #   1. The 55 TT shape-layouts the planner moves with a bias (moved-35-biascol-tt: TT computed
 #      as NN transposed, the bias then along the kernel's n, onto the wider tiles).
 #      Predicted ~0.95 of the time (the fill widths transposed gained so without a bias).
@@ -10,7 +13,8 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
-precompile_old
+precompile_old "$(cat .gpu/old/names.txt)"
+pair btn 1 --epilogue bias --shapes scripts/shapes/moved-35-biascol-tn.txt
 pair bb1 1 --epilogue bias --beta 1 --shape 14336x1024x4096 --shape 11008x2048x4096 --iters 20
 pair btt 1 --epilogue bias --layout TT --shapes scripts/shapes/moved-35-biascol-tt.txt
 finish
