@@ -113,9 +113,9 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 #define SM90_FLAG_D_ROW_MAJOR 8
 
 // The bias runs along n (one value per column of D): set for a swapped problem, whose kernel
-// columns are the caller's rows. Tiles up to 64 wide only (src/plan/sm90.rs
-// MAX_BIAS_ALONG_N_TILE): the general epilogue (`kCanBiasCol`) and, on 128 x 64, the TMA-store
-// one (gemm.cuh `kTmaBiasCol`) add it.
+// columns are the caller's rows. The general epilogue adds it on tiles up to 64 wide
+// (src/plan/sm90.rs MAX_BIAS_ALONG_N_TILE, `kCanBiasCol`), the TMA-store one on 128-row tiles
+// up to 240 wide (gemm.cuh `TmaBiasCol`, staged in shared memory: store.cuh `stage_bias_cols`).
 #define SM90_FLAG_BIAS_COL 16
 
 // Every element of A (B) is loaded once: one tile column (row) covers n (m). The producer
