@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 35, call e (~8 min with every kernel compiled there, the device budget's last ~590 s): a bias along n on tiles up to
+# Session 35, call e (~8 min with every kernel compiled there; run with wip/bias-col-wide.patch
+# applied, the patch in git at b4953a6, merged reworked in session 36): a bias along n on tiles up to
 # 240 wide (TMA-store instantiations only launches with one take, beta = 0; the tile's bias
 # prefetched into L1 when its mainloop starts), against main's final build (.gpu/old:
 # 2ee43ea's planner and kernels, its cubins carried).

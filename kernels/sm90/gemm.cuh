@@ -703,8 +703,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const unsigned staging = smem_addr(epilogue_base) + consumer * EpiSmem::kStride;
     float* const staged = reinterpret_cast<float*>(epilogue_base + consumer * EpiSmem::kStride);
     // This warpgroup's fp32 copy of its tile's bias along n (TmaBiasCol; unused elsewhere).
-    float* const bias_n =
-        reinterpret_cast<float*>(&smem.epilogue[Storage::kBiasOffset] + consumer * BiasCol::kStride);
+    float* const bias_n = reinterpret_cast<float*>(&smem.epilogue[Storage::kBiasOffset] +
+                                                   consumer * BiasCol::kStride);
     constexpr long long kSlotFloats = 64LL * BLOCK_N;  // one warpgroup's partial tile
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
     if (tma_store && tid == 0) {
@@ -920,8 +920,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if constexpr (kCanTmaStore) {
           if (tma_store) {
             epilogue_tma_store_for<OutT, false, kTmaBiasCol, kWideBiasCol>(
-                x, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo, col_lo,
-                tile.batch, boxes, Fixup{}, load_c, tmap_c, c_bars, beta);
+                x, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
+                col_lo, tile.batch, boxes, Fixup{}, load_c, tmap_c, c_bars, beta);
             return;
           }
         }
@@ -1023,8 +1023,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
-                  acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
-                  col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
+                  acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
+                  row_lo, col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }
           }
