@@ -126,10 +126,11 @@ struct SplitLanding {
 // (kEvery), and on tiles up to 240 wide, in widths a multiple of 16, in instantiations only
 // launches with such a bias take (kOwn; built into every launch it cost the plain epilogues
 // 2-8%, session 34; 248 and 256 wide spilled). Not the ring-epilogue or split-K-cluster
-// variants over 64 wide (the tightest epilogues in registers; their plain twins take those
-// launches). Each consumer warpgroup stages the tile's bias as fp32 in kBytes / 2 bytes of
-// shared memory past the epilogue's staging (sm90/store.cuh `stage_bias_cols`). Mirrored by
-// `Sm90Variant::bias_col_smem_bytes`.
+// variants over 64 wide: they read no C by TMA, so with beta != 0 they take the general
+// epilogue, which adds it up to 64 wide only (their plain twins take those launches; the ring
+// ones compile with it without spills, session 36). Each consumer warpgroup stages the
+// tile's bias as fp32 in kBytes / 2 bytes of shared memory past the epilogue's staging
+// (sm90/store.cuh `stage_bias_cols`). Mirrored by `Sm90Variant::bias_col_smem_bytes`.
 template <typename OutT, int BLOCK_M, int BLOCK_N, int kSplitK, bool kRingEpilogue>
 struct TmaBiasCol {
   static constexpr bool kAny =

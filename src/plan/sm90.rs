@@ -520,7 +520,9 @@ impl Sm90Variant {
     /// of widths a multiple of 16 up to MAX_WIDE_BIAS_COL_TILE, the launches with such a bias
     /// (instantiations only they take: built into every launch it cost the plain epilogues
     /// 2-8%, session 34; at 248 and 256 wide, and in the 8-past-16 widths and the ping-pong
-    /// tiles, it spilled); not the ring-epilogue or split-K-cluster variants over 64 wide.
+    /// tiles, it spilled); not the ring-epilogue or split-K-cluster variants over 64 wide
+    /// (they read no C by TMA: with beta != 0 their launches take the general epilogue,
+    /// which adds it up to MAX_BIAS_ALONG_N_TILE only).
     /// The tile's bias is staged in shared memory (`bias_col_smem_bytes`).
     pub fn tma_bias_col(&self) -> bool {
         self.has_tma_store()
