@@ -15,6 +15,19 @@ SECONDS=0
 B=${B:-.gpu/deepgemm-bench}
 # `precompile_all`: every sm90 kernel into the session's cache, on every core (~30 s), timed.
 precompile_all() { "$B" --precompile all >/dev/null; echo "precompile all ${SECONDS}s"; }
+# `save_kernels`: the session cache's sm90 kernels into $OUT/devcache.txz (python's xz: the
+# image may lack xz), to carry as .gpu/cubins.txz on the next call with the same build (a
+# fresh machine would compile them again: ~160 s for all).
+save_kernels() {
+    python3 - "$DEEPGEMM_CACHE_DIR" "$OUT/devcache.txz" <<'PY'
+import os, sys, tarfile
+with tarfile.open(sys.argv[2], "w:xz", preset=1) as t:
+    for f in sorted(os.listdir(sys.argv[1])):
+        if f.startswith("dg_sm90"):
+            t.add(os.path.join(sys.argv[1], f), arcname=f)
+PY
+    echo "devcache $(du -h "$OUT/devcache.txz" | cut -f1) ${SECONDS}s"
+}
 # An earlier commit's bench (scripts/gpu-pack-old.sh puts it in .gpu/old), with a kernel cache of
 # its own, for before/after timings in one run: `precompile_old [NAMES]` (default all),
 # `bench_old NAME ARGS...` (as `bench`).

@@ -20,16 +20,7 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
-# This build's kernels back to the development machine (the next call's pack carries them: a
-# fresh machine would compile them again).
-python3 - "$DEEPGEMM_CACHE_DIR" "$OUT/devcache.txz" <<'PY'
-import os, sys, tarfile
-with tarfile.open(sys.argv[2], "w:xz", preset=1) as t:
-    for f in sorted(os.listdir(sys.argv[1])):
-        if f.startswith("dg_sm90"):
-            t.add(os.path.join(sys.argv[1], f), arcname=f)
-PY
-echo "devcache $(du -h "$OUT/devcache.txz" | cut -f1) ${SECONDS}s"
+save_kernels
 precompile_old
 direct || { finish; exit 1; }
 grid grid 200

@@ -749,52 +749,15 @@ fn back_to_back_dependent_calls() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn swapped_bias_through_the_tma_store() {
-    let env = Env::new();
-    let mut g = Group::new("swapped_bias_through_the_tma_store");
-    let shapes = [
-        ((true, false), 64, 4096, 4096),
-        ((true, false), 56, 14336, 1024),
-        ((false, false), 56, 14336, 1024),
-    ];
-    let epis = [Epi::Bias, Epi::GeluBias, Epi::ReluBias];
-    for &(ab, cd, tf32) in &TYPE_COMBOS {
-        for (i, &(tr, m, n, k)) in shapes.iter().enumerate() {
-            for j in 0..6 {
-                let mut s = spec(ab, cd, tf32, tr, m, n, k);
-                vary(
-                    &mut s,
-                    Variation::Epilogue {
-                        epi: epis[(i + j) % epis.len()],
-                        f32_bias: j % 2 == 1,
-                    },
-                );
-                match j {
-                    0 => s.c_nan = true,
-                    1 => vary(&mut s, Variation::AlphaBeta { in_place: false }),
-                    2 => vary(&mut s, Variation::AlphaBeta { in_place: true }),
-                    3 => {
-                        s.alpha = 1.25;
-                        s.beta = -0.5;
-                        s.device_scalars = true;
-                    }
-                    4 => vary(&mut s, Variation::RowMajorD),
-                    _ => {
-                        // Row-major C and D at TMA's strides, beta = 1.
-                        s.order[D] = Order::Row;
-                        s.order[C] = Order::Row;
-                        s.beta = 1.0;
-                    }
-                }
-                let mode = if (i + j) % 2 == 0 {
-                    CallMode::USUAL
-                } else {
-                    CallMode::MINIMAL
-                };
-                g.lt_case(&env, &s, mode);
-            }
-        }
-    }
-    g.finish();
+    swapped_bias_group(
+        "swapped_bias_through_the_tma_store",
+        &[
+            ((true, false), 64, 4096, 4096),
+            ((true, false), 56, 14336, 1024),
+            ((false, false), 56, 14336, 1024),
+        ],
+        6,
+    );
 }
 
 /// A bias along the kernel's n on tiles over 64 wide (session 35): problems computed
@@ -806,17 +769,29 @@ fn swapped_bias_through_the_tma_store() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn swapped_bias_on_wide_tiles() {
+    swapped_bias_group(
+        "swapped_bias_on_wide_tiles",
+        &[
+            ((true, false), 2368, 1120, 928),
+            ((true, false), 416, 3696, 1832),
+            ((false, false), 3000, 1000, 256),
+        ],
+        7,
+    );
+}
+
+/// The biased problems of `shapes` (transposes, m, n, k) in every type combination, each with
+/// the first `variations` of: beta = 0 (C NaN, unread), alpha/beta, the same in place,
+/// alpha/beta on the device, D at an odd leading dimension, row-major C and D with beta = 1,
+/// row-major C and D with beta = 0 (C unread); the epilogue and the bias's type rotating, the
+/// heuristic's algo and NULL in turn.
+fn swapped_bias_group(name: &str, shapes: &[((bool, bool), u64, u64, u64)], variations: usize) {
     let env = Env::new();
-    let mut g = Group::new("swapped_bias_on_wide_tiles");
-    let shapes = [
-        ((true, false), 2368, 1120, 928),
-        ((true, false), 416, 3696, 1832),
-        ((false, false), 3000, 1000, 256),
-    ];
+    let mut g = Group::new(name);
     let epis = [Epi::Bias, Epi::GeluBias, Epi::ReluBias];
     for &(ab, cd, tf32) in &TYPE_COMBOS {
         for (i, &(tr, m, n, k)) in shapes.iter().enumerate() {
-            for j in 0..7 {
+            for j in 0..variations {
                 let mut s = spec(ab, cd, tf32, tr, m, n, k);
                 vary(
                     &mut s,

@@ -569,12 +569,18 @@ impl Sm90Variant {
     /// (8 bytes each), padded to the 1024-byte alignment of the storage struct, and the
     /// alignment slack. The kernel static_asserts `sizeof(SharedStorage) + 1024` equals this.
     pub fn smem_bytes_with(&self, stages: u32) -> u64 {
+        self.smem_bytes_staging(stages, self.bias_col_smem_bytes())
+    }
+
+    /// `smem_bytes_with` for `bias_col_bytes` of bias staging (`bias_col_smem_bytes`; the
+    /// tail holding it is rounded to 1 KiB after it is added).
+    fn smem_bytes_staging(&self, stages: u32, bias_col_bytes: u64) -> u64 {
         // full[] and empty[] per stage, then the two ping-pong turn barriers (and a split-K
         // cluster's four hand-over barriers), then C's (`C_TMA_BARRIERS`).
         let turns = if self.split_k > 1 { 6 } else { 2 };
         let tail = (self.epilogue_smem_bytes()
             + self.split_landing_bytes()
-            + self.bias_col_smem_bytes()
+            + bias_col_bytes
             + 2 * 8 * stages as u64
             + 8 * turns
             + 8 * C_TMA_BARRIERS)
@@ -1220,16 +1226,8 @@ mod tests {
                 continue;
             }
             staged += 1;
-            let more = v.stages as u64 + 1;
-            // smem_bytes_with(more) with the staging's bytes taken out before the tail's
-            // rounding to 1 KiB.
-            let tail = (v.epilogue_smem_bytes()
-                + v.split_landing_bytes()
-                + 2 * 8 * more
-                + 8 * if v.split_k > 1 { 6 } else { 2 }
-                + 8 * C_TMA_BARRIERS)
-                .next_multiple_of(1024);
-            let without = more * v.stage_bytes() + tail + SMEM_ALIGN_SLACK;
+            let more = v.stages + 1;
+            let without = v.smem_bytes_staging(more, 0);
             assert!(
                 without > HOPPER_SMEM_BUDGET as u64,
                 "{}: {more} stages would fit without the bias staging ({without} bytes)",
