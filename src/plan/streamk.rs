@@ -353,6 +353,18 @@ const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 /// L2 requests do not bound the launch the unclustered variant keeps its place (NN
 /// 1000x3000x4000 on 128x192: 40.5 us unclustered, 46.6 in clusters).
 const CLUSTER_START_S: f64 = 4e-6;
+/// The same for clusters of 2 x 2 (A and B multicast), and a tie-break towards them where both
+/// operands are MN-major (NT, which is charged no start): session 37's sweeps of every heuristic
+/// candidate on main's kernels (H200, `37b`: random-21d TN, random-k8 NN / TT / NT, the 54 TT
+/// shapes planned as NN transposed) put 2 x 2 launches 7-20% under their estimates against
+/// the unclustered ones of the same shape in TN, NN and TT (~3 us on launches under 40 us)
+/// and 1-8% under the 2 x 1 twin of the same tile in NT (1704x760x2680 NT on 128x128: 21.2 us
+/// in 2 x 2, 24.4 in 2 x 1). Scored on those sweeps (scripts/plan-regret.py, chosen / fastest
+/// timed): TN 1.024 -> 1.021, NN 1.023 -> 1.018, TT 1.016 -> 1.011, the TT set 1.016 ->
+/// 1.014, NT 1.036 -> 1.025. (No start at all for 2 x 2 scored worse: 1.022, 1.017, 1.014,
+/// 1.019.)
+const CLUSTER_2X2_START_S: f64 = 2e-6;
+const CLUSTER_2X2_MN_FACTOR: f64 = 0.99;
 /// The same for clusters along n (1 x 2, 1 x 4: A multicast, tiles under 128 wide), fitted to
 /// `21a`'s sweeps (H200): where the L2 requests do not bound the launch they ran 0.2-0.7 us
 /// over their unclustered twin (336x1912x1536 on 128x64: 12.2 us unclustered, 12.4 in 1 x 2,
@@ -645,9 +657,14 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         // shapes 0.998), while TT ran 3-4% faster with it (0.969, 0.961).
         t += if v.cluster_m == 1 {
             CLUSTER_N_START_S
+        } else if v.cluster_n > 1 {
+            CLUSTER_2X2_START_S
         } else {
             CLUSTER_START_S
         };
+    }
+    if v.cluster_m > 1 && v.cluster_n > 1 && v.major_a == Major::MN && v.major_b == Major::MN {
+        t *= CLUSTER_2X2_MN_FACTOR;
     }
     if d.sk_tiles == 0 && tiles <= d.grid as u64 && k_iters >= DATA_PARALLEL_FIXED_MIN_K_ITERS {
         // One wave only: 4096x7168x16384's data-parallel 128x256 (1173.7 us) beat the hybrid
