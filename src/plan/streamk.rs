@@ -362,7 +362,11 @@ const CLUSTER_START_S: f64 = 4e-6;
 /// in 2 x 2, 24.4 in 2 x 1). Scored on those sweeps (scripts/plan-regret.py, chosen / fastest
 /// timed): TN 1.024 -> 1.021, NN 1.023 -> 1.018, TT 1.016 -> 1.011, the TT set 1.016 ->
 /// 1.014, NT 1.036 -> 1.025. (No start at all for 2 x 2 scored worse: 1.022, 1.017, 1.014,
-/// 1.019.)
+/// 1.019.) Measured (`37c`, the 84 shape-layouts of the kept sets it moves, against the build
+/// before, alternating twice): 0.950 of the time (TN 0.907, NN 0.851, TT 0.951, NT 0.964; worst
+/// 960x3464x4032 TT 1.058), e.g. TN 1240x1440x1816 22.2 -> 17.9 us, NT 1048x1328x7360 54.9 ->
+/// 45.1. A 2 us start for every cluster of 2 x 1 scored worse on TT (1.016 -> 1.024: TT's
+/// 2 x 1 then displace NN-transposed plans that ran faster), so 2 x 1 keeps its 4 us.
 const CLUSTER_2X2_START_S: f64 = 2e-6;
 const CLUSTER_2X2_MN_FACTOR: f64 = 0.99;
 /// The same for clusters along n (1 x 2, 1 x 4: A multicast, tiles under 128 wide), fitted to
@@ -1226,6 +1230,29 @@ pub(crate) mod tests {
         let v = variant(256);
         let t = l2_request_s(&v, &tn(2048, 2048, 8200), &dev);
         assert!((115e-6..135e-6).contains(&t), "{t}");
+    }
+
+    /// Clusters of 2 x 2 start cheaper than 2 x 1 and lead their 2 x 1 twin where both operands
+    /// are MN-major (session 37, `37c`: the 84 shape-layouts of the kept sets it moved 0.950 of
+    /// the time before). With 2 x 2 charged as 2 x 1 these went to 2 x 1 or unclustered plans.
+    #[test]
+    fn clusters_of_2x2_start_cheaper() {
+        let dev = DeviceSpec::H200;
+        let first = |ta, tb, m, n, k| {
+            let p = crate::problem::dense_bf16(m, n, k, ta, tb);
+            match crate::plan::candidates(&p, &dev).unwrap()[0].kernel {
+                crate::plan::Kernel::Sm90(v) => (v.block_n, v.cluster_m, v.cluster_n),
+                k => panic!("not sm90: {k:?}"),
+            }
+        };
+        // TN 1240x1440x1816: 22.2 us on 128x160 unclustered, 17.9 on 128x128 in 2 x 2.
+        assert_eq!(first(1, 0, 1240, 1440, 1816), (128, 2, 2));
+        // NN 472x968x5336: 27.2 us on 128x112 split 36 x 72, 23.2 on 2 x 2 split 8 x 24.
+        assert_eq!(first(0, 0, 472, 968, 5336), (128, 2, 2));
+        // NT 1048x1328x7360: 54.9 us in 2 x 1, 45.1 in 2 x 2 (same tile).
+        assert_eq!(first(0, 1, 1048, 1328, 7360), (128, 2, 2));
+        // Set A stays where it was (4096^3 on 128x256, unclustered in TN).
+        assert_eq!(first(1, 0, 4096, 4096, 4096), (256, 1, 1));
     }
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
