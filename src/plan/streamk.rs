@@ -447,19 +447,19 @@ pub fn line_requests(pitch: u64) -> f64 {
 /// charged (scripts/sweep-regret.py; unclustered NN plans had run 1.5x their estimates, the
 /// clustered ones 1.09x), and `18f` measured NN random-k8 0.954 of the time before (1208x784x15024
 /// 86.8 -> 63.5 us, 3688x1336x4584 104.4 -> 83.6). With an N-major B too (NT) the same charge
-/// measured 1.015 (632x2104x13544 86.6 -> 113.2 on 128x128 clusters): there A stays charged as
-/// aligned.
+/// measured 1.015 (632x2104x13544 86.6 -> 113.2 on 128x128 clusters), so A stayed charged as
+/// aligned there until session 37: on main's kernels (`37b`/`37d` sweeps, H200) NT's chosen
+/// 128x128 clusters ran up to 1.33x the fastest candidate on large shapes whose A lines start
+/// mid-sector (3320x2952x13488: 487.6 us against 403.9 on 128x256 in 2 x 2), and charging A by
+/// its pitch scored random-21d NT 1.025 -> 1.020 and random-k8 NT 1.025 -> 1.021 of the
+/// fastest timed (scripts/plan-regret.py), moving nothing in the other layouts.
 fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     let Ok((lda, ldb)) = v.leading_dims(p) else {
         return 0.0;
     };
     let elem = v.ab.size_bytes() as u64;
     let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
-    let a_requests = if v.major_a == Major::MN && v.major_b == Major::MN {
-        LINE_REQUESTS_ALIGNED
-    } else {
-        line_requests(lda.unsigned_abs() * elem)
-    };
+    let a_requests = line_requests(lda.unsigned_abs() * elem);
     let per_iteration = lines(v.block_m) / v.cluster_n.max(1) as f64 * a_requests
         + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
@@ -1253,6 +1253,33 @@ pub(crate) mod tests {
         assert_eq!(first(0, 1, 1048, 1328, 7360), (128, 2, 2));
         // Set A stays where it was (4096^3 on 128x256, unclustered in TN).
         assert_eq!(first(1, 0, 4096, 4096, 4096), (256, 1, 1));
+    }
+
+    /// NT's M-major A is charged its L2 requests by its pitch like the other layouts' operands
+    /// (session 37: 3320x2952x13488 NT, A's lines 112 bytes into the L2's, ran 487.6 us on the
+    /// 128x128 clusters the aligned charge chose, 403.9 on 128x256 in 2 x 2).
+    #[test]
+    fn nt_lines_off_the_sectors_are_charged() {
+        let dev = DeviceSpec::H200;
+        let nt = crate::problem::dense_bf16(3320, 2952, 13488, 0, 1);
+        let v = match crate::plan::candidates(&nt, &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => v,
+            k => panic!("not sm90: {k:?}"),
+        };
+        assert_eq!((v.block_n, v.cluster_m, v.cluster_n), (256, 2, 2));
+        // A's pitch, 6640 bytes (112 mod 128), costs more requests than an aligned one.
+        let aligned = crate::problem::dense_bf16(3328, 2952, 13488, 0, 1);
+        let c2 = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::MN),
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .and_then(|v| v.with_cluster(2))
+        .unwrap();
+        assert!(l2_request_s(&c2, &nt, &dev) > 1.5 * l2_request_s(&c2, &aligned, &dev));
     }
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
