@@ -451,15 +451,25 @@ pub fn line_requests(pitch: u64) -> f64 {
 /// aligned there until session 37: on main's kernels (`37b`/`37d` sweeps, H200) NT's chosen
 /// 128x128 clusters ran up to 1.33x the fastest candidate on large shapes whose A lines start
 /// mid-sector (3320x2952x13488: 487.6 us against 403.9 on 128x256 in 2 x 2), and charging A by
-/// its pitch scored random-21d NT 1.025 -> 1.020 and random-k8 NT 1.025 -> 1.021 of the
-/// fastest timed (scripts/plan-regret.py), moving nothing in the other layouts.
+/// its pitch scored random-21d NT 1.025 -> 1.021 and random-k8 NT 1.025 -> 1.021 of the
+/// fastest timed (scripts/plan-regret.py), moving nothing in the other layouts. Measured (`37e`,
+/// the 28 NT shape-layouts of the kept sets it moved, alternating twice against the build
+/// before): 0.955 of the time; the 12 onto tiles 128+ wide 0.898 (2088x2720x7952 173.9 -> 131.2
+/// us, 3320x2952x13488 486.7 -> 402.7), the 16 that only re-split 128x64 tiles or took 1 x 2
+/// clusters 0.999 (280x696x5096 19.2 -> 22.4, 2072x344x1840 18.3 -> 15.3): under 128 wide
+/// A stays charged as aligned.
 fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
     let Ok((lda, ldb)) = v.leading_dims(p) else {
         return 0.0;
     };
     let elem = v.ab.size_bytes() as u64;
     let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
-    let a_requests = line_requests(lda.unsigned_abs() * elem);
+    // NT's A on tiles under 128 wide: still as aligned (`37e`, below).
+    let a_requests = if v.major_a == Major::MN && v.major_b == Major::MN && v.block_n < 128 {
+        LINE_REQUESTS_ALIGNED
+    } else {
+        line_requests(lda.unsigned_abs() * elem)
+    };
     let per_iteration = lines(v.block_m) / v.cluster_n.max(1) as f64 * a_requests
         + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
@@ -1255,8 +1265,8 @@ pub(crate) mod tests {
         assert_eq!(first(1, 0, 4096, 4096, 4096), (256, 1, 1));
     }
 
-    /// NT's M-major A is charged its L2 requests by its pitch like the other layouts' operands
-    /// (session 37: 3320x2952x13488 NT, A's lines 112 bytes into the L2's, ran 487.6 us on the
+    /// NT's M-major A is charged its L2 requests by its pitch on tiles 128+ wide, like the other
+    /// layouts' operands (session 37: 3320x2952x13488 NT, A's lines 112 bytes into the L2's, ran 487.6 us on the
     /// 128x128 clusters the aligned charge chose, 403.9 on 128x256 in 2 x 2).
     #[test]
     fn nt_lines_off_the_sectors_are_charged() {
