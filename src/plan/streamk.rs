@@ -368,6 +368,12 @@ const CLUSTER_START_S: f64 = 4e-6;
 /// 45.1. A 2 us start for every cluster of 2 x 1 scored worse on TT (1.016 -> 1.024: TT's
 /// 2 x 1 then displace NN-transposed plans that ran faster), so 2 x 1 keeps its 4 us.
 const CLUSTER_2X2_START_S: f64 = 2e-6;
+/// Clusters of 2 x 1 for an M-major A and a K-major B (NN, and TT computed as NN transposed):
+/// session 37's sweeps (`37b`, `37d`, H200) put them 2-4% under their estimates against the
+/// unclustered plans of the same NN shapes (1120x2080x4920: 39.4 us on 128x160 in 2 x 1 against
+/// 45.0 on 128x176); a 3 us start scored random-k8 NN 1.018 -> 1.011 and random-21d NN 1.027 ->
+/// 1.025 of the fastest timed (2 us: 1.012, 1.024, but more TT moves unscored).
+const CLUSTER_NN_START_S: f64 = 3e-6;
 const CLUSTER_2X2_MN_FACTOR: f64 = 0.99;
 /// The same for clusters along n (1 x 2, 1 x 4: A multicast, tiles under 128 wide), fitted to
 /// `21a`'s sweeps (H200): where the L2 requests do not bound the launch they ran 0.2-0.7 us
@@ -673,6 +679,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
             CLUSTER_N_START_S
         } else if v.cluster_n > 1 {
             CLUSTER_2X2_START_S
+        } else if v.major_a == Major::MN && v.major_b == Major::K {
+            CLUSTER_NN_START_S
         } else {
             CLUSTER_START_S
         };
