@@ -346,6 +346,13 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
 /// 1.06-1.34x over the 128, 192 and 256 wide tiles; the same shapes TN and NN showed no such
 /// gap). Charged so that the multicast variant ranks first.
 const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
+/// The same where A is MN-major too (NT), on tiles 128+ wide: session 37's sweeps (`37b`, `37d`,
+/// H200, random-k8 and random-21d NT) timed unclustered tiles at 0.98-1.04 of their 2 x 1 twin's
+/// time (median by width: 128 1.04, 192 0.98-1.00, 256 0.99-1.01) where 1.15 had them at 1.13
+/// (NT's clusters are charged no start); 1.04 scored random-k8 NT 1.021 -> 1.017 and random-21d
+/// NT 1.021 -> 1.017 of the fastest timed (1.0: 1.010 and 1.020, its ties flipping to 1 x 1 lost
+/// up to 1.17). Narrower tiles keep 1.15: there it moved only decode-shaped splits, unswept.
+const MN_MN_UNCLUSTERED_FACTOR: f64 = 1.04;
 
 /// What a cluster-of-2 launch measured over its model where the model otherwise held (session
 /// 17, the L2-request-bound TN/NN 2048x2048x8200 and TN 4096x4096x4104 on 128x256: +3.7 to
@@ -494,7 +501,11 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     };
     let mut math = flops / (rate * mainloop_efficiency(v.block_n));
     if v.major_b == Major::MN && v.cluster_m == 1 {
-        math *= MN_B_UNCLUSTERED_FACTOR;
+        math *= if v.major_a == Major::MN && v.block_n >= 128 {
+            MN_MN_UNCLUSTERED_FACTOR
+        } else {
+            MN_B_UNCLUSTERED_FACTOR
+        };
     }
     let load_rate = if v.pingpong() {
         PINGPONG_LOAD_BYTES_PER_S
