@@ -352,6 +352,9 @@ const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 /// (NT's clusters are charged no start); 1.04 scored random-k8 NT 1.021 -> 1.017 and random-21d
 /// NT 1.021 -> 1.017 of the fastest timed (1.0: 1.010 and 1.020, its ties flipping to 1 x 1 lost
 /// up to 1.17). Narrower tiles keep 1.15: there it moved only decode-shaped splits, unswept.
+/// Measured (`37g`, the 14 NT shape-layouts of the kept sets it moves, against the build before,
+/// alternating twice): 0.931 of the time (3624x2688x9944 357.8 -> 292.4 us, 4208x2215x6912
+/// 229.2 -> 195.6, 128x7168x16384 86.8 -> 75.1; worst 320x3848x12376 66.7 -> 70.5).
 const MN_MN_UNCLUSTERED_FACTOR: f64 = 1.04;
 
 /// What a cluster-of-2 launch measured over its model where the model otherwise held (session
@@ -1309,6 +1312,36 @@ pub(crate) mod tests {
         .and_then(|v| v.with_cluster(2))
         .unwrap();
         assert!(l2_request_s(&c2, &nt, &dev) > 1.5 * l2_request_s(&c2, &aligned, &dev));
+    }
+
+    /// NT's unclustered tiles 128+ wide ran about as fast as their 2 x 1 twins (session 37,
+    /// `37g`: 3624x2688x9944 NT 357.8 us on 128x128 in 2 x 1, 292.4 on 128x256 unclustered
+    /// split 55 x 132); charged 1.15 over them, as an N-major B with a K-major A (TT) is, they
+    /// lost every near-tie.
+    #[test]
+    fn nt_unclustered_wide_tiles_are_charged_near_their_clusters() {
+        let dev = DeviceSpec::H200;
+        let nt = crate::problem::dense_bf16(3624, 2688, 9944, 0, 1);
+        let v = match crate::plan::candidates(&nt, &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => v,
+            k => panic!("not sm90: {k:?}"),
+        };
+        assert_eq!((v.block_n, v.cluster_m), (256, 1));
+        let unclustered = |major_a| {
+            Sm90Variant::with_layout(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                (major_a, Major::MN),
+                128,
+                192,
+                HOPPER_SMEM_BUDGET,
+            )
+            .unwrap()
+        };
+        let p = tn(4096, 4096, 4096);
+        let ratio =
+            iteration_s(&unclustered(Major::MN), &p) / iteration_s(&unclustered(Major::K), &p);
+        assert!((ratio - MN_MN_UNCLUSTERED_FACTOR / MN_B_UNCLUSTERED_FACTOR).abs() < 1e-9);
     }
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
