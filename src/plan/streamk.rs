@@ -378,13 +378,14 @@ const CLUSTER_START_S: f64 = 4e-6;
 /// 45.1. A 2 us start for every cluster of 2 x 1 scored worse on TT (1.016 -> 1.024: TT's
 /// 2 x 1 then displace NN-transposed plans that ran faster), so 2 x 1 keeps its 4 us.
 const CLUSTER_2X2_START_S: f64 = 2e-6;
+/// See CLUSTER_2X2_START_S: NT's tie-break from 2 x 1 to 2 x 2 (a factor: NT charges no start).
+const CLUSTER_2X2_MN_FACTOR: f64 = 0.99;
 /// Clusters of 2 x 1 for an M-major A and a K-major B (NN, and TT computed as NN transposed):
 /// session 37's sweeps (`37b`, `37d`, H200) put them 2-4% under their estimates against the
 /// unclustered plans of the same NN shapes (1120x2080x4920: 39.4 us on 128x160 in 2 x 1 against
 /// 45.0 on 128x176); a 3 us start scored random-k8 NN 1.018 -> 1.011 and random-21d NN 1.027 ->
 /// 1.025 of the fastest timed (2 us: 1.012, 1.024, but more TT moves unscored).
 const CLUSTER_NN_START_S: f64 = 3e-6;
-const CLUSTER_2X2_MN_FACTOR: f64 = 0.99;
 /// The same for clusters along n (1 x 2, 1 x 4: A multicast, tiles under 128 wide), fitted to
 /// `21a`'s sweeps (H200): where the L2 requests do not bound the launch they ran 0.2-0.7 us
 /// over their unclustered twin (336x1912x1536 on 128x64: 12.2 us unclustered, 12.4 in 1 x 2,
@@ -1288,8 +1289,8 @@ pub(crate) mod tests {
     }
 
     /// NT's M-major A is charged its L2 requests by its pitch on tiles 128+ wide, like the other
-    /// layouts' operands (session 37: 3320x2952x13488 NT, A's lines 112 bytes into the L2's, ran 487.6 us on the
-    /// 128x128 clusters the aligned charge chose, 403.9 on 128x256 in 2 x 2).
+    /// layouts' operands (session 37: 3320x2952x13488 NT, A's lines 112 bytes into the L2's,
+    /// ran 487.6 us on the 128x128 clusters the aligned charge chose, 403.9 on 128x256 in 2 x 2).
     #[test]
     fn nt_lines_off_the_sectors_are_charged() {
         let dev = DeviceSpec::H200;
