@@ -910,6 +910,16 @@ pub(crate) mod tests {
         crate::problem::dense_bf16(m, n, k, 1, 0)
     }
 
+    /// The sm90 variant of the planner's first choice for the bf16 problem m x n x k with
+    /// cuBLAS's transposes `ta`, `tb` on an H200.
+    fn first_sm90(ta: i32, tb: i32, m: u64, n: u64, k: u64) -> Sm90Variant {
+        let p = crate::problem::dense_bf16(m, n, k, ta, tb);
+        match crate::plan::candidates(&p, &DeviceSpec::H200).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => v,
+            k => panic!("not sm90: {k:?}"),
+        }
+    }
+
     fn variant(bn: u32) -> Sm90Variant {
         Sm90Variant::new(
             ScalarType::BF16,
@@ -1270,13 +1280,9 @@ pub(crate) mod tests {
     /// the time before). With 2 x 2 charged as 2 x 1 these went to 2 x 1 or unclustered plans.
     #[test]
     fn clusters_of_2x2_start_cheaper() {
-        let dev = DeviceSpec::H200;
         let first = |ta, tb, m, n, k| {
-            let p = crate::problem::dense_bf16(m, n, k, ta, tb);
-            match crate::plan::candidates(&p, &dev).unwrap()[0].kernel {
-                crate::plan::Kernel::Sm90(v) => (v.block_n, v.cluster_m, v.cluster_n),
-                k => panic!("not sm90: {k:?}"),
-            }
+            let v = first_sm90(ta, tb, m, n, k);
+            (v.block_n, v.cluster_m, v.cluster_n)
         };
         // TN 1240x1440x1816: 22.2 us on 128x160 unclustered, 17.9 on 128x128 in 2 x 2.
         assert_eq!(first(1, 0, 1240, 1440, 1816), (128, 2, 2));
@@ -1295,10 +1301,7 @@ pub(crate) mod tests {
     fn nt_lines_off_the_sectors_are_charged() {
         let dev = DeviceSpec::H200;
         let nt = crate::problem::dense_bf16(3320, 2952, 13488, 0, 1);
-        let v = match crate::plan::candidates(&nt, &dev).unwrap()[0].kernel {
-            crate::plan::Kernel::Sm90(v) => v,
-            k => panic!("not sm90: {k:?}"),
-        };
+        let v = first_sm90(0, 1, 3320, 2952, 13488);
         assert_eq!((v.block_n, v.cluster_m, v.cluster_n), (256, 2, 2));
         // A's pitch, 6640 bytes (112 mod 128), costs more requests than an aligned one.
         let aligned = crate::problem::dense_bf16(3328, 2952, 13488, 0, 1);
@@ -1321,12 +1324,7 @@ pub(crate) mod tests {
     /// lost every near-tie.
     #[test]
     fn nt_unclustered_wide_tiles_are_charged_near_their_clusters() {
-        let dev = DeviceSpec::H200;
-        let nt = crate::problem::dense_bf16(3624, 2688, 9944, 0, 1);
-        let v = match crate::plan::candidates(&nt, &dev).unwrap()[0].kernel {
-            crate::plan::Kernel::Sm90(v) => v,
-            k => panic!("not sm90: {k:?}"),
-        };
+        let v = first_sm90(0, 1, 3624, 2688, 9944);
         assert_eq!((v.block_n, v.cluster_m), (256, 1));
         let unclustered = |major_a| {
             Sm90Variant::with_layout(
