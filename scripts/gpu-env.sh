@@ -28,6 +28,14 @@ with tarfile.open(sys.argv[2], "w:xz", preset=1) as t:
 PY
     echo "devcache $(du -h "$OUT/devcache.txz" | cut -f1) ${SECONDS}s"
 }
+# `sweep NAME SECS ARGS...`: every heuristic candidate of the bench's shapes timed (--sweep,
+# cuBLASLt in the run) into $OUT/sweep-NAME.txt, at most SECS seconds (the logs kept in
+# scripts/sweeps/ and scored by scripts/score-plans.sh).
+sweep() {
+    local name=$1 secs=$2; shift 2
+    timeout "$secs" "$B" --sweep --check none --iters 20 --warmup 3 "$@" >"$OUT/sweep-$name.txt" 2>&1
+    echo "== sweep $name rc=$? ${SECONDS}s"
+}
 # An earlier commit's bench (scripts/gpu-pack-old.sh puts it in .gpu/old), with a kernel cache of
 # its own, for before/after timings in one run: `precompile_old [NAMES]` (default all),
 # `bench_old NAME ARGS...` (as `bench`).

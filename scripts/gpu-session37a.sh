@@ -14,11 +14,6 @@ set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 precompile_all
 save_kernels
-sweep() { # NAME SECS ARGS...
-    local name=$1 secs=$2; shift 2
-    timeout "$secs" "$B" --sweep --check none --iters 20 --warmup 3 "$@" >"$OUT/sweep-$name.txt" 2>&1
-    echo "== sweep $name rc=$? ${SECONDS}s"
-}
 sweep random-21d-tn 290 --layout TN --shapes .gpu/shapes/random-21d.txt
 sweep moved-35-tt 130 --layout TT --shapes .gpu/shapes/moved-35-biascol-tt.txt
 finish

@@ -9,11 +9,6 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv
-sweep() { # NAME SECS ARGS...
-    local name=$1 secs=$2; shift 2
-    timeout "$secs" "$B" --sweep --check none --iters 20 --warmup 3 "$@" >"$OUT/sweep-$name.txt" 2>&1
-    echo "== sweep $name rc=$? ${SECONDS}s"
-}
 sweep random-21d-tn 150 --layout TN --shapes .gpu/shapes/random-21d.txt
 sweep moved-35-tt 120 --layout TT --shapes .gpu/shapes/moved-35-biascol-tt.txt
 for l in NN TT NT; do

@@ -6,11 +6,6 @@
 #     here: bash scripts/gpu-pack.sh (+ .gpu/cubins.txz)     there: bash scripts/gpu-session37d.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-sweep() { # NAME SECS ARGS...
-    local name=$1 secs=$2; shift 2
-    timeout "$secs" "$B" --sweep --check none --iters 20 --warmup 3 "$@" >"$OUT/sweep-$name.txt" 2>&1
-    echo "== sweep $name rc=$? ${SECONDS}s"
-}
 sweep random-21d-nn 150 --layout NN --shapes .gpu/shapes/random-21d.txt
 sweep random-21d-nt 150 --layout NT --shapes .gpu/shapes/random-21d.txt
 sweep under-wave-tn 60 --layout TN --shapes .gpu/shapes/under-wave.txt
