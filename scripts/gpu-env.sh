@@ -157,15 +157,16 @@ bench() {
 }
 # `trace LABEL ARGS...`: a DG_TRACE run of deepgemm alone (kernels built with phase clocks,
 # kernels/sm90/trace.cuh; TRACE_DEFINES=A,B adds experiment defines); prints the last launch's
-# dg_trace lines and its CTAs' spread (dg_span; both also appended to $OUT/traces.txt), or why
-# there were none.
+# dg_trace lines, its CTAs' spread (dg_span) and CTA 0's first TMA-store epilogue box by box
+# (dg_epi), all also appended to $OUT/traces.txt, or why there were none.
 trace() {
     local label=$1; shift
     DEEPGEMM_NVRTC_DEFINES=DG_TRACE${TRACE_DEFINES:+,$TRACE_DEFINES} timeout 30 "${B:-.gpu/deepgemm-bench}" --no-cublas --iters 3 --warmup 1 --check none "$@" >"$OUT/tr.txt" 2>&1
     echo "== $label ($(grep -m1 -oE 'dg_sm90[^ ,)]*' "$OUT/tr.txt" | sed 's/dg_sm90_bf16_bf16_tn_//'))"
     grep "^dg_trace" "$OUT/tr.txt" | tail -4 | sed -e 's/dg_trace dg_sm90_bf16_bf16_tn_[^ ]* //' -e 's/start_ns [0-9]* //'
     grep "^dg_span" "$OUT/tr.txt" | tail -1 | sed -e 's/dg_span dg_sm90_[^ ]* //'
+    grep "^dg_epi" "$OUT/tr.txt" | tail -2 | sed -e 's/dg_epi dg_sm90_[^ ]* //'
     # Kept in $OUT too: the device tool returns only the end of a call's output.
-    grep -E "^dg_(trace|span)" "$OUT/tr.txt" | tail -5 | sed -e "s|^|$label: |" >>"$OUT/traces.txt"
+    grep -E "^dg_(trace|span|epi)" "$OUT/tr.txt" | tail -7 | sed -e "s|^|$label: |" >>"$OUT/traces.txt"
     grep -qm1 "^dg_trace" "$OUT/tr.txt" || grep -iE "error|fail" "$OUT/tr.txt" | head -3
 }

@@ -45,7 +45,8 @@
 //   D (TMA-store epilogue only, SM90_FLAG_TMA_STORE): column-major (m, n, batch) or row-major
 //   (n, m, batch), box (64, 64, 1), one per consumer warpgroup and 64 columns.
 //   C (SM90_FLAG_C_TMA, with beta != 0): as D, loaded into the TMA-store staging. Without it,
-//   a row-major D in slabs has D's whole-box map in this slot (SM90_FLAG_D_BOXES).
+//   a tile whose last box is partial has D's whole-box map in this slot (SM90_FLAG_D_BOXES;
+//   a column-major D's map then has the partial box's width).
 //
 // The entry point (`extern "C"`, named after the variant) is appended by src/jit/sm90.rs:
 //   extern "C" __global__ void __launch_bounds__(384, 1) NAME(

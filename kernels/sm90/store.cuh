@@ -36,6 +36,7 @@
 #include "ptx/stmatrix.cuh"
 #include "ptx/tma_store.cuh"
 #include "sm90/epilogue.cuh"
+#include "sm90/trace.cuh"
 #include "sm90/types.cuh"
 
 namespace dg_sm90 {
@@ -231,7 +232,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // Columns per TMA store: whole boxes, or for widths that end in a partial box (176 = 64 + 64
   // + 48) 16 at a time from every box, through a D map whose box is 64 x 16 (16 lines of the
   // buffer, 2 KiB: the swizzle period is kept); 8 at a time (1 KiB, still the period) for the
-  // widths 8 past a multiple of 16 (168 = 64 + 64 + 40). A row-major box's line is a row of D,
+  // widths 8 past a multiple of 16 (168 = 64 + 64 + 40). A column-major D takes those narrow
+  // stores only where C's map is loaded (SM90_FLAG_C_TMA); otherwise every box goes in one
+  // store (`col_boxes` below). A row-major box's line is a row of D,
   // so there the buffer is cut into slabs of kStoreCols columns instead, one per store: 64 rows
   // of 32 bytes in the 32-byte swizzle (16 columns) or of 16 bytes unswizzled (8 columns),
   // which keeps stmatrix free of bank conflicts either way (the 8 rows of a matrix fill one
@@ -304,6 +307,15 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   // 232-wide ring-epilogue tiles spilled).
   const bool whole_boxes = !kLoadC && kStoreCols == 16 && row_major &&
                            (p.flags & SM90_FLAG_D_BOXES) != 0;
+  // A column-major D at a width that is not whole boxes, without C by TMA: each box in one
+  // store, the whole ones through D's whole-box map (SM90_FLAG_D_BOXES, tmap_c's slot), the
+  // last, partial one through D's map, whose box is then that box's width. A TMA store costs
+  // its issuing thread ~110-130 cycles, so the 8-column stores of every box (31 a warpgroup
+  // at 128 x 248) were most of the epilogue's ~3.5-4.9k cycles (DG_TRACE, session 38).
+  const bool col_boxes = !kLoadC && kStoreCols < S::kBox && !row_major &&
+                         (p.flags & SM90_FLAG_D_BOXES) != 0;
+  EpiTrace<kBoxesPerTile> trace;  // DG_TRACE only (sm90/trace.cuh)
+  trace.begin(boxes == 0);
 
 #pragma unroll
   for (int box = 0; box < kBoxesPerTile; ++box) {
@@ -330,6 +342,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       }
       named_barrier_sync(barrier_id, 128);
     }
+    trace.mark(1 + 3 * box);
     constexpr int kPartRegs = 16;
     float part[kFixup ? kPartRegs : 1];
 #pragma unroll
@@ -418,6 +431,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     }
     // Every writer orders its stmatrix before the TMA engine's (async proxy) reads.
     fence_view_async_shared();
+    trace.mark(2 + 3 * box);
     named_barrier_sync(barrier_id, 128);
     if (tid == 0) {
       const int col_coord = static_cast<int>(col0);
@@ -429,6 +443,10 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         }
       } else if (whole) {
         tma_store_3d(&tmap_c, buf, col_coord, row_coord, batch_coord);  // D's whole-box map
+      } else if (col_boxes) {
+        // Lines are columns, so a box of box_cols columns is its first box_cols lines.
+        tma_store_3d(box_cols == S::kBox ? &tmap_c : &tmap_d, buf, row_coord, col_coord,
+                     batch_coord);
       } else {
         // Column-major lines are columns: 16 (8) of them are 2 KiB (1 KiB) of the buffer; a
         // row-major slab is as large. Stores that start past n write nothing (TMA clips to
@@ -456,8 +474,10 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
         }
       }
     }
+    trace.mark(3 + 3 * box);
     ++boxes;
   }
+  trace.store(tid);
 }
 
 // epilogue_tma_store instantiated for the launch's activation (`p.activation`, the same for

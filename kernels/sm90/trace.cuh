@@ -20,10 +20,57 @@ __device__ long long dg_trace[2][2][14];
 // (CTAs past 1024 are not kept). The host prints their spread: what a launch's
 // duration holds beyond the first and last CTA's marks.
 __device__ unsigned long long dg_trace_span[1024][2];
+// CTA 0's first TMA-store epilogue, per consumer warpgroup (thread 0 of each): [0] its entry
+// (SM clock), then per 64-column box j the clocks after the buffer's wait and barrier
+// [1 + 3j], after the box's stmatrix and async-proxy fence [2 + 3j], and after the second
+// barrier and the store's issue [3 + 3j]; 0 where not reached. Printed as `dg_epi` lines.
+__device__ unsigned long long dg_trace_epi[2][16];
 }
 #endif
 
 namespace dg_sm90 {
+
+// The TMA-store epilogue's clocks (dg_trace_epi above): one a phase of each box, kept in
+// registers and written once, at the end of the first epilogue of CTA 0's consumers.
+template <int kBoxes>
+struct EpiTrace {
+#ifdef DG_TRACE
+  static constexpr int kSlots = 1 + 3 * kBoxes < 16 ? 1 + 3 * kBoxes : 16;
+  unsigned long long t[kSlots];
+  bool on;
+#endif
+  __device__ __forceinline__ void begin(bool first_tile) {
+#ifdef DG_TRACE
+    on = first_tile && blockIdx.x == 0;
+#pragma unroll
+    for (int i = 0; i < kSlots; ++i) {
+      t[i] = 0;
+    }
+    t[0] = static_cast<unsigned long long>(clock64_now());
+#endif
+  }
+  __device__ __forceinline__ void mark(int slot) {
+#ifdef DG_TRACE
+#pragma unroll
+    for (int i = 1; i < kSlots; ++i) {
+      if (i == slot) {
+        t[i] = static_cast<unsigned long long>(clock64_now());
+      }
+    }
+#endif
+  }
+  __device__ __forceinline__ void store(int tid) const {
+#ifdef DG_TRACE
+    if (on && tid == 0) {
+      unsigned long long* out = dg_trace_epi[threadIdx.x / 128 - 1];
+#pragma unroll
+      for (int i = 0; i < kSlots; ++i) {
+        out[i] = t[i];
+      }
+    }
+#endif
+  }
+};
 
 struct PhaseTrace {
 #ifdef DG_TRACE

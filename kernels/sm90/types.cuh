@@ -131,11 +131,12 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 // without it beta != 0 takes the general epilogue.
 #define SM90_FLAG_C_TMA 128
 
-// With SM90_FLAG_TMA_STORE and SM90_FLAG_D_ROW_MAJOR at a width that is a multiple of 16 but
-// not of 64 (D's map then has a 16-column slab box), and without SM90_FLAG_C_TMA: the fourth
-// tensor map is D's with whole 64 x 64 boxes in the 128-byte swizzle. The tile's whole boxes
-// are stored through it, one store a box, and only its last, partial box in slabs
-// (sm90/store.cuh): a slab store writes 32 bytes a row, a quarter of a whole box's.
+// With SM90_FLAG_TMA_STORE at a width that is not a multiple of 64, and without
+// SM90_FLAG_C_TMA: the fourth tensor map is D's with whole 64 x 64 boxes in the 128-byte
+// swizzle, and the tile's whole boxes are stored through it, one store a box (sm90/store.cuh).
+// Its last, partial box goes through D's map: for a row-major D (at a multiple of 16) in
+// 16-column slabs (a slab store writes 32 bytes a row, a quarter of a whole box's); for a
+// column-major D in one store, D's map then having that box's width (BLOCK_N % 64 columns).
 #define SM90_FLAG_D_BOXES 256
 
 #define SM90_ACT_NONE 0

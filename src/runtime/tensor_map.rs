@@ -223,11 +223,13 @@ pub const FLAG_D_ROW_MAJOR: i32 = 8;
 /// The kernel's SM90_FLAG_C_TMA: with FLAG_TMA_STORE, C's tensor map (D's layout and box) is
 /// valid and a beta != 0 takes the TMA-store epilogue, C's boxes loaded by TMA.
 pub const FLAG_C_TMA: i32 = 128;
-/// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE and FLAG_D_ROW_MAJOR at a width whose D
-/// map stores 16-column slabs (`Sm90Variant::store_box_cols`; not 8: those are not planned for
-/// a row-major D, `plan::sm90::row_slabs_of_8`), and without FLAG_C_TMA, the fourth map (C's
-/// slot) is D's with whole 64 x 64 boxes (`encode_store_box_args`): the tile's whole boxes are
-/// stored through it and only its last, partial box in slabs.
+/// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE at a width that is not whole 64-column
+/// boxes, and without FLAG_C_TMA, the fourth map (C's slot) is D's with whole 64 x 64 boxes
+/// (`encode_store_box_args`): the tile's whole boxes are stored through it. The last, partial
+/// box goes through D's map: a row-major D's in 16-column slabs (`Sm90Variant::store_box_cols`;
+/// not at widths 8 past a multiple of 16: those are not planned for a row-major D,
+/// `plan::sm90::row_slabs_of_8`, and get no flag); a column-major D's in one store, D's map
+/// then having that box's width (`with_tail_box`).
 pub const FLAG_D_BOXES: i32 = 256;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
@@ -352,16 +354,25 @@ fn with_whole_boxes(mut args: TiledEncode) -> TiledEncode {
     args
 }
 
-/// The encode arguments of D's whole-box map for a row-major D whose tiles end in slabs
+/// `args` (a column-major D's store map) with the box of a tile's last, partial box: 64 rows x
+/// `block_n % 64` columns, the first lines of a staging buffer (FLAG_D_BOXES).
+fn with_tail_box(mut args: TiledEncode, v: &Sm90Variant) -> TiledEncode {
+    args.box_dim = [STORE_BOX, v.block_n % STORE_BOX, 1];
+    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
+    args
+}
+
+/// The encode arguments of D's whole-box map for a D whose tiles end in a partial box
 /// (FLAG_D_BOXES): D's map (`encode_store_args_with`) with whole boxes. `Sm90Args::new_with`
 /// derives it from D's map's arguments instead of checking the problem twice.
 pub fn encode_store_box_args(
     v: &Sm90Variant,
     p: &GemmProblem,
+    layout: StoreLayout,
     address: u64,
     padded: bool,
 ) -> Result<TiledEncode> {
-    encode_store_args_with(v, p, StoreLayout::RowMajor, address, padded).map(with_whole_boxes)
+    encode_store_args_with(v, p, layout, address, padded).map(with_whole_boxes)
 }
 
 /// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
@@ -516,7 +527,11 @@ impl Sm90Params {
             }
             if c_ok {
                 flags |= FLAG_C_TMA;
-            } else if layout == Some(StoreLayout::RowMajor) && cols == 16 {
+            } else if match layout {
+                Some(StoreLayout::RowMajor) => cols == 16,
+                Some(StoreLayout::ColMajor) => cols != STORE_BOX,
+                None => false,
+            } {
                 flags |= FLAG_D_BOXES;
             }
         }
@@ -705,7 +720,13 @@ impl Sm90Args {
         } else {
             None
         };
+        let d_boxes = params.flags & FLAG_D_BOXES != 0;
         let tmap_d = match &d_args {
+            // A column-major D's tiles store their whole boxes through the fourth map and their
+            // last box through this one, in one store.
+            Some(args) if d_boxes && layout == StoreLayout::ColMajor => {
+                encode(&with_tail_box(*args, v))?
+            }
             Some(args) => encode(args)?,
             None => TensorMap([0; 16]),
         };
@@ -713,7 +734,7 @@ impl Sm90Args {
         // (`encode_store_box_args`).
         let tmap_c = match d_args {
             _ if params.flags & FLAG_C_TMA != 0 => encode(&encode_c_args(v, p, layout, ptrs.c)?)?,
-            Some(args) if params.flags & FLAG_D_BOXES != 0 => encode(&with_whole_boxes(args))?,
+            Some(args) if d_boxes => encode(&with_whole_boxes(args))?,
             _ => TensorMap([0; 16]),
         };
         Ok(Sm90Args {
@@ -1721,15 +1742,19 @@ mod tests {
         let e = encode_store_args(&whole, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
         assert_eq!(e.box_dim, [64, 64, 1]);
         assert_eq!(e.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
-        // A row-major D in slabs stores its whole boxes through a second map (C's slot, no C
-        // read): the same tensor, 64 x 64 boxes, 128-byte swizzle; not at whole-box widths nor
-        // for a column-major D, whose map stores whole boxes or their 16-column parts.
+        // A D whose tiles end in a partial box stores its whole boxes through a second map
+        // (C's slot, no C read): the same tensor, 64 x 64 boxes, 128-byte swizzle; not at
+        // whole-box widths, nor in a row-major D's 8-column slabs (not planned).
         assert_eq!(row_flags(16) & FLAG_D_BOXES, FLAG_D_BOXES);
         assert_eq!(row_flags(8) & FLAG_D_BOXES, 0);
         assert_eq!(row_flags(STORE_BOX) & FLAG_D_BOXES, 0);
-        assert_eq!(params.flags & FLAG_D_BOXES, 0);
+        assert_eq!(params.flags & FLAG_D_BOXES, FLAG_D_BOXES);
+        let col_flags = |cols| Sm90Params::new_with(&p, &ptrs, 16, false, Some(cols)).flags;
+        assert_eq!(col_flags(8) & FLAG_D_BOXES, FLAG_D_BOXES);
+        assert_eq!(col_flags(STORE_BOX) & FLAG_D_BOXES, 0);
         let slabs = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
-        let boxes = encode_store_box_args(&fill, &p_row, 0x10_0000, false).unwrap();
+        let boxes =
+            encode_store_box_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000, false).unwrap();
         assert_eq!(boxes.box_dim, [64, 64, 1]);
         assert_eq!(
             boxes.swizzle,
@@ -1739,7 +1764,21 @@ mod tests {
             (boxes.global_address, boxes.global_dim, boxes.global_strides),
             (slabs.global_address, slabs.global_dim, slabs.global_strides)
         );
-        assert!(encode_store_box_args(&fill, &p, 0x10_0000, false).is_err());
+        assert!(encode_store_box_args(&fill, &p, StoreLayout::RowMajor, 0x10_0000, false).is_err());
+        // Column-major: whole boxes through the second map, the last box (176 = 64 + 64 + 48;
+        // 168 = 64 + 64 + 40) in one store through D's, boxed to its width.
+        for (v, tail) in [(&fill, 48), (&fill8, 40)] {
+            let args = encode_store_args(v, &p, StoreLayout::ColMajor, 0x10_0000).unwrap();
+            let whole = with_whole_boxes(args);
+            assert_eq!(whole.box_dim, [64, 64, 1]);
+            let last = with_tail_box(args, v);
+            assert_eq!(last.box_dim, [64, tail, 1]);
+            assert_eq!(last.swizzle, CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B);
+            assert_eq!(
+                (last.global_address, last.global_dim, last.global_strides),
+                (args.global_address, args.global_dim, args.global_strides)
+            );
+        }
         // beta != 0: C by TMA, into whole boxes (64 x 64, 128-byte swizzle) or, for a
         // row-major D in slabs, with D's slab box and swizzle (one load a slab).
         let beta1 = GemmPointers {

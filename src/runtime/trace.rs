@@ -74,7 +74,45 @@ pub unsafe fn dump(kernel: &Loaded, stream: CUstream, grid: u32) -> Result<()> {
     {
         eprintln!("dg_span {} {line}", kernel.name);
     }
+    // kernels/sm90/trace.cuh `dg_trace_epi[2][16]`: CTA 0's first TMA-store epilogue per
+    // consumer, clocks after its entry (absent from kernels built before it existed).
+    let mut epi = [0u64; 2 * 16];
+    // SAFETY: as above.
+    if unsafe { take_global(kernel, "dg_trace_epi", false, &mut epi) }? {
+        for (c, e) in epi.chunks(16).enumerate() {
+            if let Some(line) = epi_line(e) {
+                eprintln!("dg_epi {} consumer {c} {line}", kernel.name);
+            }
+        }
+    }
     Ok(())
+}
+
+/// One consumer's `dg_trace_epi` row as the `dg_epi` line: per 64-column box, the clocks after
+/// its buffer wait, its stmatrix + fence and its store's issue, counted from the epilogue's
+/// entry; None where the epilogue was not traced (a zero entry).
+fn epi_line(e: &[u64]) -> Option<String> {
+    let (&entry, rest) = e.split_first()?;
+    if entry == 0 {
+        return None;
+    }
+    let boxes: Vec<String> = rest
+        .chunks(3)
+        .take_while(|b| b.iter().any(|&t| t != 0))
+        .map(|b| {
+            b.iter()
+                .map(|&t| {
+                    if t == 0 {
+                        "-".to_string()
+                    } else {
+                        t.wrapping_sub(entry).to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    Some(format!("wait/fenced/issued {}", boxes.join(" ")))
 }
 
 /// Copies `kernel`'s module global `name` into `buf` and zeroes it there, so the next traced
@@ -147,7 +185,18 @@ fn span_summary(spans: &[u64], grid: u32) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::span_summary;
+    use super::{epi_line, span_summary};
+
+    #[test]
+    fn epi_line_counts_each_box_from_the_entry() {
+        let mut e = [0u64; 16];
+        assert_eq!(epi_line(&e), None);
+        e[..7].copy_from_slice(&[1000, 1100, 1300, 1400, 1500, 1700, 1800]);
+        assert_eq!(
+            epi_line(&e).as_deref(),
+            Some("wait/fenced/issued 100/300/400 500/700/800")
+        );
+    }
 
     #[test]
     fn span_summary_spreads_from_the_earliest_entry() {
