@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# wip/store-warps.patch, call a (~9 min on an H200): correctness. The patch hands every box of
+# a TMA-store epilogue that loads no C to a store warp of the producer warpgroup (named
+# barriers 4-11; kernels/sm90/store.cuh StoreOrder), so every launch on that path changes.
+#   1. Every direct nvrtc_sm90 case, the gpu_matmul grid, the grid forced onto Stream-K (the
+#      owners' fixup goes through the same epilogue), gpu_pack (slab blocks, D's copy) and
+#      gpu_blas. Predicted: all pass; a hang is a barrier count that does not balance (every
+#      run is under `timeout`).
+#     here: git apply wip/store-warps.patch; bash scripts/gpu-pack.sh
+#     there: bash scripts/gpu-store-warps-a.sh
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+precompile_all
+save_kernels
+direct || { finish devcache.txz; exit 1; }
+grid grid 180
+DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 150
+timeout 90 .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
+echo "== gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/gpu_pack.txt")"
+timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 >"$OUT/gpu_blas.txt" 2>&1
+echo "== gpu_blas rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas.txt")"
+finish
