@@ -6,7 +6,8 @@
 #      owners' fixup goes through the same epilogue), gpu_pack (slab blocks, D's copy) and
 #      gpu_blas. Predicted: all pass; a hang is a barrier count that does not balance (every
 #      run is under `timeout`).
-#     here: git apply wip/store-warps.patch; bash scripts/gpu-pack.sh
+#     here: git apply wip/store-warps.patch; CUBINS=all bash scripts/gpu-pack.sh (session 38 left
+#     the patched kernels and main's in .gpu-cubins/, so it compiles nothing if that survived)
 #     there: bash scripts/gpu-store-warps-a.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

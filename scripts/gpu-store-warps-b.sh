@@ -6,7 +6,8 @@
 # free (tiles up to 128 wide never wait within a tile), the boxes of a 128x256 tile ~1.0-1.3k
 # cycles instead of ~2.9k; timed, short-k multi-tile shapes 3-8% faster, set A 1-2% faster,
 # one-tile-a-CTA shapes unchanged.
-#     here: (patched) bash scripts/gpu-pack.sh; bash scripts/gpu-pack-old.sh main old (+ caches)
+#     here: (patched) CUBINS=all bash scripts/gpu-pack.sh; CUBINS=all bash scripts/gpu-pack-old.sh
+#     main old (both from .gpu-cubins/)
 #     there: bash scripts/gpu-store-warps-b.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
