@@ -225,7 +225,7 @@ pub const FLAG_D_ROW_MAJOR: i32 = 8;
 pub const FLAG_C_TMA: i32 = 128;
 /// The kernel's SM90_FLAG_D_BOXES: with FLAG_TMA_STORE at a width that is not whole 64-column
 /// boxes, and without FLAG_C_TMA, the fourth map (C's slot) is D's with whole 64 x 64 boxes
-/// (`encode_store_box_args`): the tile's whole boxes are stored through it. The last, partial
+/// (`with_whole_boxes`): the tile's whole boxes are stored through it. The last, partial
 /// box goes through D's map: a row-major D's in 16-column slabs (`Sm90Variant::store_box_cols`;
 /// not at widths 8 past a multiple of 16: those are not planned for a row-major D,
 /// `plan::sm90::row_slabs_of_8`, and get no flag); a column-major D's in one store, D's map
@@ -356,23 +356,22 @@ fn with_whole_boxes(mut args: TiledEncode) -> TiledEncode {
 
 /// `args` (a column-major D's store map) with the box of a tile's last, partial box: 64 rows x
 /// `block_n % 64` columns, the first lines of a staging buffer (FLAG_D_BOXES).
+/// A column-major D's map is already in the 128-byte swizzle (`store_swizzle`).
 fn with_tail_box(mut args: TiledEncode, v: &Sm90Variant) -> TiledEncode {
     args.box_dim = [STORE_BOX, v.block_n % STORE_BOX, 1];
-    args.swizzle = CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B;
     args
 }
 
-/// The encode arguments of D's whole-box map for a D whose tiles end in a partial box
+/// The encode arguments of D's whole-box map for a row-major D whose tiles end in slabs
 /// (FLAG_D_BOXES): D's map (`encode_store_args_with`) with whole boxes. `Sm90Args::new_with`
 /// derives it from D's map's arguments instead of checking the problem twice.
 pub fn encode_store_box_args(
     v: &Sm90Variant,
     p: &GemmProblem,
-    layout: StoreLayout,
     address: u64,
     padded: bool,
 ) -> Result<TiledEncode> {
-    encode_store_args_with(v, p, layout, address, padded).map(with_whole_boxes)
+    encode_store_args_with(v, p, StoreLayout::RowMajor, address, padded).map(with_whole_boxes)
 }
 
 /// The encode arguments of C's tensor map for the TMA-store epilogue's C loads (FLAG_C_TMA):
@@ -1753,8 +1752,7 @@ mod tests {
         assert_eq!(col_flags(8) & FLAG_D_BOXES, FLAG_D_BOXES);
         assert_eq!(col_flags(STORE_BOX) & FLAG_D_BOXES, 0);
         let slabs = encode_store_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000).unwrap();
-        let boxes =
-            encode_store_box_args(&fill, &p_row, StoreLayout::RowMajor, 0x10_0000, false).unwrap();
+        let boxes = encode_store_box_args(&fill, &p_row, 0x10_0000, false).unwrap();
         assert_eq!(boxes.box_dim, [64, 64, 1]);
         assert_eq!(
             boxes.swizzle,
@@ -1764,7 +1762,7 @@ mod tests {
             (boxes.global_address, boxes.global_dim, boxes.global_strides),
             (slabs.global_address, slabs.global_dim, slabs.global_strides)
         );
-        assert!(encode_store_box_args(&fill, &p, StoreLayout::RowMajor, 0x10_0000, false).is_err());
+        assert!(encode_store_box_args(&fill, &p, 0x10_0000, false).is_err());
         // Column-major: whole boxes through the second map, the last box (176 = 64 + 64 + 48;
         // 168 = 64 + 64 + 40) in one store through D's, boxed to its width.
         for (v, tail) in [(&fill, 48), (&fill8, 40)] {
