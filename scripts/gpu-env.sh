@@ -127,15 +127,17 @@ groups() {
     grep -q "^test result" "$1" && echo || echo " INCOMPLETE (no test result: a timeout or a crash)"
     grep -E "^  FAIL" "$1" | head -5
 }
-# `direct`: every direct nvrtc_sm90 case into $OUT/direct.txt; prints the result and the first
-# failures; returns the test's status (a script stops on it: a hang or a failure there would
-# only repeat in the timings).
+# `direct [NAME [SECS]]`: every direct nvrtc_sm90 case (those DEEPGEMM_SM90_VARIANTS selects)
+# into $OUT/NAME.txt (default direct) within SECS (default 240); prints the result, the cases
+# passed and the first failures; returns the test's status (a script stops on it: a hang or a
+# failure there would only repeat in the timings).
 direct() {
+    local name=${1:-direct} secs=${2:-240}
     # 240 s: with the 32-column staged rounds (session 27) its compiles took ~1.8x as long.
-    timeout 240 .gpu/tests/nvrtc_sm90 --ignored --test-threads=1 --nocapture >"$OUT/direct.txt" 2>&1
+    timeout "$secs" .gpu/tests/nvrtc_sm90 --ignored --test-threads=1 --nocapture >"$OUT/$name.txt" 2>&1
     local rc=$?
-    echo "nvrtc_sm90 rc=$rc ${SECONDS}s: $(grep -E '^test result' "$OUT/direct.txt")"; grep -m5 -E "FAIL|panicked" "$OUT/direct.txt"
-    [ $rc -eq 0 ] || tail -30 "$OUT/direct.txt"
+    echo "nvrtc_sm90 $name rc=$rc ${SECONDS}s: $(grep -c 'max scaled' "$OUT/$name.txt") cases $(grep -E '^test result' "$OUT/$name.txt")"; grep -m5 -E "FAIL|panicked" "$OUT/$name.txt"
+    [ $rc -eq 0 ] || tail -30 "$OUT/$name.txt"
     return $rc
 }
 # `grid NAME SECONDS`: the gpu_matmul grid (under whatever DEEPGEMM_* the call sets, e.g.
