@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Session 40, call g (~2 min; main's bench and kernels carried as for 40f). The shapes whose
-# plan was 128x64 unsplit in the 40f sweeps (scripts/shapes/pp-40g-{tn,nt}.txt, 30 with both
-# layouts), data-parallel on 128x64 (main's plan) and on the 64x128 ping-pong tile, alternating
-# twice, deepgemm alone. Predicted from the sweeps: 64x128 ~0.986 of the time (21 of 30 faster).
+# Session 40, call g (~6 min): wip/pingpong-narrow.patch against main. The patch puts the
+# 64x128 ping-pong tile first where the model's first plan is 128x64, unclustered, unsplit and
+# data-parallel in one wave, and 64x128 fits one wave with at most a quarter more tiles
+# (`plan::pingpong_for_narrow`). In `40f`'s sweeps the 29 shape-layouts it moves there took
+# 0.974 of the time (one timing each). Here every shape-layout of the kept sets it moves
+# (scripts/shapes/moved-40-{tn,nt,nn,tt}.txt, 99), alternating twice against main, after the
+# grid with the patch. Predicted: 0.97-0.98 of main's time over the moves, none above 1.05.
+#     here: git apply wip/pingpong-narrow.patch;
+#           CUBINS=m64n128k64_s8_c1x1,m128n64k64_s8_c1x1 bash scripts/gpu-pack.sh;
+#           CUBINS=m64n128k64_s8_c1x1,m128n64k64_s8_c1x1 bash scripts/gpu-pack-old.sh main old
 #     there: bash scripts/gpu-session40g.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-export DEEPGEMM_DECOMPOSITION=dp
-for r in 1 2; do
-    for layout in TN NT; do
-        l=$(tr 'A-Z' 'a-z' <<<"$layout")
-        args=(--no-cublas --check none --layout $layout --shapes .gpu/shapes/pp-40g-$l.txt --iters 20 --warmup 3)
-        DEEPGEMM_VARIANT=m128n64k64_s8_c1x1 bench $l-n64-$r "${args[@]}"
-        DEEPGEMM_PINGPONG=1 DEEPGEMM_VARIANT=m64n128k64_s8_c1x1 bench $l-pp-$r "${args[@]}"
-    done
+grid grid 150
+for layout in TN NT NN TT; do
+    l=$(tr 'A-Z' 'a-z' <<<"$layout")
+    pair moved-$l 2 --layout $layout --shapes .gpu/shapes/moved-40-$l.txt --iters 20 --warmup 3
 done
 finish
