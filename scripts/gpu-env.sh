@@ -148,6 +148,17 @@ grid() {
     echo "== $1 rc=$? ${SECONDS}s: $(groups "$OUT/$1.txt")"
     grep -q "^test result: ok" "$OUT/$1.txt"
 }
+# `pack_and_blas PACK_SECS BLAS_SECS`: the gpu_pack and gpu_blas tests into $OUT, each within
+# its limit; prints their tallies.
+pack_and_blas() {
+    timeout "$1" .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
+    echo "== gpu_pack rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_pack.txt")"
+    timeout "$2" .gpu/tests/gpu_blas --ignored --test-threads=1 >"$OUT/gpu_blas.txt" 2>&1
+    echo "== gpu_blas rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas.txt")"
+}
+# `r21d_third`: every third shape of random-21d (40) as .gpu/shapes/r21d-third.txt, for
+# before/after pairs that must stay under a call's 10 minutes.
+r21d_third() { grep -v '^#' .gpu/shapes/random-21d.txt | awk 'NR % 3 == 1' >.gpu/shapes/r21d-third.txt; }
 # `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
 # deepgemm ms, cuBLASLt ms, ratio) and the plans it took.
 bench() {

@@ -16,8 +16,5 @@ save_kernels
 direct || { finish devcache.txz; exit 1; }
 grid grid 180
 DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 150
-timeout 90 .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
-echo "== gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/gpu_pack.txt")"
-timeout 60 .gpu/tests/gpu_blas --ignored --test-threads=1 >"$OUT/gpu_blas.txt" 2>&1
-echo "== gpu_blas rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas.txt")"
+pack_and_blas 90 60
 finish

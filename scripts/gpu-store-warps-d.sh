@@ -15,11 +15,8 @@ set -uo pipefail
 direct direct 200 || { finish; exit 1; }
 grid grid 120
 DEEPGEMM_DECOMPOSITION=streamk grid grid-streamk 90
-timeout 60 .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
-echo "== gpu_pack rc=$? ${SECONDS}s: $(groups "$OUT/gpu_pack.txt")"
-timeout 40 .gpu/tests/gpu_blas --ignored --test-threads=1 >"$OUT/gpu_blas.txt" 2>&1
-echo "== gpu_blas rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas.txt")"
-grep -v '^#' .gpu/shapes/random-21d.txt | awk 'NR % 3 == 1' >.gpu/shapes/r21d-third.txt
+pack_and_blas 60 40
+r21d_third
 pair r21d-tn 1 --layout TN --shapes .gpu/shapes/r21d-third.txt --iters 20 --warmup 3
 pair seta 1 --shapes .gpu/shapes/set-a.txt --iters 20 --warmup 3
 finish

@@ -13,7 +13,7 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 DEEPGEMM_SM90_VARIANTS=_bf16_bf16_tn_ direct direct 150 || { finish; exit 1; }
-grep -v '^#' .gpu/shapes/random-21d.txt | awk 'NR % 3 == 1' >.gpu/shapes/r21d-third.txt
+r21d_third
 pair r21d-tn 2 --layout TN --shapes .gpu/shapes/r21d-third.txt --iters 20 --warmup 3
 pair seta 1 --shapes .gpu/shapes/set-a.txt --iters 20 --warmup 3
 finish
