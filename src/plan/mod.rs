@@ -392,17 +392,7 @@ pub fn hopper_plans_upto(
     for v in variants {
         let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
         for (d, s) in streamk::decompositions(&v, p, dev) {
-            plans.push(Plan {
-                kernel: Kernel::Sm90(v),
-                grid: [d.grid, 1, 1],
-                block: sm90::THREADS,
-                workspace: d.workspace_bytes(&v, k_iters),
-                decomposition: d,
-                estimate_ns: (s * 1e9) as u64,
-                pack: None,
-                swap: false,
-                slabs: [1, 1],
-            });
+            plans.push(sm90_plan(v, d, k_iters, (s * 1e9) as u64));
         }
     }
     if plans.is_empty() {
@@ -414,8 +404,103 @@ pub fn hopper_plans_upto(
     }
     // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
     plans.sort_by_key(|p| p.estimate_ns);
+    pingpong_for_narrow(&mut plans, p, dev);
     plans.truncate(limit.max(1));
     Ok(plans)
+}
+
+/// Where the model's first plan is a 128x64 tile, unclustered, unsplit and data-parallel in
+/// one wave (one tile a CTA), the 64x128 ping-pong tile of the same types and layout goes
+/// first when it fits one wave too: the same CTA count and bytes loaded, one warpgroup's
+/// m64n128 wgmmas instead of two warpgroups' m64n64 (each reading the whole B tile). The
+/// 128x64 plan stays second. Not under a forced decomposition, cluster or ping-pong (tests and
+/// sweeps). H200, sessions 40-41: in `40f`'s sweeps the 29 shape-layouts a first version moved
+/// took 0.974 of the time; timed against main (`41a`, 99 shape-layouts, two rounds each) it
+/// split by the kernel's operand layout, which these limits follow:
+/// - A MN-major, B K-major (NN, TT computed swapped): 0.86-0.95 even with up to a quarter more
+///   tiles; a 64-row A box is one 128-byte swizzle row instead of two.
+/// - A K-major, B MN-major (TT): 0.96-1.13, geomean above 1 (the B box doubles along its
+///   contiguous n instead): never moved.
+/// - TN and NT: 0.90-0.98 where the tile count stays within a sixteenth, up to 1.065 where
+///   64x128 tiles pad n by more (1536x264, 1760x408, 1104x648 NT).
+/// - m or n at most 128 (one tile row either way; 128x7168, 7168x128, 128x8192): 1.0-1.13 in
+///   every layout, so not there.
+fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
+    let Some(first) = plans.first().copied() else {
+        return;
+    };
+    let Kernel::Sm90(v) = first.kernel else {
+        return;
+    };
+    let sms = dev.sm_count.max(1) as u64;
+    let narrow = v.block_m == 128
+        && v.block_n == 64
+        && v.multicast_size() == 1
+        && v.split_k == 1
+        && !v.ring_epilogue
+        && first.decomposition.is_data_parallel()
+        && v.num_tiles(p) <= sms
+        && p.m > 128
+        && p.n > 128
+        && !(v.major_a == sm90::Major::K && v.major_b == sm90::Major::MN);
+    if !narrow
+        || streamk::forced() != streamk::Forced::Auto
+        || sm90::pingpong_forced()
+        || sm90::cluster_forced().is_some()
+    {
+        return;
+    }
+    let slack: (u64, u64) = if (v.major_a, v.major_b) == (sm90::Major::MN, sm90::Major::K) {
+        (5, 4)
+    } else {
+        (17, 16)
+    };
+    let pingpong = sm90::with_only(sm90::Sm90Variant::all(), sm90::variant_filter())
+        .into_iter()
+        .find(|x| {
+            x.pingpong()
+                && x.block_n == 128
+                && (x.ab, x.cd, x.major_a, x.major_b) == (v.ab, v.cd, v.major_a, v.major_b)
+                && x.fits(p)
+                && x.fits_device(dev)
+                && !sm90::row_slabs_of_8(x, p)
+                && x.num_tiles(p) <= sms
+                // At most a quarter more tiles for NN, a sixteenth otherwise (the gain the
+                // layouts above leave to pay for padding).
+                && x.num_tiles(p) * slack.1 <= v.num_tiles(p) * slack.0
+        });
+    let Some(x) = pingpong else {
+        return;
+    };
+    let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
+    let Some((d, _)) = streamk::decompositions(&x, p, dev)
+        .into_iter()
+        .find(|(d, _)| d.is_data_parallel())
+    else {
+        return;
+    };
+    // The 128x64 plan's estimate: the transposed problem's plans are merged by estimate.
+    plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
+}
+
+/// The plan running sm90 variant `v` whole and unswapped under decomposition `d`.
+fn sm90_plan(
+    v: sm90::Sm90Variant,
+    d: streamk::Decomposition,
+    k_iters: u64,
+    estimate_ns: u64,
+) -> Plan {
+    Plan {
+        kernel: Kernel::Sm90(v),
+        grid: [d.grid, 1, 1],
+        block: sm90::THREADS,
+        workspace: d.workspace_bytes(&v, k_iters),
+        decomposition: d,
+        estimate_ns,
+        pack: None,
+        swap: false,
+        slabs: [1, 1],
+    }
 }
 
 /// Where the transposed problem is always worth planning: m at most this, and below n.
@@ -910,6 +995,83 @@ mod tests {
         let b = MatrixSpec::col(R_16BF, k, n, k as i64);
         let c = MatrixSpec::col(R_16BF, m, n, m as i64);
         GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    /// bf16 in and out, cuBLAS column-major with op(A) = A^T where `ta`, op(B) = B^T where `tb`.
+    fn bf16_layout(m: u64, n: u64, k: u64, ta: bool, tb: bool) -> GemmProblem {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = ta as i32;
+        op.trans_b = tb as i32;
+        let a = match ta {
+            true => MatrixSpec::col(R_16BF, k, m, k as i64),
+            false => MatrixSpec::col(R_16BF, m, k, m as i64),
+        };
+        let b = match tb {
+            true => MatrixSpec::col(R_16BF, n, k, n as i64),
+            false => MatrixSpec::col(R_16BF, k, n, k as i64),
+        };
+        let c = MatrixSpec::col(R_16BF, m, n, m as i64);
+        GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    #[test]
+    fn narrow_one_wave_plans_run_as_pingpong_64x128() {
+        use crate::types::epilogue::DEFAULT;
+        let dev = DeviceSpec::H200;
+        let variant = |plan: &Plan| match plan.kernel {
+            Kernel::Sm90(v) => Some(v),
+            _ => None,
+        };
+        // 126 tiles either way: the ping-pong 64x128 first, the 128x64 plan second.
+        let c = candidates(&tn(888, 1128, 864, DEFAULT), &dev).unwrap();
+        let (first, second) = (variant(&c[0]).unwrap(), variant(&c[1]).unwrap());
+        assert!(
+            first.pingpong() && (first.block_m, first.block_n) == (64, 128),
+            "{c:?}"
+        );
+        assert!(c[0].decomposition.is_data_parallel() && !c[0].swap);
+        assert_eq!((second.block_m, second.block_n), (128, 64));
+        assert_eq!(c[0].estimate_ns, c[1].estimate_ns);
+        // n = 64: 64x128 tiles would pad it to twice the area (112 tiles against 56).
+        let c = candidates(&tn(7168, 64, 2048, DEFAULT), &dev).unwrap();
+        let first = variant(&c[0]).unwrap();
+        assert!(
+            !first.pingpong() && (first.block_m, first.block_n) == (128, 64),
+            "{c:?}"
+        );
+        // No ping-pong tile where the first plan is not 128x64 (set A's 128x256).
+        let c = candidates(&tn(4096, 4096, 4096, DEFAULT), &dev).unwrap();
+        assert!(c.iter().filter_map(variant).all(|v| !v.pingpong()));
+        let first = |m, n, k, ta, tb| {
+            let c = candidates(&bf16_layout(m, n, k, ta, tb), &dev).unwrap();
+            (variant(&c[0]).unwrap(), c[0].swap)
+        };
+        // One tile row either way (m or n at most 128): kept 128x64.
+        for (m, n, ta, tb) in [(128, 7168, true, false), (7168, 128, false, true)] {
+            let (v, _) = first(m, n, 2048, ta, tb);
+            assert!(
+                !v.pingpong() && (v.block_m, v.block_n) == (128, 64),
+                "{m}x{n}: {v:?}"
+            );
+        }
+        // 98 tiles of 128x64 against 112 of 64x128: moved for NN (A MN-major) only.
+        let (v, swap) = first(1760, 408, 2496, false, false);
+        assert!(v.pingpong() && v.block_n == 128 && !swap, "{v:?}");
+        let (v, _) = first(1760, 408, 2496, false, true);
+        assert!(
+            !v.pingpong() && (v.block_m, v.block_n) == (128, 64),
+            "{v:?}"
+        );
+        // TT computed as is (A K-major, B MN-major): kept 128x64; the same tile counts in TN
+        // and NT are moved.
+        let (v, swap) = first(888, 1128, 864, true, true);
+        assert!(!swap && (v.major_a, v.major_b) == (sm90::Major::K, sm90::Major::MN));
+        assert!(
+            !v.pingpong() && (v.block_m, v.block_n) == (128, 64),
+            "{v:?}"
+        );
+        let (v, _) = first(888, 1128, 864, false, true);
+        assert!(v.pingpong() && v.block_n == 128, "{v:?}");
     }
 
     #[test]

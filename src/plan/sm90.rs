@@ -157,7 +157,9 @@ pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
 /// BENCHMARKS.md) they lose: a 64-row tile loads 1.67x the bytes per multiply of 128x256, and
 /// one SM's loads top out near 107 GB/s, so the mainloop runs 10-15% slower than the
 /// cooperative one (4096^3: 195 us against 175) and hiding the epilogue does not make it up;
-/// clusters of 2 (B multicast) were slower still. Built and tested, but planned only under
+/// clusters of 2 (B multicast) were slower still. Planned by default only as the 64x128 tile
+/// in one wave where the model's first plan is 128x64 (`plan::pingpong_for_narrow`, session
+/// 41: one warpgroup's m64n128 wgmmas instead of two warpgroups' m64n64); everywhere under
 /// `DEEPGEMM_PINGPONG=1` (`pingpong_forced`).
 pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
@@ -967,8 +969,9 @@ pub fn box_origin(origin: u64, block: u64, extent: u64) -> u64 {
 }
 
 /// `DEEPGEMM_PINGPONG=1`: the ping-pong variants wherever one takes the problem, for tests that
-/// must run each consumer schedule and for measuring one against the other; otherwise none
-/// (they measured slower, `PINGPONG_TILES`). Read once.
+/// must run each consumer schedule and for measuring one against the other; otherwise only
+/// `plan::pingpong_for_narrow`'s 64x128 (they measured slower elsewhere, `PINGPONG_TILES`).
+/// Read once.
 pub fn pingpong_forced() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
         std::env::var("DEEPGEMM_PINGPONG").is_ok_and(|v| v.trim() == "1")
@@ -1050,7 +1053,8 @@ pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Va
 
 /// `variants` under `DEEPGEMM_PINGPONG` (`pingpong_forced`): only the ping-pong ones where any
 /// takes the problem (`forced`), else none of them: slower than the cooperative tiles where
-/// measured (`PINGPONG_TILES`), they run only on request.
+/// measured (`PINGPONG_TILES`), they are ranked only on request (`plan::pingpong_for_narrow`
+/// adds the 64x128 one after the ranking).
 pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
     if !forced {
         variants.retain(|x| !x.pingpong());
