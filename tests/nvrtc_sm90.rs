@@ -401,6 +401,8 @@ mod gpu {
         /// The bias runs along n (a swapped problem's: `GemmProblem::bias_along_n`), one
         /// value per column of D.
         bias_col: bool,
+        /// One consumer warpgroup, two CTAs an SM (`sm90::SOLO_TILES_N`; `block_m` 64).
+        solo: bool,
     }
 
     const BASE: Case = Case {
@@ -428,6 +430,7 @@ mod gpu {
         split_k: 1,
         ring: false,
         bias_col: false,
+        solo: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -731,6 +734,7 @@ mod gpu {
         v.extend(cluster_n_cases());
         v.extend(fill_cases());
         v.extend(pingpong_cases());
+        v.extend(solo_cases());
         v.extend(split_k_cases());
         v.extend(ring_cases());
         v.extend(c_tma_cases());
@@ -1610,6 +1614,112 @@ mod gpu {
         v
     }
 
+    /// Solo tiles (one consumer warpgroup, two CTAs an SM): every layout and width; ragged m
+    /// (a last tile of 1 row) and n; grids of one CTA, of fewer tiles than 264 CTAs and of
+    /// several tiles a CTA (the ring's phases carried across tiles); short and long k; both
+    /// epilogues with bias and activations, beta with C aliasing D (C by TMA and the general
+    /// path), fp32 out, row-major storage, fp16, batches and device scalars.
+    fn solo_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
+            for (j, &block_n) in sm90::SOLO_TILES_N.iter().enumerate() {
+                for h in [1, 2] {
+                    let x = i + j + h;
+                    v.push(Case {
+                        block_m: 64,
+                        block_n,
+                        solo: true,
+                        ta,
+                        tb,
+                        m: if ta == 1 {
+                            [65, 200, 129, 1][x % 4]
+                        } else {
+                            [72, 200, 136, 8][x % 4]
+                        },
+                        n: [392, 200, 264, 520][(i + j) % 4],
+                        k: [200, 72, 1000, 8][x % 4],
+                        ab_pad: 8,
+                        beta: if x % 3 == 0 { 0.5 } else { 0.0 },
+                        epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
+                        ab: [BF16, F16][j % 2],
+                        cd: [[BF16, F16][j % 2], F32][(i + h) % 2],
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v.extend([
+            // 48 x 32 = 1536 tiles of 64x128 on 264 CTAs: 5-6 a CTA.
+            Case {
+                block_m: 64,
+                block_n: 128,
+                solo: true,
+                m: 3072,
+                n: 4096,
+                k: 256,
+                ..BASE
+            },
+            // 47 x 63 tiles of 64x64, ragged both ways, a bias.
+            Case {
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                m: 3000,
+                n: 4000,
+                k: 136,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            // Row-major storage (row-major TMA store), fp16, batches, device scalars.
+            Case {
+                block_m: 64,
+                block_n: 128,
+                solo: true,
+                ab: F16,
+                cd: F16,
+                row_major: true,
+                m: 304,
+                n: 520,
+                k: 264,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                epilogue: epilogue::GELU,
+                ..BASE
+            },
+            // The general epilogue on a 16-bit D: C aliasing D, beta 1, an odd D leading
+            // dimension (no TMA store).
+            Case {
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                m: 333,
+                n: 777,
+                k: 520,
+                cd_pad: 3,
+                alpha: 0.5,
+                beta: 1.0,
+                alias: true,
+                epilogue: epilogue::RELU_BIAS,
+                ..BASE
+            },
+            // C by TMA into the staging (beta != 0, aligned 16-bit D), k of one stage.
+            Case {
+                block_m: 64,
+                block_n: 128,
+                solo: true,
+                m: 640,
+                n: 768,
+                k: 64,
+                beta: 1.0,
+                alias: true,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
     /// The narrow n16 / n32 tiles (K-major B only; the general epilogue): ragged n around the
     /// tile (1, 17, 40), long k (many stages around the 10-11-stage ring), NN and TN, fp32 out,
     /// beta, bias + activations, batches, tf32, and the persistent loop over many tiles.
@@ -2023,6 +2133,7 @@ mod gpu {
                     && v.cluster_n == c.cluster_n
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
+                    && v.solo() == c.solo
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
@@ -2067,6 +2178,7 @@ mod gpu {
         let mut seen = std::collections::HashSet::new();
         let mut tma = std::collections::HashSet::new();
         let mut pingpong = std::collections::HashSet::new();
+        let mut solo = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
         let mut c_tma_paths = std::collections::HashSet::new();
         let mut c_tma_widths = std::collections::HashSet::new();
@@ -2103,6 +2215,9 @@ mod gpu {
             }
             if v.pingpong() {
                 pingpong.insert((v.layout_tag(), v.block_n, v.cluster_m));
+            }
+            if v.solo() {
+                solo.insert((v.layout_tag(), v.block_n, tma_path, takes_c_tma(&c, &p, &v)));
             }
             if takes_c_tma(&c, &p, &v) {
                 c_tma_paths.insert((c.cd, c.row_major, c.alias, v.pingpong()));
@@ -2181,7 +2296,15 @@ mod gpu {
             for &(_, bn) in sm90::PINGPONG_TILES.iter() {
                 assert!(pingpong.contains(&(tag, bn, 1)), "ping-pong {tag} {bn}");
             }
+            for &bn in sm90::SOLO_TILES_N.iter() {
+                assert!(
+                    solo.iter().any(|&(t, n, _, _)| (t, n) == (tag, bn)),
+                    "solo {tag} {bn}"
+                );
+            }
         }
+        // Solo: the TMA-store epilogue, the general one, and C by TMA.
+        assert!(solo.iter().any(|s| s.2) && solo.iter().any(|s| !s.2) && solo.iter().any(|s| s.3));
         assert!(
             general_16bit_beta0 >= 2,
             "unaligned D must reach the general epilogue"

@@ -4,9 +4,14 @@
 // drain while the next tile computes (sm90/store.cuh) where D allows, else staged through
 // shared memory for coalesced C/D accesses (sm90/epilogue.cuh).
 //
-// Two consumer schedules, told apart by BLOCK_M:
+// Three consumer schedules, told apart by BLOCK_M and kConsumers:
 //   - cooperative (BLOCK_M = 128): both consumers compute every tile, 64 rows each, and both
 //     are off the tensor cores during its epilogue;
+//   - solo (BLOCK_M = 64, kConsumers = 1): one consumer warpgroup computes whole 64-row tiles
+//     in a CTA of 256 threads, small enough (shared memory, registers) that two CTAs share an
+//     SM: twice the CTAs of the 128-row tiles on shapes with few tiles, each SM's two CTAs
+//     overlapping their loads, mainloops and epilogues on their own. Data-parallel only, like
+//     ping-pong;
 //   - ping-pong (BLOCK_M = 64): each consumer computes whole 64-row tiles, the CTA's units
 //     taken in turn (even units consumer 0, odd units consumer 1). The producer fills the ring
 //     in unit order, so the mainloops alternate, and each epilogue (and the drain of the last
@@ -55,7 +60,8 @@
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_d,
 //       const __grid_constant__ dg_sm90::TmaDescriptor tmap_c);
-// launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes.
+// launched with grid = min(#tiles, #SMs), block = 384, dynamic shared memory = kSmemBytes
+// (solo variants: __launch_bounds__(256, 2), grid = min(#tiles, 2 #SMs), block = 256).
 #pragma once
 
 #include "ptx/cluster.cuh"
@@ -84,9 +90,12 @@ namespace dg_sm90 {
 
 constexpr int kThreadsPerWarpgroup = 128;
 // The producer only issues TMA; the consumers hold 64 x BLOCK_N fp32 accumulators each
-// (128 registers at BLOCK_N = 256). 40 * 128 + 232 * 256 = 64512 <= 65536 registers per SM.
+// (128 registers at BLOCK_N = 256). 40 * 128 + 232 * 256 = 64512 <= 65536 registers per SM;
+// a solo CTA (one consumer, two CTAs an SM) launches at 128 a thread and hands the producer's
+// 88 to its consumer: 40 * 128 + 216 * 128 = 32768, half the SM.
 constexpr int kProducerRegs = 40;
-constexpr int kConsumerRegs = 232;
+template <int kNumConsumers>
+constexpr int kConsumerRegs = kNumConsumers == 1 ? 216 : 232;
 
 // Shared memory of the epilogue, per CTA: per consumer, the general path's fp32 staging
 // (StagedShape) and the TMA-store path's 16-bit boxes (StoreShape, 16-bit D only) in the same
@@ -147,7 +156,7 @@ struct TmaBiasCol {
 // the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
 // wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSplitK, bool kRingEpilogue>
+          int kSplitK, bool kRingEpilogue, int kNumConsumers>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
@@ -157,7 +166,7 @@ struct SharedStorage {
   // Then the bias along n's staging (TmaBiasCol), at kBiasOffset.
   static constexpr unsigned kBiasOffset =
       kRingEpilogue ? 16
-                    : EpilogueSmem<OutT, 2, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
+                    : EpilogueSmem<OutT, kNumConsumers, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
                           SplitLanding<BLOCK_N, kSplitK>::kBytes;
   alignas(1024) unsigned char
       epilogue[kBiasOffset + TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>::kBytes];
@@ -343,18 +352,19 @@ __device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, i
 
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
           int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB,
-          bool kRingEpilogue>
+          bool kRingEpilogue, int kConsumers>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d,
                                      const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
-  constexpr bool kPingPong = BLOCK_M == 64;
+  constexpr int kNumConsumers = kConsumers;
+  constexpr bool kSolo = kNumConsumers == 1;
+  constexpr bool kPingPong = BLOCK_M == 64 && !kSolo;
   // A bias along n in the TMA-store epilogue (see TmaBiasCol): in every instantiation of the
   // 64-wide tiles, in instantiations of their own on wider ones.
   using BiasCol = TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>;
   constexpr bool kTmaBiasCol = BiasCol::kEvery;
   constexpr bool kWideBiasCol = BiasCol::kOwn;
-  constexpr int kNumConsumers = 2;
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
   constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;
   constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
@@ -373,12 +383,16 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage =
-      SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK, kRingEpilogue>;
+      SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK, kRingEpilogue,
+                    kNumConsumers>;
   constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
   static_assert(BLOCK_M == 128 || BLOCK_M == 64,
                 "two consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
-  static_assert(kNumThreads == 384, "__launch_bounds__(384, 1) at the entry point");
+  static_assert(kNumConsumers == 2 || (kSolo && BLOCK_M == 64),
+                "one consumer warpgroup (solo) computes whole 64-row tiles");
+  static_assert(kNumThreads == (kSolo ? 256 : 384),
+                "__launch_bounds__(384, 1), or (256, 2) for solo, at the entry point");
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
@@ -408,6 +422,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // the variant keeps a stage more. The host launches such
   // a kernel data-parallel with one tile a CTA (src/plan/streamk.rs `decompositions`): once
   // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
+  static_assert(!kSolo || (!kRingEpilogue && !kClustered && !kRegA),
+                "solo: unclustered 16-bit tiles, epilogue staging of its own");
   static_assert(!kRingEpilogue || (!kPingPong && !kClustered),
                 "ring epilogues: cooperative, unclustered tiles");
   static_assert(!kRingEpilogue ||
@@ -448,14 +464,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it.
   // Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the tiles are
   // the blocks: a cluster's CTAs walk the same units, so the multicast stays in step);
-  // ping-pong and split-K clusters run data-parallel only (the planner launches no Stream-K
+  // ping-pong, solo and split-K clusters run data-parallel only (the planner launches no Stream-K
   // phase; sk_tiles is ignored).
   // The host computed the tile counts for those blocks (set_tiles).
   const TileScheduler sched{p};
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kSplitCluster || kPingPong) {
+    if constexpr (kSplitCluster || kPingPong || kSolo) {
       const int unit = kClustered ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
       const int units = kClustered ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
       return WorkSchedule(p, 0, 0, 0, 0, unit, units);
@@ -669,7 +685,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   } else {
     // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile (cooperative),
     // or every other unit whole (ping-pong). ----
-    setmaxnreg_inc<kConsumerRegs>();
+    setmaxnreg_inc<kConsumerRegs<kNumConsumers>>();
     // After thread 0's wait (the CTA barrier orders it), so already satisfied: kept so that no
     // consumer's global access (alpha_ptr, C, bias, the workspace, D) depends on that ordering.
     griddep_wait();

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::source;
-use crate::plan::sm90::{Sm90Variant, THREADS};
+use crate::plan::sm90::Sm90Variant;
 use crate::types::ScalarType;
 
 /// The kernel's top-level header (every file it includes is embedded by src/jit/source.rs).
@@ -31,16 +31,17 @@ pub fn render(v: &Sm90Variant) -> String {
     let _ = write!(
         out,
         "#line 1 \"entry\"\n\
-         extern \"C\" __global__ void __launch_bounds__({threads}, 1) {name}(\n    \
+         extern \"C\" __global__ void __launch_bounds__({threads}, {ctas}) {name}(\n    \
              const __grid_constant__ dg_sm90::Sm90Params params,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_a,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_d,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_c) {{\n  \
-           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}>(\n      \
+           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}, {consumers}>(\n      \
                params, tmap_a, tmap_b, tmap_d, tmap_c);\n\
          }}\n",
-        threads = THREADS,
+        threads = v.threads(),
+        ctas = v.ctas_per_sm(),
         name = v.name(),
         ab = kernel_type(v.ab),
         cd = kernel_type(v.cd),
@@ -55,6 +56,7 @@ pub fn render(v: &Sm90Variant) -> String {
         ta = v.major_a.trans(),
         tb = v.major_b.trans(),
         re = v.ring_epilogue,
+        consumers = v.consumers,
     );
     out
 }
@@ -96,9 +98,10 @@ mod tests {
             assert!(!src.contains("#include"), "unexpanded include");
             assert!(!src.contains("is not embedded"), "missing embedded file");
             assert!(!src.contains("#pragma once"));
-            assert!(src.contains(&format!("__launch_bounds__(384, 1) {}(", v.name())));
+            let bounds = if v.solo() { "(256, 2)" } else { "(384, 1)" };
+            assert!(src.contains(&format!("__launch_bounds__{bounds} {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
+                ", {}, {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
@@ -106,7 +109,8 @@ mod tests {
                 v.split_k,
                 v.major_a.trans(),
                 v.major_b.trans(),
-                v.ring_epilogue
+                v.ring_epilogue,
+                v.consumers
             )));
             // Each header appears once even though several files include it.
             assert_eq!(src.matches("struct Sm90Params {").count(), 1);
@@ -151,12 +155,12 @@ mod tests {
             );
         }
         let gemm = source::embedded("sm90/gemm.cuh").unwrap();
-        assert!(gemm.contains("static_assert(kNumThreads == 384"));
+        assert!(gemm.contains("static_assert(kNumThreads == (kSolo ? 256 : 384)"));
         // The TMA-store staging the smem formula counts (plan::sm90::TMA_STORE_SMEM_BYTES).
         use crate::plan::sm90::{STORE_BOX, STORE_BUFFERS};
         let store = source::embedded("sm90/store.cuh").unwrap();
         assert!(store.contains(&format!("static constexpr int kBox = {STORE_BOX};")));
         assert!(store.contains(&format!("static constexpr int kBuffers = {STORE_BUFFERS};")));
-        assert_eq!(THREADS, 384);
+        assert_eq!(crate::plan::sm90::THREADS, 384);
     }
 }

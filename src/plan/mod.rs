@@ -493,7 +493,7 @@ fn sm90_plan(
     Plan {
         kernel: Kernel::Sm90(v),
         grid: [d.grid, 1, 1],
-        block: sm90::THREADS,
+        block: v.threads(),
         workspace: d.workspace_bytes(&v, k_iters),
         decomposition: d,
         estimate_ns,

@@ -27,7 +27,8 @@ use crate::plan::DeviceSpec;
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::{Math, ScalarType};
 
-/// Threads per CTA: one producer and two consumer warpgroups (the kernel's `__launch_bounds__`).
+/// Threads per CTA: one producer and two consumer warpgroups (the kernel's `__launch_bounds__`);
+/// a solo variant's (`Sm90Variant::threads`) has one consumer.
 pub const THREADS: u32 = 384;
 /// Width of the TMA / wgmma swizzle: one tile row holds this many bytes of k.
 pub const SWIZZLE_BYTES: u32 = 128;
@@ -35,11 +36,12 @@ pub const SWIZZLE_BYTES: u32 = 128;
 /// 1024-byte swizzle period, so this much slack is part of every variant's budget.
 pub const SMEM_ALIGN_SLACK: u64 = 1024;
 /// Consumer warpgroups per CTA: 64 rows each of a 128-row tile (cooperative), or a 64-row tile
-/// each, in turn (ping-pong, `PINGPONG_TILES`).
+/// each, in turn (ping-pong, `PINGPONG_TILES`); solo variants have one (`SOLO_TILES`).
 pub const CONSUMERS: u64 = 2;
 /// The general epilogue's staging buffers (kernels/sm90/epilogue.cuh `StagedShape`): per
 /// consumer warpgroup, 32 columns x (64 + 4) rows of fp32.
-pub const EPILOGUE_SMEM_BYTES: u64 = CONSUMERS * 32 * (64 + 4) * 4;
+pub const EPILOGUE_SMEM_BYTES: u64 = CONSUMERS * EPILOGUE_SMEM_BYTES_PER_CONSUMER;
+const EPILOGUE_SMEM_BYTES_PER_CONSUMER: u64 = 32 * (64 + 4) * 4;
 /// Rows and columns of one TMA-store box (kernels/sm90/store.cuh `StoreShape::kBox`): 64 16-bit
 /// values are one 128-byte swizzle line.
 pub const STORE_BOX: u32 = 64;
@@ -51,10 +53,14 @@ pub const STORE_BUFFERS: u64 = 2;
 /// `SharedStorage`): a placeholder, its staging being in the ring.
 pub const RING_EPILOGUE_PLACEHOLDER_BYTES: u64 = 16;
 /// The TMA-store epilogue's staging (16-bit D only): per consumer, STORE_BUFFERS boxes.
-pub const TMA_STORE_SMEM_BYTES: u64 =
-    CONSUMERS * STORE_BUFFERS * STORE_BOX as u64 * STORE_BOX as u64 * 2;
+pub const TMA_STORE_SMEM_BYTES: u64 = CONSUMERS * TMA_STORE_SMEM_BYTES_PER_CONSUMER;
+const TMA_STORE_SMEM_BYTES_PER_CONSUMER: u64 =
+    STORE_BUFFERS * STORE_BOX as u64 * STORE_BOX as u64 * 2;
 /// Opt-in shared memory per block on H100/H200 (232448 bytes = 227 KiB).
 pub const HOPPER_SMEM_BUDGET: u32 = 232_448;
+/// Shared memory of a solo CTA, two of which share an SM: the SM's 228 KiB less 1 KiB the
+/// hardware reserves per CTA, halved.
+pub const SOLO_SMEM_BUDGET: u32 = (233_472 - 2 * 1024) / 2;
 /// Tile rows per L2 group in the scheduler (kernels/sm90/scheduler.cuh); DeepGEMM and fast.cu
 /// use 8-16. Not yet tuned on the H200.
 pub const DEFAULT_GROUP_M: u32 = 16;
@@ -163,6 +169,13 @@ pub const NARROW_TILES: [(u32, u32); 2] = [(128, 32), (128, 16)];
 /// `DEEPGEMM_PINGPONG=1` (`pingpong_forced`).
 pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 
+/// Solo tiles (kernels/sm90/gemm.cuh `kSolo`): one consumer warpgroup computes whole 64-row
+/// tiles in a CTA of 256 threads, two CTAs an SM (`SOLO_SMEM_BUDGET`, 128 registers a thread at
+/// launch): twice the CTAs of the 128-row tiles for shapes with few tiles, as cuBLASLt's 64-row
+/// tiles on small and under-a-wave shapes. 16-bit inputs, unclustered, data-parallel. Planned
+/// only under `DEEPGEMM_SOLO=1` (`solo_forced`) until measured.
+pub const SOLO_TILES_N: [u32; 2] = [128, 64];
+
 /// The tile widths built as split-K clusters as well (`Sm90Variant::with_split_k`): the two CTAs
 /// of a cluster compute the two halves of every tile's k-loop and the partial is added through
 /// distributed shared memory (kernels/sm90/gemm.cuh), for problems with too few tiles to fill
@@ -229,6 +242,8 @@ pub struct Sm90Variant {
     /// The epilogue's staging lives in the ring's first stages instead of a region of its own
     /// (`with_ring_epilogue`): a stage more, for launches of at most one tile a CTA.
     pub ring_epilogue: bool,
+    /// Consumer warpgroups: 2, or 1 for the solo tiles (`solo`, `SOLO_TILES_N`).
+    pub consumers: u32,
 }
 
 impl Sm90Variant {
@@ -296,8 +311,28 @@ impl Sm90Variant {
             cluster_n: 1,
             split_k: 1,
             ring_epilogue: false,
+            consumers: 2,
         };
         v.stages = v.stages_for(smem_budget);
+        (v.stages >= 2).then_some(v)
+    }
+
+    /// The solo 64 x `block_n` tile (`SOLO_TILES_N`) for these types and layouts, with the
+    /// stages that fit two CTAs an SM; `None` where it is not built (16-bit inputs only).
+    pub fn solo_tile(
+        ab: ScalarType,
+        cd: ScalarType,
+        layout: (Major, Major),
+        block_n: u32,
+    ) -> Option<Sm90Variant> {
+        if ab.size_bytes() != 2 || !SOLO_TILES_N.contains(&block_n) {
+            return None;
+        }
+        // The ping-pong 64x128 tile's checks of types and layouts, then one consumer.
+        let mut v = Sm90Variant::with_layout(ab, cd, layout, 64, 128, HOPPER_SMEM_BUDGET)?;
+        v.block_n = block_n;
+        v.consumers = 1;
+        v.stages = v.stages_for(SOLO_SMEM_BUDGET);
         (v.stages >= 2).then_some(v)
     }
 
@@ -317,7 +352,7 @@ impl Sm90Variant {
             || self.major_b != Major::K
             || self.split_k != 1
             || self.multicast_size() != 1
-            || self.pingpong()
+            || self.block_m != 128
             || matches!(self.block_n, 16 | 32)
         {
             return None;
@@ -347,8 +382,8 @@ impl Sm90Variant {
             && (CLUSTER_TILES_N.contains(&self.block_n)
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
             && !self.register_a()
-            && !self.pingpong())
-        .then_some(Sm90Variant { cluster_m, ..self })
+            && self.block_m == 128)
+            .then_some(Sm90Variant { cluster_m, ..self })
     }
 
     /// The same kernel in clusters of 2 x 2 CTAs (kernels/sm90/gemm.cuh): the two CTAs of a
@@ -373,7 +408,7 @@ impl Sm90Variant {
             && self.split_k == 1
             && !self.ring_epilogue
             && !self.register_a()
-            && !self.pingpong()
+            && self.block_m == 128
             && self.ab.size_bytes() == 2
             && CLUSTER_N_TILES_N.contains(&self.block_n))
         .then_some(Sm90Variant { cluster_n, ..self })
@@ -401,7 +436,7 @@ impl Sm90Variant {
         if split_k != 2
             || self.split_k != 1
             || self.multicast_size() != 1
-            || self.pingpong()
+            || self.block_m != 128
             || self.register_a()
             || !SPLIT_K_TILES_N.contains(&self.block_n)
         {
@@ -421,7 +456,23 @@ impl Sm90Variant {
     /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of
     /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
     pub fn pingpong(&self) -> bool {
-        self.block_m == 64
+        self.block_m == 64 && self.consumers == 2
+    }
+
+    /// Whether one consumer warpgroup computes whole 64-row tiles, two CTAs an SM
+    /// (kernels/sm90/gemm.cuh `kSolo`, `SOLO_TILES_N`).
+    pub fn solo(&self) -> bool {
+        self.consumers == 1
+    }
+
+    /// Threads per CTA: a producer warpgroup and the consumers (the entry's launch bounds).
+    pub fn threads(&self) -> u32 {
+        128 * (1 + self.consumers)
+    }
+
+    /// CTAs resident on one SM (the entry's minimum blocks; `grid` launches as many an SM).
+    pub fn ctas_per_sm(&self) -> u32 {
+        if self.solo() { 2 } else { 1 }
     }
 
     /// CTAs per multicast cluster (`cluster_m` x `cluster_n`; 1 for split-K clusters and
@@ -456,6 +507,9 @@ impl Sm90Variant {
         };
         if self.ring_epilogue {
             split.push_str("_re");
+        }
+        if self.solo() {
+            split.push_str("_w1");
         }
         format!(
             "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}{split}",
@@ -495,9 +549,10 @@ impl Sm90Variant {
             // The kernel's placeholder (`SharedStorage::epilogue`); the staging is in the ring.
             RING_EPILOGUE_PLACEHOLDER_BYTES
         } else if self.has_tma_store() {
-            EPILOGUE_SMEM_BYTES.max(TMA_STORE_SMEM_BYTES)
+            self.consumers as u64
+                * EPILOGUE_SMEM_BYTES_PER_CONSUMER.max(TMA_STORE_SMEM_BYTES_PER_CONSUMER)
         } else {
-            EPILOGUE_SMEM_BYTES
+            self.consumers as u64 * EPILOGUE_SMEM_BYTES_PER_CONSUMER
         }
     }
 
@@ -633,6 +688,9 @@ impl Sm90Variant {
                         v.extend(base.and_then(|b| b.with_split_k(2)));
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
+                    for bn in SOLO_TILES_N {
+                        v.extend(Sm90Variant::solo_tile(ab, cd, layout, bn));
+                    }
                 }
             }
         }
@@ -762,11 +820,11 @@ impl Sm90Variant {
         blocks_m * blocks_n * self.multicast_size() as u64 * p.batch
     }
 
-    /// Persistent grid: one CTA per SM, fewer when there are fewer tiles (a split-K cluster's
+    /// Persistent grid: one CTA per SM (two for solo tiles), fewer when there are fewer tiles (a split-K cluster's
     /// `split_k` CTAs per tile); whole clusters, as many as the device holds at once.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
         let cs = self.cluster_size().max(1);
-        let sms = (dev.resident_clusters(cs).max(1) * cs) as u64;
+        let sms = (dev.resident_clusters(cs).max(1) * cs * self.ctas_per_sm()) as u64;
         (self.num_tiles(p) * self.split_k.max(1) as u64).clamp(1, sms) as u32
     }
 }
@@ -1018,7 +1076,10 @@ pub fn group_m() -> u32 {
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
     with_only(
-        with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+        with_solo(
+            with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+            solo_forced(),
+        ),
         variant_filter(),
     )
 }
@@ -1049,6 +1110,27 @@ pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Va
         });
     }
     variants
+}
+
+/// `variants` under `DEEPGEMM_SOLO` (`solo_forced`): only the solo ones where any takes the
+/// problem (`forced`), else none of them.
+pub fn with_solo(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+    if !forced {
+        variants.retain(|x| !x.solo());
+    } else if variants.iter().any(|x| x.solo()) {
+        variants.retain(|x| x.solo());
+    }
+    variants
+}
+
+/// `DEEPGEMM_SOLO=1`: the solo variants (`SOLO_TILES_N`) wherever one takes the problem, for
+/// tests and for measuring them against the others; otherwise none (not yet measured). Read
+/// once.
+pub fn solo_forced() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO").is_ok_and(|v| v.trim() == "1")
+    });
+    *F
 }
 
 /// `variants` under `DEEPGEMM_PINGPONG` (`pingpong_forced`): only the ping-pong ones where any
@@ -1371,7 +1453,7 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
@@ -1380,7 +1462,8 @@ mod tests {
              tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
              epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
              tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
-             tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64"
+             tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
+             solo: 2 x 2 types x 4 layouts x 2 tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1393,7 +1476,11 @@ mod tests {
         assert!(pp.pingpong());
         assert_eq!(pp.name(), "dg_sm90_bf16_bf16_tn_m64n256k64_s4_c1x1");
         assert!(pp.with_cluster(2).is_none());
-        assert!(all.iter().all(|v| v.pingpong() == (v.block_m == 64)));
+        assert!(
+            all.iter()
+                .all(|v| v.pingpong() == (v.block_m == 64 && !v.solo()))
+        );
+        assert!(all.iter().all(|v| !v.solo() || v.block_m == 64));
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
         names.dedup();
@@ -1492,10 +1579,25 @@ mod tests {
         assert_eq!(v(128).smem_bytes(), 6 * 32_768 + 19 * 1024);
         // 128x64: 24 KiB a stage, 8 stages.
         assert_eq!(v(64).stages, 8);
+        // Solo 64x128: 24 KiB a stage, 3 stages and one consumer's 16 KiB of staging under
+        // the 113 KiB two CTAs an SM leave each; 64x64: 16 KiB, 5.
+        let solo = |bn| {
+            Sm90Variant::solo_tile(ScalarType::BF16, ScalarType::BF16, (Major::K, Major::K), bn)
+                .unwrap()
+        };
+        assert_eq!((solo(128).stages, solo(64).stages), (3, 5));
+        assert_eq!(solo(128).smem_bytes(), 3 * 24_576 + 17 * 1024 + 1024);
+        assert_eq!((solo(128).threads(), solo(128).ctas_per_sm()), (256, 2));
+        assert!(solo(128).name().ends_with("_m64n128k64_s3_c1x1_w1"));
         for v in Sm90Variant::all() {
-            assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64, "{}", v.name());
+            let budget = if v.solo() {
+                SOLO_SMEM_BUDGET
+            } else {
+                HOPPER_SMEM_BUDGET
+            };
+            assert!(v.smem_bytes() <= budget as u64, "{}", v.name());
             assert!(
-                v.smem_bytes_with(v.stages + 1) > HOPPER_SMEM_BUDGET as u64,
+                v.smem_bytes_with(v.stages + 1) > budget as u64,
                 "{} leaves a stage unused",
                 v.name()
             );
@@ -1655,6 +1757,7 @@ mod tests {
                     + CLUSTER_TILES_N.len()
                     + CLUSTER_2X2_TILES_N.len()
                     + PINGPONG_TILES.len()
+                    + SOLO_TILES_N.len()
                     + split
                     + ring,
                 "{tag}: one per tile and cluster size"
@@ -2275,7 +2378,7 @@ mod tests {
             assert_eq!(
                 v.cluster_m == 2,
                 (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
-                    && !v.pingpong()
+                    && v.block_m == 128
                     && !v.ring_epilogue,
                 "{}",
                 v.name()

@@ -511,7 +511,7 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
             MN_B_UNCLUSTERED_FACTOR
         };
     }
-    let load_rate = if v.pingpong() {
+    let load_rate = if v.pingpong() || v.solo() {
         PINGPONG_LOAD_BYTES_PER_S
     } else {
         SM_LOAD_BYTES_PER_S
@@ -817,8 +817,9 @@ pub fn decompositions_with(
         let d = Decomposition::data_parallel(tiles, dev);
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
-    if v.split_k > 1 || v.pingpong() || crate::plan::sm90::wide_bias_col(v, p) {
-        // Split-K clusters and ping-pong run data-parallel only (kernels/sm90/gemm.cuh), and so
+    if v.split_k > 1 || v.pingpong() || v.solo() || crate::plan::sm90::wide_bias_col(v, p) {
+        // Split-K clusters, ping-pong and solo run data-parallel only (kernels/sm90/gemm.cuh; a
+        // solo launch's grid is two CTAs an SM, `Sm90Variant::grid`), and so
         // does a bias along n on a tile over 64 wide (the Stream-K owners' epilogues are not
         // built with it: kernels/sm90/store.cuh `epilogue_tma_store_for`); none under a forced
         // Stream-K or split-K, whose tests must exercise those schedules.

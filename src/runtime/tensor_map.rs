@@ -29,8 +29,8 @@ use super::driver::check;
 use crate::error::{Error, Result};
 use crate::jit::params::bias_flags;
 use crate::plan::sm90::{
-    self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, THREADS,
-    TMA_MAX_STRIDE, TMA_STRIDE_ALIGN,
+    self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, TMA_MAX_STRIDE,
+    TMA_STRIDE_ALIGN,
 };
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
@@ -1046,7 +1046,7 @@ fn launch_config(
         gridDimX: grid,
         gridDimY: 1,
         gridDimZ: 1,
-        blockDimX: THREADS,
+        blockDimX: v.threads(),
         blockDimY: 1,
         blockDimZ: 1,
         sharedMemBytes: v.smem_bytes() as u32,
