@@ -311,6 +311,21 @@ fn load_library(ordinal: i32, k: &Kernel, bin: &[u8]) -> Result<Loaded> {
             },
             "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
         )?;
+        // The whole unified L1 as shared memory: left to the driver, a solo sm90 variant
+        // (two CTAs an SM, `Sm90Variant::ctas_per_sm`) may get a carveout that holds one.
+        // Every other kernel this large already needs the largest carveout.
+        // SAFETY: as above; 100 is CU_SHAREDMEM_CARVEOUT_MAX_SHARED.
+        check(
+            unsafe {
+                sys::cuKernelSetAttribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                    100,
+                    kernel,
+                    dev,
+                )
+            },
+            "cuKernelSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
+        )?;
     }
     Ok(Loaded {
         kernel,

@@ -793,6 +793,19 @@ pub unsafe fn configure_function(function: CUfunction, v: &Sm90Variant) -> Resul
             )
         },
         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+    )?;
+    // The whole unified L1 as shared memory, so a solo variant's two CTAs fit an SM (see
+    // runtime::registry's load).
+    // SAFETY: as above; 100 is CU_SHAREDMEM_CARVEOUT_MAX_SHARED.
+    check(
+        unsafe {
+            sys::cuFuncSetAttribute(
+                function,
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                100,
+            )
+        },
+        "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
     )
 }
 
