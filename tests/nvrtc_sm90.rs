@@ -1532,34 +1532,8 @@ mod gpu {
     /// D, fp32 out, row-major storage, fp16, batches and device scalars.
     fn pingpong_cases() -> Vec<Case> {
         use ScalarType::*;
-        let mut v = Vec::new();
-        for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
-            for (j, &(block_m, block_n)) in sm90::PINGPONG_TILES.iter().enumerate() {
-                for h in [1, 2] {
-                    let x = i + j + h;
-                    v.push(Case {
-                        block_m,
-                        block_n,
-                        ta,
-                        tb,
-                        // An M-major A needs m + 8 (its leading dimension) 16-byte aligned.
-                        m: if ta == 1 {
-                            [65, 200, 129, 1][x % 4]
-                        } else {
-                            [72, 200, 136, 8][x % 4]
-                        },
-                        n: [392, 200, 264, 520][(i + j) % 4],
-                        k: [200, 72, 1000, 8][x % 4],
-                        ab_pad: 8,
-                        beta: if x % 3 == 0 { 0.5 } else { 0.0 },
-                        epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
-                        ab: [BF16, F16][j % 2],
-                        cd: [[BF16, F16][j % 2], F32][(i + h) % 2],
-                        ..BASE
-                    });
-                }
-            }
-        }
+        let tiles: Vec<u32> = sm90::PINGPONG_TILES.iter().map(|&(_, n)| n).collect();
+        let mut v = sixty_four_row_cases(&tiles, false);
         v.extend([
             // 48 x 16 = 768 tiles of 64x256: 5-6 per CTA, 2-3 per consumer.
             Case {
@@ -1614,24 +1588,23 @@ mod gpu {
         v
     }
 
-    /// Solo tiles (one consumer warpgroup, two CTAs an SM): every layout and width; ragged m
-    /// (a last tile of 1 row) and n; grids of one CTA, of fewer tiles than 264 CTAs and of
-    /// several tiles a CTA (the ring's phases carried across tiles); short and long k; both
-    /// epilogues with bias and activations, beta with C aliasing D (C by TMA and the general
-    /// path), fp32 out, row-major storage, fp16, batches and device scalars.
-    fn solo_cases() -> Vec<Case> {
+    /// Two cases per layout and 64-row tile width (ping-pong or `solo`): ragged m (a last tile
+    /// of 1 row) and n, short and long k, beta, each epilogue in turn, both 16-bit types and
+    /// fp32 out.
+    fn sixty_four_row_cases(widths: &[u32], solo: bool) -> Vec<Case> {
         use ScalarType::*;
         let mut v = Vec::new();
         for (i, (ta, tb)) in [(1, 0), (0, 0), (1, 1), (0, 1)].into_iter().enumerate() {
-            for (j, &block_n) in sm90::SOLO_TILES_N.iter().enumerate() {
+            for (j, &block_n) in widths.iter().enumerate() {
                 for h in [1, 2] {
                     let x = i + j + h;
                     v.push(Case {
                         block_m: 64,
                         block_n,
-                        solo: true,
+                        solo,
                         ta,
                         tb,
+                        // An M-major A needs m + 8 (its leading dimension) 16-byte aligned.
                         m: if ta == 1 {
                             [65, 200, 129, 1][x % 4]
                         } else {
@@ -1649,6 +1622,17 @@ mod gpu {
                 }
             }
         }
+        v
+    }
+
+    /// Solo tiles (one consumer warpgroup, two CTAs an SM): every layout and width; ragged m
+    /// (a last tile of 1 row) and n; grids of one CTA, of fewer tiles than 264 CTAs and of
+    /// several tiles a CTA (the ring's phases carried across tiles); short and long k; both
+    /// epilogues with bias and activations, beta with C aliasing D (C by TMA and the general
+    /// path), fp32 out, row-major storage, fp16, batches and device scalars.
+    fn solo_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = sixty_four_row_cases(&sm90::SOLO_TILES_N, true);
         v.extend([
             // 48 x 32 = 1536 tiles of 64x128 on 264 CTAs: 5-6 a CTA.
             Case {

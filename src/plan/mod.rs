@@ -455,20 +455,26 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
     } else {
         (17, 16)
     };
-    let pingpong = sm90::with_only(sm90::Sm90Variant::all(), sm90::variant_filter())
-        .into_iter()
-        .find(|x| {
-            x.pingpong()
-                && x.block_n == 128
-                && (x.ab, x.cd, x.major_a, x.major_b) == (v.ab, v.cd, v.major_a, v.major_b)
-                && x.fits(p)
+    // The one ping-pong 64x128 of these types and layout (no clustered twins), built directly:
+    // scanning `Sm90Variant::all()` again would double the planner's variant work a call.
+    let pingpong = sm90::Sm90Variant::with_layout(
+        v.ab,
+        v.cd,
+        (v.major_a, v.major_b),
+        64,
+        128,
+        sm90::HOPPER_SMEM_BUDGET,
+    )
+    .filter(|x| {
+        !sm90::with_only(vec![*x], sm90::variant_filter()).is_empty()
+            && x.fits(p)
                 && x.fits_device(dev)
                 && !sm90::row_slabs_of_8(x, p)
                 && x.num_tiles(p) <= sms
                 // At most a quarter more tiles for NN, a sixteenth otherwise (the gain the
                 // layouts above leave to pay for padding).
                 && x.num_tiles(p) * slack.1 <= v.num_tiles(p) * slack.0
-        });
+    });
     let Some(x) = pingpong else {
         return;
     };

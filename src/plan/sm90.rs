@@ -1114,11 +1114,21 @@ pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Va
 
 /// `variants` under `DEEPGEMM_SOLO` (`solo_forced`): only the solo ones where any takes the
 /// problem (`forced`), else none of them.
-pub fn with_solo(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+pub fn with_solo(variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+    only_where_forced(variants, forced, Sm90Variant::solo)
+}
+
+/// The variants of a kind planned only on request: without `forced` none of them; with it only
+/// they, where any takes the problem (else the others, unchanged).
+fn only_where_forced(
+    mut variants: Vec<Sm90Variant>,
+    forced: bool,
+    kind: fn(&Sm90Variant) -> bool,
+) -> Vec<Sm90Variant> {
     if !forced {
-        variants.retain(|x| !x.solo());
-    } else if variants.iter().any(|x| x.solo()) {
-        variants.retain(|x| x.solo());
+        variants.retain(|x| !kind(x));
+    } else if variants.iter().any(kind) {
+        variants.retain(kind);
     }
     variants
 }
@@ -1137,13 +1147,8 @@ pub fn solo_forced() -> bool {
 /// takes the problem (`forced`), else none of them: slower than the cooperative tiles where
 /// measured (`PINGPONG_TILES`), they are ranked only on request (`plan::pingpong_for_narrow`
 /// adds the 64x128 one after the ranking).
-pub fn with_pingpong(mut variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
-    if !forced {
-        variants.retain(|x| !x.pingpong());
-    } else if variants.iter().any(|x| x.pingpong()) {
-        variants.retain(|x| x.pingpong());
-    }
-    variants
+pub fn with_pingpong(variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+    only_where_forced(variants, forced, Sm90Variant::pingpong)
 }
 
 pub fn fitting_with(
