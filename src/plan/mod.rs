@@ -405,6 +405,7 @@ pub fn hopper_plans_upto(
     // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
     plans.sort_by_key(|p| p.estimate_ns);
     pingpong_for_narrow(&mut plans, p, dev);
+    solo_for_short(&mut plans, p, dev);
     plans.truncate(limit.max(1));
     Ok(plans)
 }
@@ -486,6 +487,63 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
         return;
     };
     // The 128x64 plan's estimate: the transposed problem's plans are merged by estimate.
+    plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
+}
+
+/// The most k-iterations (of 64) at which `solo_for_short` puts the solo 64x64 tile first.
+pub const SOLO_MAX_K_ITERS: u64 = 20;
+
+/// Where the solo 64x64 tile (one consumer warpgroup, 256 threads: `sm90::SOLO_TILES_N`) of the
+/// first plan's types and layout has one tile a CTA on at most one CTA an SM and k is short
+/// (`SOLO_MAX_K_ITERS`), it goes first, data-parallel, with the first plan's estimate (the
+/// first plan second). H200, session 41 (`41c`/`41d`, every solo candidate against the plan in
+/// one call on random-21d TN / NT, under-wave and small-mn-long-k): the 18 shape-layouts this
+/// takes ran 0.918 of the plan's time (0.875-0.963, none slower; 352x344x712 TN 8.9 -> 8.0 us,
+/// 272x784x584 NT 10.0 -> 8.8), where the plan was 128x32, 128x64 (split-K pairs among them)
+/// or ping-pong 64x128 (m and n 264-1600 there; not planned under 256). Out of sample (session
+/// 42, `41e`: a fresh random set, 57 moves a layout against the build without this rule) TN
+/// 0.959, NT 0.918, NN 0.945, TT 0.875 of the time; worst 296x312x1040 TN 1.04. The same tile
+/// loses elsewhere: with more tiles than SMs or a longer k up to 1.16x, on large shapes 2-2.5x
+/// (a 64x64 tile's loads per multiply are twice a 128x128 one's). Not under a forced
+/// decomposition, cluster, ping-pong or solo.
+fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
+    let Some(first) = plans.first().copied() else {
+        return;
+    };
+    let Kernel::Sm90(v) = first.kernel else {
+        return;
+    };
+    let sms = dev.sm_count.max(1) as u64;
+    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
+    // tiles, which 64x64 would pad).
+    if k_iters > SOLO_MAX_K_ITERS
+        || p.m < 256
+        || p.n < 256
+        || streamk::forced() != streamk::Forced::Auto
+        || sm90::pingpong_forced()
+        || sm90::solo_forced()
+        || sm90::cluster_forced().is_some()
+    {
+        return;
+    }
+    // The one solo 64x64 of these types and layout, built directly (as pingpong_for_narrow).
+    let solo = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64).filter(|x| {
+        !sm90::with_only(vec![*x], sm90::variant_filter()).is_empty()
+            && x.fits(p)
+            && x.fits_device(dev)
+            && !sm90::row_slabs_of_8(x, p)
+            && x.num_tiles(p) <= sms
+    });
+    let Some(x) = solo else {
+        return;
+    };
+    let Some((d, _)) = streamk::decompositions(&x, p, dev)
+        .into_iter()
+        .find(|(d, _)| d.is_data_parallel())
+    else {
+        return;
+    };
     plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
 }
 
@@ -1018,6 +1076,38 @@ mod tests {
         };
         let c = MatrixSpec::col(R_16BF, m, n, m as i64);
         GemmProblem::new(&op, &a, &b, &c, &c).unwrap()
+    }
+
+    #[test]
+    fn short_k_few_tiles_run_solo_64x64() {
+        use crate::types::epilogue::DEFAULT;
+        let dev = DeviceSpec::H200;
+        let first = |p: &GemmProblem| {
+            let c = candidates(p, &dev).unwrap();
+            match c[0].kernel {
+                Kernel::Sm90(v) => (v, c[0].decomposition, c.len()),
+                _ => panic!("{c:?}"),
+            }
+        };
+        // 36 tiles of 64x64, 12 k-iterations: solo first, data-parallel, 256 threads.
+        let (v, d, n) = first(&tn(352, 344, 712, DEFAULT));
+        assert!(v.solo() && (v.block_m, v.block_n) == (64, 64) && d.is_data_parallel());
+        assert!(n >= 2);
+        let c = candidates(&tn(352, 344, 712, DEFAULT), &dev).unwrap();
+        assert_eq!(c[0].block, 256);
+        assert!(matches!(c[1].kernel, Kernel::Sm90(w) if !w.solo()));
+        // NT too (both operands MN-major).
+        let (v, _, _) = first(&bf16_layout(656, 288, 560, false, true));
+        assert!(v.solo() && v.block_n == 64, "{v:?}");
+        // 21 k-iterations, or more 64x64 tiles than SMs (150), or a large shape: not solo.
+        for p in [
+            tn(352, 344, 1344, DEFAULT),
+            tn(272, 1904, 944, DEFAULT),
+            tn(4096, 4096, 4096, DEFAULT),
+        ] {
+            let (v, _, _) = first(&p);
+            assert!(!v.solo(), "{}x{}x{}: {v:?}", p.m, p.n, p.k);
+        }
     }
 
     #[test]
