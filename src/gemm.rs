@@ -198,6 +198,8 @@ enum MainLaunch {
         params: GemmParams,
         grid: [u32; 3],
         block: u32,
+        /// Dynamic shared memory (the skinny kernel's ring; 0 for the portable kernels).
+        smem: u32,
     },
     Sm90 {
         kernel: std::sync::Arc<registry::Loaded>,
@@ -253,7 +255,21 @@ fn prepare(
             params: GemmParams::new(&problem, &ptrs),
             grid: plan.grid,
             block: plan.block,
+            smem: 0,
         },
+        Kernel::Skinny(v) => {
+            let mut params = GemmParams::new(&problem, &ptrs);
+            if problem.epilogue.bias && problem.bias_along_n {
+                params.flags |= crate::jit::skinny::FLAG_BIAS_COL;
+            }
+            MainLaunch::Portable {
+                kernel,
+                params,
+                grid: plan.grid,
+                block: plan.block,
+                smem: v.smem_bytes(),
+            }
+        }
         Kernel::Sm90(v) => {
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
             let mut args = Sm90Args::new_with(&v, &problem, &ptrs, sm90::group_m(), padded_d)?;
@@ -293,11 +309,12 @@ impl Prepared {
                 params,
                 grid,
                 block,
+                smem,
             } => {
                 let mut args = [(params as *mut GemmParams).cast::<c_void>()];
                 // SAFETY: the function expects exactly one `GemmParams` by value (params.rs);
-                // the context of `stream` is current; grid and block come from the plan;
-                // static smem.
+                // the context of `stream` is current; grid and block come from the plan; the
+                // dynamic smem is the variant's, which the registry opted it into.
                 let r = unsafe {
                     sys::cuLaunchKernel(
                         kernel.launchable(),
@@ -307,7 +324,7 @@ impl Prepared {
                         *block,
                         1,
                         1,
-                        0,
+                        *smem,
                         stream as CUstream,
                         args.as_mut_ptr(),
                         std::ptr::null_mut(),
@@ -501,6 +518,10 @@ fn log_choice(
             }
         }
         (Kernel::Pack(_), _) => "not a GEMM kernel".into(),
+        (Kernel::Skinny(_), _) if plan.swap => {
+            "skinny kernel on the transposed problem (m at most 16: decode)".into()
+        }
+        (Kernel::Skinny(_), _) => "skinny kernel (n at most 16: decode)".into(),
     };
     crate::log::hint(
         "deepgemmLtMatmul",

@@ -834,3 +834,86 @@ fn swapped_bias_group(name: &str, shapes: &[((bool, bool), u64, u64, u64)], vari
     }
     g.finish();
 }
+
+/// The skinny kernel (`plan::skinny`: decode's GEMMs, one side of D at most 16, both operands
+/// K-major): the small side as m (computed transposed, a bias then along n) and as n, at 1, 3,
+/// 8, 9 and 16 columns (both column variants, ragged), long sides over and under whole CTAs
+/// (4097, 2112, 1111 rows), k from 8 to 4104 including k = 8 (one partial chunk) and k not a
+/// multiple of the chunks a CTA's warps take; every 16-bit type pair, every epilogue, alpha /
+/// beta in place, a row-major D, batches with padded strides, leading dimensions padded by
+/// whole 16-byte units. Under DEEPGEMM_SKINNY=1 it passes only if skinny variants actually ran
+/// (the registry loaded them).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn skinny_decode() {
+    let env = Env::new();
+    let mut g = Group::new("skinny_decode");
+    let smalls = [1u64, 3, 8, 9, 16];
+    let larges = [4097u64, 2112, 1111];
+    let ks = [8u64, 24, 264, 1000, 4104];
+    let mut i = 0usize;
+    for &(ab, cd, tf32) in TYPE_COMBOS.iter().filter(|c| c.0 != DType::F32) {
+        for &small in &smalls {
+            for (j, &large) in larges.iter().enumerate() {
+                let k = ks[(i + j) % ks.len()];
+                // TN: both K-major; the small side as m (PyTorch's batch in cuBLAS terms is
+                // n, the small-M set is m) or as n.
+                let (m, n) = if i % 2 == 0 {
+                    (small, large)
+                } else {
+                    (large, small)
+                };
+                let mut s = spec(ab, cd, tf32, (true, false), m, n, k);
+                let epi = Epi::ALL[i % Epi::ALL.len()];
+                vary(
+                    &mut s,
+                    Variation::Epilogue {
+                        epi,
+                        f32_bias: i % 3 == 0,
+                    },
+                );
+                match i % 4 {
+                    0 => {}
+                    1 => vary(
+                        &mut s,
+                        Variation::AlphaBeta {
+                            in_place: i % 8 == 1,
+                        },
+                    ),
+                    2 => vary(&mut s, Variation::RowMajorD),
+                    _ => {
+                        // Whole 16-byte units of padding keep A's and B's lines aligned.
+                        s.pad = [8, 16, 3, 5];
+                        s.batch = 3;
+                        s.batch_pad = [8, 24, 1, 0];
+                        s.bias_batch_stride = if s.epi.has_bias() { m.max(n) + 5 } else { 0 };
+                    }
+                }
+                let mode = if i % 3 == 0 {
+                    CallMode::MINIMAL
+                } else {
+                    CallMode::USUAL
+                };
+                g.lt_case(&env, &s, mode);
+                i += 1;
+            }
+        }
+    }
+    let loaded: Vec<String> = deepgemm::runtime::registry::stats()
+        .entries
+        .into_iter()
+        .map(|(_, name)| name)
+        .filter(|name| name.starts_with("dg_skinny_"))
+        .collect();
+    println!("skinny variants loaded: {}", loaded.join(", "));
+    // Planned only under DEEPGEMM_SKINNY=1 / auto (run so: scripts/gpu-session42*.sh); otherwise
+    // these cases check the tile plans on the same shapes.
+    if deepgemm::plan::skinny::mode() != deepgemm::plan::skinny::Mode::Never {
+        assert!(
+            loaded.len() >= 8,
+            "the skinny kernel ran as {} variants only",
+            loaded.len()
+        );
+    }
+    g.finish();
+}

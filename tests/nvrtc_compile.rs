@@ -10,9 +10,10 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use deepgemm::jit::{nvrtc, pack as jit_pack, source};
+use deepgemm::jit::{nvrtc, pack as jit_pack, skinny as jit_skinny, source};
 use deepgemm::plan::KernelVariant;
 use deepgemm::plan::pack::PackVariant;
+use deepgemm::plan::skinny::SkinnyVariant;
 
 /// What ptxas reported for one entry function.
 #[derive(Debug, Default)]
@@ -227,6 +228,25 @@ fn every_pack_variant_compiles_without_spills() {
         assert_eq!(jit_pack::options("sm_90a"), source::options("sm_90a"));
         for arch in ["sm_90a", "sm_80", "sm_75"] {
             let o = check_source(&v.name(), &jit_pack::render(&v), arch);
+            eprintln!("{}", o.line);
+            failures.extend(o.failure);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The skinny kernel (decode's GEMMs: mma.sync over a cp.async ring, sm_80+) for every type
+/// pair and shape, on Hopper and on sm_80: no spills, its ring in dynamic shared memory only.
+#[test]
+fn every_skinny_variant_compiles_without_spills() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let mut failures = Vec::new();
+    for v in SkinnyVariant::all() {
+        assert_eq!(jit_skinny::options("sm_90a"), source::options("sm_90a"));
+        for arch in ["sm_90a", "sm_80"] {
+            let o = check_source(&v.name(), &jit_skinny::render(&v), arch);
             eprintln!("{}", o.line);
             failures.extend(o.failure);
         }

@@ -3,5 +3,6 @@ pub mod cache;
 pub mod nvrtc;
 pub mod pack;
 pub mod params;
+pub mod skinny;
 pub mod sm90;
 pub mod source;

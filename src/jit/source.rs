@@ -121,6 +121,14 @@ const FILES: &[(&str, &str)] = &[
     ),
     ("sm90/gemm.cuh", include_str!("../../kernels/sm90/gemm.cuh")),
     ("pack/pack.cuh", include_str!("../../kernels/pack/pack.cuh")),
+    (
+        "ptx/cp_async.cuh",
+        include_str!("../../kernels/ptx/cp_async.cuh"),
+    ),
+    (
+        "skinny/skinny.cuh",
+        include_str!("../../kernels/skinny/skinny.cuh"),
+    ),
 ];
 
 /// The embedded text of a kernel file (for tests and diagnostics).
@@ -301,7 +309,11 @@ mod tests {
     fn every_embedded_file_is_reachable_and_every_include_is_embedded() {
         let mut reached = HashSet::new();
         let mut out = String::new();
-        for root in [super::super::sm90::ROOT, super::super::pack::ROOT] {
+        for root in [
+            super::super::sm90::ROOT,
+            super::super::pack::ROOT,
+            super::super::skinny::ROOT,
+        ] {
             expand(root, &mut out, &mut reached);
         }
         assert!(

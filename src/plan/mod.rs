@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod pack;
+pub mod skinny;
 pub mod slab;
 pub mod sm90;
 pub mod streamk;
@@ -178,6 +179,9 @@ pub enum Kernel {
     /// Copies a strided A or B into the workspace with TMA-friendly strides (`plan::pack`);
     /// launched before an sm90 kernel, never a plan's kernel itself.
     Pack(pack::PackVariant),
+    /// Decode's GEMMs: one side of D at most 16, mma.sync over a per-thread cp.async ring
+    /// (`plan::skinny`), sm_80+.
+    Skinny(skinny::SkinnyVariant),
 }
 
 impl Kernel {
@@ -187,6 +191,7 @@ impl Kernel {
             Kernel::Portable(v) => v.name(),
             Kernel::Sm90(v) => v.name(),
             Kernel::Pack(v) => v.name(),
+            Kernel::Skinny(v) => v.name(),
         }
     }
 
@@ -196,6 +201,7 @@ impl Kernel {
             Kernel::Portable(v) => !v.needs_mma() || dev.has_mma_sync(),
             Kernel::Sm90(v) => v.fits_device(dev),
             Kernel::Pack(v) => v.runs_on(dev),
+            Kernel::Skinny(v) => v.runs_on(dev),
         }
     }
 
@@ -204,6 +210,7 @@ impl Kernel {
         match self {
             Kernel::Portable(_) | Kernel::Pack(_) => 0,
             Kernel::Sm90(v) => v.smem_bytes() as u32,
+            Kernel::Skinny(v) => v.smem_bytes(),
         }
     }
 }
@@ -672,6 +679,19 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 /// strides, its plan on packed copies (`pack::hopper_packed`, which needs workspace) comes
 /// first if packing pays (`pack::pays`), else after the portable plan.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
+    let mut out = tile_candidates(p, dev)?;
+    // Decode's shapes: the skinny kernel first where DEEPGEMM_SKINNY asks for it (`plan::skinny`).
+    if !portable_only() {
+        if let Some(s) = skinny::plan(p, dev) {
+            out.insert(0, s);
+        }
+    }
+    Ok(out)
+}
+
+/// `candidates` without the skinny kernel: the Hopper tile plans (direct, transposed, packed,
+/// in slabs) and the portable plan.
+fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
     let portable = portable(p, dev)?;
     if !portable_only() {
@@ -802,6 +822,7 @@ impl Plan {
                     })
             }
             Kernel::Pack(_) => false,
+            Kernel::Skinny(_) => skinny::accepts(ptrs.a, ptrs.b),
         }
     }
 }
@@ -1212,18 +1233,22 @@ mod tests {
             Kernel::Sm90(v) => v.block_n <= 32,
             _ => false,
         };
-        // Decode shapes (the small-M set of issue 4 and gpu_matmul's narrow_and_swapped):
-        // the model ranks a swapped narrow-tile plan first.
+        // Decode shapes (the small-M set of issue 4 and gpu_matmul's narrow_and_swapped): the
+        // model ranks a swapped narrow-tile plan first (after the skinny kernel's where
+        // DEEPGEMM_SKINNY plans it).
         for (m, n, k) in [(1, 4096, 4096), (16, 14336, 4096)] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
             assert!(c[0].name().contains("+swap"));
+            let all = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let skinny_first = skinny::mode() != skinny::Mode::Never;
+            assert_eq!(all[skinny_first as usize..], c[..]);
         }
         // Where n alone fills the SMs with narrow tiles, unswapped ones (one m-tile, A's few
         // rows zero-filled by TMA) model about as well; either way a narrow tile, and the
         // swapped plans are among the candidates.
         for (m, n, k) in [(3, 2112, 1000), (16, 1000, 4096)] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
             assert!(c.iter().any(|p| p.swap), "{m}x{n}x{k}");
         }
@@ -1231,14 +1256,14 @@ mod tests {
         // unswapped narrow ones would be half empty along m and ran 1.3-1.6x slower than
         // modelled in the session-4 sweeps, which `streamk::estimate_s` now charges).
         for (m, n, k) in [(64, 2112, 7168), (64, 4096, 7168), (64, 4096, 4096)] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(c[0].swap, "{m}x{n}x{k}: {}", c[0].name());
         }
         // A swapped m = 64 whose weights (A, 29 MB) two 32-wide tile columns would each
         // stream: one 64-wide column instead (session 12, 12b: 15.8 us against 18.7 on
         // 128x32), and likewise unswapped for the transposed shape.
         for (m, n, k, swap) in [(64, 7168, 2048, true), (7168, 64, 2048, false)] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             match c[0].kernel {
                 Kernel::Sm90(v) => assert_eq!((c[0].swap, v.block_n), (swap, 64), "{m}x{n}x{k}"),
                 k => panic!("not sm90: {k:?}"),
@@ -1246,7 +1271,7 @@ mod tests {
         }
         // A small n takes the narrow tiles as it is.
         for (m, n, k) in [(4096, 1, 4096), (1000, 16, 2048)] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(!c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
         }
         // Large m: swapped only where the transposed tiles quantise clearly better. A square
@@ -1258,7 +1283,7 @@ mod tests {
             (3000, 1000, 4000),
             (4096, 14336, 4096),
         ] {
-            let c = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
             assert!(c.iter().all(|p| !p.swap), "{m}x{n}x{k}");
         }
         // TT 3000 x 1000 x 4000 (B N-major): no fill widths as it is (an MN-major B tile is
@@ -1432,6 +1457,16 @@ mod tests {
             None => q0,
         };
         match c.kernel {
+            Kernel::Skinny(v) => {
+                assert!(c.pack.is_none() && c.workspace == 0, "{ctx}");
+                assert!(
+                    skinny::takes(&q) && q.n <= v.cols as u64,
+                    "{ctx}: {}",
+                    c.name()
+                );
+                assert!(v.runs_on(dev) && c.block == v.threads(), "{ctx}");
+                assert!(c.grid[0] >= 1 && c.grid[1] == 1 && c.grid[2] == 1, "{ctx}");
+            }
             Kernel::Portable(v) => {
                 assert!(!c.swap && c.pack.is_none() && c.workspace == 0, "{ctx}");
                 let t = v.tile;

@@ -25,7 +25,7 @@ use parking_lot::Mutex;
 
 use super::driver::{ContextGuard, check};
 use crate::error::{Error, Result};
-use crate::jit::{cache, nvrtc, pack, sm90, source};
+use crate::jit::{cache, nvrtc, pack, skinny, sm90, source};
 use crate::plan::{DeviceSpec, Kernel};
 
 /// A kernel loaded for one device.
@@ -192,6 +192,7 @@ fn inputs(k: &Kernel, arch: &str) -> Result<Inputs> {
         Kernel::Portable(v) => (source::render(v), source::options(arch)),
         Kernel::Sm90(v) => (sm90::render(v), sm90::options()),
         Kernel::Pack(v) => (pack::render(v), pack::options(arch)),
+        Kernel::Skinny(v) => (skinny::render(v), skinny::options(arch)),
     };
     let (major, minor) = nvrtc::version()?;
     let key = cache::fnv1a128(&[
