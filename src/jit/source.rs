@@ -129,6 +129,11 @@ const FILES: &[(&str, &str)] = &[
         "skinny/skinny.cuh",
         include_str!("../../kernels/skinny/skinny.cuh"),
     ),
+    ("ptx/bulk.cuh", include_str!("../../kernels/ptx/bulk.cuh")),
+    (
+        "skinny/bulk.cuh",
+        include_str!("../../kernels/skinny/bulk.cuh"),
+    ),
 ];
 
 /// The embedded text of a kernel file (for tests and diagnostics).
@@ -313,6 +318,7 @@ mod tests {
             super::super::sm90::ROOT,
             super::super::pack::ROOT,
             super::super::skinny::ROOT,
+            super::super::skinny::BULK_ROOT,
         ] {
             expand(root, &mut out, &mut reached);
         }

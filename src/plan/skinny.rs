@@ -12,8 +12,9 @@ use crate::types::{Math, ScalarType};
 
 /// Warps of a CTA; they split k.
 pub const WARPS: u32 = 8;
-/// Shared memory a CTA's ring aims at: two CTAs an SM.
+/// Shared memory a CTA's ring aims at: two CTAs an SM; the bulk form one CTA an SM.
 const RING_BUDGET: u32 = 96 * 1024;
+const BULK_RING_BUDGET: u32 = 200 * 1024;
 
 /// `RING_BUDGET`, or `DEEPGEMM_SKINNY_RING_KIB` (measurements: deeper or shallower rings).
 fn ring_budget() -> u32 {
@@ -37,19 +38,27 @@ pub struct SkinnyVariant {
     pub rows: u32,
     /// Columns of D a CTA covers (8 or 16): n at most this.
     pub cols: u32,
+    /// The Hopper form (kernels/skinny/bulk.cuh): rows copied by the TMA engine's bulk copies,
+    /// a producer warp and a persistent grid; else per-thread cp.async (sm_80+).
+    pub bulk: bool,
 }
 
 impl SkinnyVariant {
     /// Entry symbol, cache-key prefix and log label, derived from the configuration.
     pub fn name(&self) -> String {
         format!(
-            "dg_skinny_{}_{}_r{}c{}_w{}_s{}",
+            "dg_skinny_{}_{}_r{}c{}_w{}_s{}{}",
             self.ab.tag(),
             self.cd.tag(),
             self.rows,
             self.cols,
             WARPS,
-            self.stages()
+            self.stages(),
+            if self.bulk {
+                format!("_bulk{}", self.chunks())
+            } else {
+                String::new()
+            }
         )
     }
 
@@ -60,7 +69,15 @@ impl SkinnyVariant {
             for cd in [ab, ScalarType::F32] {
                 for rows in [16, 32] {
                     for cols in [8, 16] {
-                        v.push(SkinnyVariant { ab, cd, rows, cols });
+                        for bulk in [false, true] {
+                            v.push(SkinnyVariant {
+                                ab,
+                                cd,
+                                rows,
+                                cols,
+                                bulk,
+                            });
+                        }
                     }
                 }
             }
@@ -68,8 +85,9 @@ impl SkinnyVariant {
         v
     }
 
+    /// The consumer warps, plus the bulk form's producer warp.
     pub fn threads(&self) -> u32 {
-        WARPS * 32
+        (WARPS + self.bulk as u32) * 32
     }
 
     /// A thread's 16-byte pieces a chunk of 32 k (kernels/skinny/skinny.cuh `Shape::kVecs`).
@@ -77,20 +95,68 @@ impl SkinnyVariant {
         2 * (self.rows / 16) + self.cols / 8
     }
 
-    /// Ring stages: as many as fit `RING_BUDGET`, 2 to 16.
-    pub fn stages(&self) -> u32 {
-        (ring_budget() / (self.threads() * self.vecs() * 16)).clamp(2, 16)
+    /// The bulk form's chunks of 32 k a warp and stage: a row's copy 2 KiB with 16 rows a CTA,
+    /// 1 KiB with 32 (the stage's A 32 KiB either way).
+    pub fn chunks(&self) -> u32 {
+        static FORCED: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
+            // DEEPGEMM_SKINNY_CHUNKS (1, 2, 4 or 8): measurements of the copy size.
+            std::env::var("DEEPGEMM_SKINNY_CHUNKS")
+                .ok()
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .filter(|c| [1, 2, 4, 8].contains(c))
+        });
+        FORCED.unwrap_or(if self.rows >= 32 { 2 } else { 4 })
     }
 
-    /// Dynamic shared memory: the ring, or the warps' partial tiles if larger.
+    /// Bytes of one ring stage: every consumer thread's pieces, or (bulk) the CTA's rows and
+    /// columns as lines of WARPS * chunks * 32 elements plus 16 bytes (kernels/skinny/bulk.cuh
+    /// `BulkShape`).
+    fn stage_bytes(&self) -> u32 {
+        if self.bulk {
+            (self.rows + self.cols) * (WARPS * self.chunks() * 32 * 2 + 16)
+        } else {
+            WARPS * 32 * self.vecs() * 16
+        }
+    }
+
+    /// Ring stages: as many as fit the budget, 2 to 16.
+    pub fn stages(&self) -> u32 {
+        let budget = if self.bulk {
+            BULK_RING_BUDGET
+        } else {
+            ring_budget()
+        };
+        (budget / self.stage_bytes()).clamp(2, 16)
+    }
+
+    /// CTAs an SM the launch bounds ask for.
+    pub fn ctas_per_sm(&self) -> u32 {
+        if self.bulk { 1 } else { 2 }
+    }
+
+    /// The warps' partial tiles, added at the end.
+    fn reduce_bytes(&self) -> u32 {
+        WARPS * self.rows * self.cols * 4
+    }
+
+    /// Dynamic shared memory: the ring, or the warps' partial tiles if larger; the bulk form
+    /// keeps both (its producer fills the next item's stages meanwhile) and its barriers.
     pub fn smem_bytes(&self) -> u32 {
-        let ring = self.stages() * self.threads() * self.vecs() * 16;
-        let reduce = WARPS * self.rows * self.cols * 4;
-        ring.max(reduce)
+        let ring = self.stages() * self.stage_bytes();
+        if self.bulk {
+            ring + self.reduce_bytes() + 2 * self.stages() * 8
+        } else {
+            ring.max(self.reduce_bytes())
+        }
     }
 
     pub fn runs_on(&self, dev: &DeviceSpec) -> bool {
-        dev.has_mma_sync() && self.smem_bytes() <= dev.smem_per_block
+        let arch = if self.bulk {
+            dev.cc_major >= 9
+        } else {
+            dev.has_mma_sync()
+        };
+        arch && self.smem_bytes() <= dev.smem_per_block
     }
 }
 
@@ -156,14 +222,24 @@ pub fn variant(p: &GemmProblem, dev: &DeviceSpec) -> SkinnyVariant {
         cd: p.cd_type,
         rows,
         cols,
+        bulk: dev.cc_major >= 9 && bulk_allowed(),
     }
 }
 
+/// `DEEPGEMM_SKINNY_BULK=0` keeps the cp.async form on Hopper too (measurements).
+fn bulk_allowed() -> bool {
+    static B: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SKINNY_BULK").map_or(true, |v| v.trim() != "0")
+    });
+    *B
+}
+
 /// The kernel's grid: one CTA a block of rows and batch, at most 8 an SM (the kernel loops
-/// over the rest).
+/// over the rest); the bulk form is persistent, one CTA an SM.
 pub fn grid(v: &SkinnyVariant, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
     let work = p.m.div_ceil(v.rows as u64) * p.batch;
-    work.clamp(1, 8 * dev.sm_count.max(1) as u64) as u32
+    let per_sm = if v.bulk { 1 } else { 8 };
+    work.clamp(1, per_sm * dev.sm_count.max(1) as u64) as u32
 }
 
 /// What the plan is estimated to take: the bytes read and written at 4 TB/s, or at the share of
@@ -240,17 +316,30 @@ mod tests {
         let all = SkinnyVariant::all();
         let names: std::collections::HashSet<String> = all.iter().map(|v| v.name()).collect();
         assert_eq!(names.len(), all.len());
-        let v = SkinnyVariant {
+        let mut v = SkinnyVariant {
             ab: ScalarType::BF16,
             cd: ScalarType::BF16,
             rows: 16,
             cols: 8,
+            bulk: false,
         };
         assert_eq!(v.name(), "dg_skinny_bf16_bf16_r16c8_w8_s8");
+        v.bulk = true;
+        assert_eq!(v.name(), "dg_skinny_bf16_bf16_r16c8_w8_s4_bulk4");
+        assert_eq!(
+            (v.threads(), v.smem_bytes()),
+            (288, 4 * 24 * 2064 + 4096 + 64)
+        );
         for v in all {
-            assert!(v.runs_on(&DeviceSpec::H200) && v.runs_on(&DeviceSpec::A100));
-            assert!(!v.runs_on(&DeviceSpec::T4));
-            assert!(v.smem_bytes() <= ring_budget() && v.stages() >= 4);
+            assert!(v.runs_on(&DeviceSpec::H200) && !v.runs_on(&DeviceSpec::T4));
+            assert_eq!(v.runs_on(&DeviceSpec::A100), !v.bulk);
+            // The CTAs an SM its launch bounds ask for.
+            assert!(
+                v.ctas_per_sm() * (v.smem_bytes() + 1024) <= 228 * 1024,
+                "{}",
+                v.name()
+            );
+            assert!(v.stages() >= 3, "{}", v.name());
         }
     }
 
@@ -259,11 +348,12 @@ mod tests {
         let dev = DeviceSpec::H200;
         // n small: as is.
         let p = plan_with(&tn(4096, 1, 4096, R_16BF, R_16BF), &dev, Mode::Auto).unwrap();
-        assert!(!p.swap && p.block == 256);
+        assert!(!p.swap && p.block == 288);
         let Kernel::Skinny(v) = p.kernel else {
             panic!()
         };
-        assert_eq!((v.rows, v.cols), (16, 8));
+        assert_eq!((v.rows, v.cols, v.bulk), (16, 8, true));
+        assert!(!variant(&tn(4096, 1, 4096, R_16BF, R_16BF), &DeviceSpec::A100).bulk);
         // m small: transposed, the 16 columns variant, 32 rows where there are 2+ CTAs an SM.
         let p = plan_with(&tn(16, 28672, 8192, R_16BF, R_16BF), &dev, Mode::Auto).unwrap();
         assert!(p.swap);
@@ -271,7 +361,7 @@ mod tests {
             panic!()
         };
         assert_eq!((v.rows, v.cols), (32, 16));
-        assert_eq!(p.grid[0], 896);
+        assert_eq!(p.grid[0], 132);
         // fp16 in, fp32 out.
         let p = plan_with(&tn(9, 2112, 7168, R_16F, R_32F), &dev, Mode::Auto).unwrap();
         assert!(plan_with(&tn(9, 2112, 7168, R_16F, R_32F), &dev, Mode::Never).is_none());
