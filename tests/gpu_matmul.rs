@@ -899,6 +899,14 @@ fn skinny_decode() {
             }
         }
     }
+    // Long k over several items a CTA: the bulk form's ring wraps within and across items, its
+    // producer refilling each stage the moment it is released (`42e` caught a stage released
+    // before its reads had landed only on shapes like these).
+    for &(m, n, k) in &[(1u64, 8192u64, 8192u64), (16, 4096, 7168), (4321, 8, 8960)] {
+        let mut s = spec(DType::BF16, DType::BF16, false, (true, false), m, n, k);
+        s.epi = Epi::Default;
+        g.lt_case(&env, &s, CallMode::USUAL);
+    }
     let loaded: Vec<String> = deepgemm::runtime::registry::stats()
         .entries
         .into_iter()

@@ -148,8 +148,6 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
 #pragma unroll
         for (int nt = 0; nt < NT; ++nt) ld_shared_v4(src + (ROWS + nt * 8 + g) * S::kLineBytes, x[j][nt]);
       }
-      __syncwarp();
-      if (lane == 0) mbarrier_arrive(empty0 + slot * 8);
 #pragma unroll
       for (int j = 0; j < CHUNKS; ++j) {
         const bool k_in = cs * S::kStageK + (warp * CHUNKS + j) * kChunk + 8 * t < p.k;
@@ -178,6 +176,12 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
           }
         }
       }
+      // The stage goes back to the producer only after the mmas consumed every value read from
+      // it: released right after the loads, the next bulk copy overwrote lines whose ld.shared
+      // had not yet read them (`42e`: wrong results where the producer refilled a stage at
+      // once, 12 loads a thread in flight; none with 3).
+      __syncwarp();
+      if (lane == 0) mbarrier_arrive(empty0 + slot * 8);
     }
     // Columns of B past n were never copied: their lanes' products land in columns of D that
     // are not stored. Rows past m likewise.
