@@ -257,19 +257,13 @@ fn prepare(
             block: plan.block,
             smem: 0,
         },
-        Kernel::Skinny(v) => {
-            let mut params = GemmParams::new(&problem, &ptrs);
-            if problem.epilogue.bias && problem.bias_along_n {
-                params.flags |= crate::jit::skinny::FLAG_BIAS_COL;
-            }
-            MainLaunch::Portable {
-                kernel,
-                params,
-                grid: plan.grid,
-                block: plan.block,
-                smem: v.smem_bytes(),
-            }
-        }
+        Kernel::Skinny(v) => MainLaunch::Portable {
+            kernel,
+            params: crate::jit::skinny::params(&problem, &ptrs),
+            grid: plan.grid,
+            block: plan.block,
+            smem: v.smem_bytes(),
+        },
         Kernel::Sm90(v) => {
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
             let mut args = Sm90Args::new_with(&v, &problem, &ptrs, sm90::group_m(), padded_d)?;

@@ -7,8 +7,10 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+use super::params::GemmParams;
 use super::source;
 use crate::plan::skinny::{SkinnyVariant, WARPS};
+use crate::problem::{GemmPointers, GemmProblem};
 
 /// The kernel's header (src/jit/source.rs embeds it), and the Hopper form's.
 pub(crate) const ROOT: &str = "skinny/skinny.cuh";
@@ -16,6 +18,16 @@ pub(crate) const BULK_ROOT: &str = "skinny/bulk.cuh";
 
 /// `GemmParams::flags` bit: the bias runs along n (kernels/skinny/skinny.cuh).
 pub const FLAG_BIAS_COL: i32 = 4;
+
+/// The kernel's parameters for `p` (the problem it computes, transposed or not): the portable
+/// kernels' block, and the bias's direction (a transposed problem's runs along n).
+pub fn params(p: &GemmProblem, ptrs: &GemmPointers) -> GemmParams {
+    let mut params = GemmParams::new(p, ptrs);
+    if p.epilogue.bias && p.bias_along_n {
+        params.flags |= FLAG_BIAS_COL;
+    }
+    params
+}
 
 /// The complete source of `v`: the expanded header plus its `extern "C"` entry point.
 pub fn render(v: &SkinnyVariant) -> String {

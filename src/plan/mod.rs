@@ -473,28 +473,44 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
         128,
         sm90::HOPPER_SMEM_BUDGET,
     )
-    .filter(|x| {
-        !sm90::with_only(vec![*x], sm90::variant_filter()).is_empty()
-            && x.fits(p)
-                && x.fits_device(dev)
-                && !sm90::row_slabs_of_8(x, p)
-                && x.num_tiles(p) <= sms
-                // At most a quarter more tiles for NN, a sixteenth otherwise (the gain the
-                // layouts above leave to pay for padding).
-                && x.num_tiles(p) * slack.1 <= v.num_tiles(p) * slack.0
-    });
-    let Some(x) = pingpong else {
+    // At most a quarter more tiles for NN, a sixteenth otherwise (the gain the layouts above
+    // leave to pay for padding).
+    .filter(|x| x.num_tiles(p) * slack.1 <= v.num_tiles(p) * slack.0);
+    if let Some(x) = pingpong {
+        first_in_one_wave(plans, x, p, dev);
+    }
+}
+
+/// Puts `x` first, data-parallel, where the planner may launch it on `p` (the variant filter,
+/// the problem's layout and the device, no 8-column slabs) in one wave (at most one tile an
+/// SM), with the estimate of the plan it displaces (the transposed problem's plans are merged
+/// by estimate). `pingpong_for_narrow` and `solo_for_short` build their one variant directly
+/// and place it so.
+fn first_in_one_wave(
+    plans: &mut Vec<Plan>,
+    x: sm90::Sm90Variant,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+) {
+    let Some(estimate) = plans.first().map(|f| f.estimate_ns) else {
         return;
     };
-    let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
+    if sm90::with_only(vec![x], sm90::variant_filter()).is_empty()
+        || !x.fits(p)
+        || !x.fits_device(dev)
+        || sm90::row_slabs_of_8(&x, p)
+        || x.num_tiles(p) > dev.sm_count.max(1) as u64
+    {
+        return;
+    }
     let Some((d, _)) = streamk::decompositions(&x, p, dev)
         .into_iter()
         .find(|(d, _)| d.is_data_parallel())
     else {
         return;
     };
-    // The 128x64 plan's estimate: the transposed problem's plans are merged by estimate.
-    plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
+    let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
+    plans.insert(0, sm90_plan(x, d, k_iters, estimate));
 }
 
 /// The most k-iterations (of 64) at which `solo_for_short` puts the solo 64x64 tile first.
@@ -520,7 +536,6 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     let Kernel::Sm90(v) = first.kernel else {
         return;
     };
-    let sms = dev.sm_count.max(1) as u64;
     let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
     // tiles, which 64x64 would pad).
@@ -535,23 +550,9 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
         return;
     }
     // The one solo 64x64 of these types and layout, built directly (as pingpong_for_narrow).
-    let solo = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64).filter(|x| {
-        !sm90::with_only(vec![*x], sm90::variant_filter()).is_empty()
-            && x.fits(p)
-            && x.fits_device(dev)
-            && !sm90::row_slabs_of_8(x, p)
-            && x.num_tiles(p) <= sms
-    });
-    let Some(x) = solo else {
-        return;
-    };
-    let Some((d, _)) = streamk::decompositions(&x, p, dev)
-        .into_iter()
-        .find(|(d, _)| d.is_data_parallel())
-    else {
-        return;
-    };
-    plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
+    if let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64) {
+        first_in_one_wave(plans, x, p, dev);
+    }
 }
 
 /// The plan running sm90 variant `v` whole and unswapped under decomposition `d`.
