@@ -403,8 +403,6 @@ mod gpu {
         bias_col: bool,
         /// One consumer warpgroup, two CTAs an SM (`sm90::SOLO_TILES_N`; `block_m` 64).
         solo: bool,
-        /// A solo tile with the whole SM's ring, one CTA an SM (`Sm90Variant::with_full_ring`).
-        full_ring: bool,
     }
 
     const BASE: Case = Case {
@@ -433,7 +431,6 @@ mod gpu {
         ring: false,
         bias_col: false,
         solo: false,
-        full_ring: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -1636,46 +1633,6 @@ mod gpu {
     fn solo_cases() -> Vec<Case> {
         use ScalarType::*;
         let mut v = sixty_four_row_cases(&sm90::SOLO_TILES_N, true);
-        // The full-ring twins (one CTA an SM, 8-13 stages): every layout and width once (k up
-        // to 1000: the ring wraps), and several tiles a CTA below.
-        let full: Vec<Case> = v
-            .iter()
-            .step_by(2)
-            .map(|c| Case {
-                full_ring: true,
-                ..*c
-            })
-            .collect();
-        v.extend(full);
-        v.extend([
-            // 48 x 32 = 1536 tiles of 64x128 on 132 CTAs: 11-12 a CTA, the ring's phases
-            // carried across tiles.
-            Case {
-                block_m: 64,
-                block_n: 128,
-                solo: true,
-                full_ring: true,
-                m: 3072,
-                n: 4096,
-                k: 1000,
-                epilogue: epilogue::RELU_BIAS,
-                ..BASE
-            },
-            // The general epilogue (odd D leading dimension), C aliasing D, 64x64's 13 stages.
-            Case {
-                block_m: 64,
-                block_n: 64,
-                solo: true,
-                full_ring: true,
-                m: 333,
-                n: 777,
-                k: 2056,
-                cd_pad: 3,
-                beta: 1.0,
-                alias: true,
-                ..BASE
-            },
-        ]);
         v.extend([
             // 48 x 32 = 1536 tiles of 64x128 on 264 CTAs: 5-6 a CTA.
             Case {
@@ -2161,7 +2118,6 @@ mod gpu {
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
                     && v.solo() == c.solo
-                    && (v.solo() && v.ctas_per_sm() == 1) == c.full_ring
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));

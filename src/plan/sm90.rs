@@ -336,23 +336,6 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
-    /// The same solo tile with the whole SM's shared memory for its ring, one CTA an SM
-    /// (`ctas_per_sm`), or `None` for other variants. Where a launch has at most one solo tile
-    /// an SM, the half ring leaves half the SM's shared memory idle and half the bytes in
-    /// flight: cuBLASLt's 64 x 64 tiles on such shapes keep 13 stages (Nsight Compute,
-    /// BENCHMARKS.md session 43), the half ring 5. Planned only under `DEEPGEMM_SOLO=1` until
-    /// measured.
-    pub fn with_full_ring(self) -> Option<Sm90Variant> {
-        if !self.solo() || self.ctas_per_sm() != 2 {
-            return None;
-        }
-        let v = Sm90Variant {
-            stages: self.stages_for(HOPPER_SMEM_BUDGET),
-            ..self
-        };
-        (v.stages > self.stages).then_some(v)
-    }
-
     /// The same tile with its epilogue staged in the ring's first stages (kernels/sm90/gemm.cuh
     /// `kRingEpilogue`), or `None` where that gains no stage or is not built: cooperative,
     /// unclustered tiles. Such a kernel runs one tile a CTA (data-parallel, no more tiles than
@@ -487,22 +470,8 @@ impl Sm90Variant {
         128 * (1 + self.consumers)
     }
 
-    /// CTAs resident on one SM (the entry's minimum blocks; `grid` launches as many an SM):
-    /// two for a solo tile whose ring is half the SM's shared memory (`solo_tile`), else one
-    /// (`with_full_ring`).
+    /// CTAs resident on one SM (the entry's minimum blocks; `grid` launches as many an SM).
     pub fn ctas_per_sm(&self) -> u32 {
-        if self.solo() && self.smem_bytes() <= SOLO_SMEM_BUDGET as u64 {
-            2
-        } else {
-            1
-        }
-    }
-
-    /// The entry's `__launch_bounds__` minimum blocks an SM: 2 for every solo tile, so its
-    /// registers at entry are 128 whatever its ring (the kernel's setmaxnreg split,
-    /// kernels/sm90/gemm.cuh `kConsumerRegs`, is written for that), else 1. A full-ring solo
-    /// tile still runs one CTA an SM: its shared memory decides (`ctas_per_sm`).
-    pub fn launch_min_blocks(&self) -> u32 {
         if self.solo() { 2 } else { 1 }
     }
 
@@ -720,9 +689,7 @@ impl Sm90Variant {
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
                     for bn in SOLO_TILES_N {
-                        let solo = Sm90Variant::solo_tile(ab, cd, layout, bn);
-                        v.extend(solo);
-                        v.extend(solo.and_then(Sm90Variant::with_full_ring));
+                        v.extend(Sm90Variant::solo_tile(ab, cd, layout, bn));
                     }
                 }
             }
@@ -1491,8 +1458,7 @@ mod tests {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2
-                + 32,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
@@ -1502,7 +1468,7 @@ mod tests {
              epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
              tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
-             solo: 2 x 2 types x 4 layouts x 2 tiles, and as many with the full ring"
+             solo: 2 x 2 types x 4 layouts x 2 tiles"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1628,14 +1594,8 @@ mod tests {
         assert_eq!(solo(128).smem_bytes(), 3 * 24_576 + 17 * 1024 + 1024);
         assert_eq!((solo(128).threads(), solo(128).ctas_per_sm()), (256, 2));
         assert!(solo(128).name().ends_with("_m64n128k64_s3_c1x1_w1"));
-        // With the whole SM's ring, one CTA an SM: 64x128 8 stages, 64x64 13 (cuBLASLt's 64x64 keeps 13).
-        let full = |bn| solo(bn).with_full_ring().unwrap();
-        assert_eq!((full(128).stages, full(64).stages), (8, 13));
-        assert_eq!((full(64).threads(), full(64).ctas_per_sm()), (256, 1));
-        assert!(full(64).name().ends_with("_m64n64k64_s13_c1x1_w1"));
-        assert!(full(64).with_full_ring().is_none() && v(128).with_full_ring().is_none());
         for v in Sm90Variant::all() {
-            let budget = if v.ctas_per_sm() == 2 {
+            let budget = if v.solo() {
                 SOLO_SMEM_BUDGET
             } else {
                 HOPPER_SMEM_BUDGET
@@ -1802,10 +1762,10 @@ mod tests {
                     + CLUSTER_TILES_N.len()
                     + CLUSTER_2X2_TILES_N.len()
                     + PINGPONG_TILES.len()
-                    + 2 * SOLO_TILES_N.len()
+                    + SOLO_TILES_N.len()
                     + split
                     + ring,
-                "{tag}: one per tile and cluster size (solo tiles: half and full ring)"
+                "{tag}: one per tile and cluster size"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
