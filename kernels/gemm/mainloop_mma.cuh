@@ -53,23 +53,6 @@ struct MmaWarpTiling {
   }
 };
 
-// Picks the mma instruction for the operand type; other types have no specialisation and
-// fail to compile.
-template <typename T>
-struct Mma16816;
-template <>
-struct Mma16816<half_t> {
-  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-    mma_m16n8k16_f16(d, a, b);
-  }
-};
-template <>
-struct Mma16816<bf16_t> {
-  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-    mma_m16n8k16_bf16(d, a, b);
-  }
-};
-
 // Reads two adjacent 16-bit elements of a shared tile as one .b32 fragment register (the
 // lower-indexed element lands in the low half, as the fragment layout requires).
 template <typename T>

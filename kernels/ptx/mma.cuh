@@ -5,6 +5,8 @@
 // elements, the lower-indexed element (a0, b0, ...) is in the low half.
 #pragma once
 
+#include "common/types.cuh"
+
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 800
 // m16n8k16 with f32 accumulate and the tf32 shape need sm_80; the planner uses FFMA below.
 #error "deepgemm: mma.sync m16n8k16 / tf32 kernels need sm_80 or newer"
@@ -40,3 +42,20 @@ __device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const unsigned (
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
+
+// m16n8k16 picked by the 16-bit operand type (the portable mainloop's and the skinny
+// kernel's); other types have no specialisation and fail to compile.
+template <typename T>
+struct Mma16816;
+template <>
+struct Mma16816<half_t> {
+  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+    mma_m16n8k16_f16(d, a, b);
+  }
+};
+template <>
+struct Mma16816<bf16_t> {
+  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+    mma_m16n8k16_bf16(d, a, b);
+  }
+};

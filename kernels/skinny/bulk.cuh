@@ -112,11 +112,6 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
   // Consumers.
   const int g = lane / 4;
   const int t = lane % 4;
-  const bool has_bias = (p.flags & GEMM_FLAG_BIAS) != 0;
-  const bool bias_f32 = (p.flags & GEMM_FLAG_BIAS_F32) != 0;
-  const bool bias_col = (p.flags & SKINNY_FLAG_BIAS_COL) != 0;
-  const TCD* c = static_cast<const TCD*>(p.c);
-  TCD* d = static_cast<TCD*>(p.d);
   float* part = reinterpret_cast<float*>(smem + S::kReduceOffset);
   constexpr int kConsumerThreads = WARPS * 32;
   long long it = 0;
@@ -162,19 +157,7 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
 #pragma unroll
             for (int e = 0; e < 4; ++e) x[j][nt][e] = 0u;
         }
-#pragma unroll
-        for (int step = 0; step < 2; ++step) {
-#pragma unroll
-          for (int mt = 0; mt < MT; ++mt) {
-            const unsigned af[4] = {w[j][2 * mt][2 * step], w[j][2 * mt + 1][2 * step], w[j][2 * mt][2 * step + 1],
-                                    w[j][2 * mt + 1][2 * step + 1]};
-#pragma unroll
-            for (int nt = 0; nt < NT; ++nt) {
-              const unsigned bf[2] = {x[j][nt][2 * step], x[j][nt][2 * step + 1]};
-              Mma<TAB>::run(acc[mt][nt], af, bf);
-            }
-          }
-        }
+        chunk_mmas<TAB>(acc, w[j], x[j]);
       }
       // The stage goes back to the producer only after the mmas consumed every value read from
       // it: released right after the loads, the next bulk copy overwrote lines whose ld.shared
@@ -185,35 +168,10 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
     }
     // Columns of B past n were never copied: their lanes' products land in columns of D that
     // are not stored. Rows past m likewise.
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int row = mt * 16 + g + (e / 2) * 8;
-          const int col = nt * 8 + 2 * t + (e % 2);
-          part[(warp * COLS + col) * ROWS + row] = acc[mt][nt][e];
-        }
+    store_partials<ROWS, COLS>(part, warp, g, t, acc);
     named_barrier_sync(1, kConsumerThreads);
-    const bool rows_fast = p.d_ms == 1 || p.d_ns != 1;
-    for (int idx = static_cast<int>(threadIdx.x); idx < ROWS * COLS; idx += kConsumerThreads) {
-      const int row = rows_fast ? idx % ROWS : idx / COLS;
-      const int col = rows_fast ? idx / ROWS : idx % COLS;
-      const long long i = i0 + row;
-      if (i >= p.m || col >= p.n) continue;
-      float sum = 0.f;
-#pragma unroll
-      for (int w = 0; w < WARPS; ++w) sum += part[(w * COLS + col) * ROWS + row];
-      float v = has_product ? alpha * sum : 0.f;
-      if (beta != 0.f) v = fmaf(beta, to_float(c[batch * p.c_bs + i * p.c_ms + col * p.c_ns]), v);
-      if (has_bias) {
-        const long long at = batch * p.bias_bs + (bias_col ? col : i);
-        v += bias_f32 ? static_cast<const float*>(p.bias)[at] : to_float(static_cast<const TCD*>(p.bias)[at]);
-      }
-      v = apply_activation(v, p.activation);
-      d[batch * p.d_bs + i * p.d_ms + col * p.d_ns] = from_float<TCD>(v);
-    }
+    finish_rows<TCD, ROWS, COLS, WARPS>(p, part, batch, i0, alpha, beta, has_product,
+                                        static_cast<int>(threadIdx.x), kConsumerThreads);
     // The partials are read before the next item's are written.
     named_barrier_sync(1, kConsumerThreads);
   }

@@ -37,23 +37,79 @@
 
 namespace dg_skinny {
 
-template <typename T>
-struct Mma;
-template <>
-struct Mma<half_t> {
-  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-    mma_m16n8k16_f16(d, a, b);
-  }
-};
-template <>
-struct Mma<bf16_t> {
-  __device__ __forceinline__ static void run(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-    mma_m16n8k16_bf16(d, a, b);
-  }
-};
-
 // k of one chunk: four threads of a fragment row x 8 elements.
 constexpr int kChunk = 32;
+
+// One chunk's mmas (two k16 steps) from a thread's 16-byte pieces: w[v] of A's rows g, g + 8 of
+// row block v / 2, x[nt] of B's column g of block nt; words 2 * step and 2 * step + 1 of each
+// are the fragment's k 2t, 2t + 1 and 2t + 8, 2t + 9 (the chunk's k permuted, A and B alike).
+template <typename TAB, int MT, int NT>
+__device__ __forceinline__ void chunk_mmas(float (&acc)[MT][NT][4], const unsigned (&w)[2 * MT][4],
+                                           const unsigned (&x)[NT][4]) {
+#pragma unroll
+  for (int step = 0; step < 2; ++step) {
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      const unsigned af[4] = {w[2 * mt][2 * step], w[2 * mt + 1][2 * step], w[2 * mt][2 * step + 1],
+                              w[2 * mt + 1][2 * step + 1]};
+#pragma unroll
+      for (int nt = 0; nt < NT; ++nt) {
+        const unsigned bf[2] = {x[nt][2 * step], x[nt][2 * step + 1]};
+        Mma16816<TAB>::run(acc[mt][nt], af, bf);
+      }
+    }
+  }
+}
+
+// A warp's partial tile into the reduction buffer: [warp][col][row] floats.
+template <int ROWS, int COLS, int MT, int NT>
+__device__ __forceinline__ void store_partials(float* part, int warp, int g, int t,
+                                               const float (&acc)[MT][NT][4]) {
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < NT; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int row = mt * 16 + g + (e / 2) * 8;
+        const int col = nt * 8 + 2 * t + (e % 2);
+        part[(warp * COLS + col) * ROWS + row] = acc[mt][nt][e];
+      }
+}
+
+// The warps' partials added in warp order (deterministic), then the epilogue (alpha, beta * C
+// with C possibly aliasing D, bias along m or n, activation), one element of D a thread and
+// step (`tid` of `threads`), consecutive threads along D's contiguous side. Rows past m and
+// columns past n (never loaded, or loaded as zeros) are not stored.
+template <typename TCD, int ROWS, int COLS, int WARPS>
+__device__ __forceinline__ void finish_rows(const GemmParams& p, const float* part, long long batch,
+                                            long long i0, float alpha, float beta, bool has_product,
+                                            int tid, int threads) {
+  const bool has_bias = (p.flags & GEMM_FLAG_BIAS) != 0;
+  const bool bias_f32 = (p.flags & GEMM_FLAG_BIAS_F32) != 0;
+  const bool bias_col = (p.flags & SKINNY_FLAG_BIAS_COL) != 0;
+  const TCD* c = static_cast<const TCD*>(p.c);
+  TCD* d = static_cast<TCD*>(p.d);
+  const bool rows_fast = p.d_ms == 1 || p.d_ns != 1;
+  for (int idx = tid; idx < ROWS * COLS; idx += threads) {
+    const int row = rows_fast ? idx % ROWS : idx / COLS;
+    const int col = rows_fast ? idx / ROWS : idx % COLS;
+    const long long i = i0 + row;
+    if (i >= p.m || col >= p.n) continue;
+    float sum = 0.f;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) sum += part[(w * COLS + col) * ROWS + row];
+    float v = has_product ? alpha * sum : 0.f;
+    // beta == 0 must not read C (C may be NULL or hold NaN).
+    if (beta != 0.f) v = fmaf(beta, to_float(c[batch * p.c_bs + i * p.c_ms + col * p.c_ns]), v);
+    if (has_bias) {
+      const long long at = batch * p.bias_bs + (bias_col ? col : i);
+      v += bias_f32 ? static_cast<const float*>(p.bias)[at] : to_float(static_cast<const TCD*>(p.bias)[at]);
+    }
+    v = apply_activation(v, p.activation);
+    d[batch * p.d_bs + i * p.d_ms + col * p.d_ns] = from_float<TCD>(v);
+  }
+}
 
 // One 16-byte piece of A (the streamed operand) into shared memory.
 __device__ __forceinline__ void copy_a(unsigned dst, const void* src, bool full) {
@@ -99,13 +155,8 @@ __device__ __forceinline__ void skinny_gemm(const GemmParams& p, unsigned char* 
   const long long chunks = has_product ? (p.k + kChunk - 1) / kChunk : 0;
   const long long mine = chunks > warp ? (chunks - warp + WARPS - 1) / WARPS : 0;
   const long long row_blocks = (p.m + ROWS - 1) / ROWS;
-  const bool has_bias = (p.flags & GEMM_FLAG_BIAS) != 0;
-  const bool bias_f32 = (p.flags & GEMM_FLAG_BIAS_F32) != 0;
-  const bool bias_col = (p.flags & SKINNY_FLAG_BIAS_COL) != 0;
   const TAB* a = static_cast<const TAB*>(p.a);
   const TAB* b = static_cast<const TAB*>(p.b);
-  const TCD* c = static_cast<const TCD*>(p.c);
-  TCD* d = static_cast<TCD*>(p.d);
   // This thread's slot in stage 0; stage s is S::kStageBytes further.
   const unsigned ring = smem_addr(smem) + static_cast<unsigned>(threadIdx.x) * VECS * 16;
 
@@ -159,20 +210,7 @@ __device__ __forceinline__ void skinny_gemm(const GemmParams& p, unsigned char* 
       for (int v = 0; v < 2 * MT; ++v) ld_shared_v4(src + v * 16, w[v]);
 #pragma unroll
       for (int nt = 0; nt < NT; ++nt) ld_shared_v4(src + (2 * MT + nt) * 16, x[nt]);
-#pragma unroll
-      for (int step = 0; step < 2; ++step) {
-#pragma unroll
-        for (int mt = 0; mt < MT; ++mt) {
-          // Words 2 * step and 2 * step + 1 of rows g (a0..a3 / a4..a5) and g + 8.
-          const unsigned af[4] = {w[2 * mt][2 * step], w[2 * mt + 1][2 * step], w[2 * mt][2 * step + 1],
-                                  w[2 * mt + 1][2 * step + 1]};
-#pragma unroll
-          for (int nt = 0; nt < NT; ++nt) {
-            const unsigned bf[2] = {x[nt][2 * step], x[nt][2 * step + 1]};
-            Mma<TAB>::run(acc[mt][nt], af, bf);
-          }
-        }
-      }
+      chunk_mmas<TAB>(acc, w, x);
       // The stage read above was consumed by the mmas (in-order issue): refill the stage of
       // the previous iteration.
       if (s + STAGES - 1 < mine) issue(s + STAGES - 1);
@@ -181,40 +219,11 @@ __device__ __forceinline__ void skinny_gemm(const GemmParams& p, unsigned char* 
     cp_async_wait<0>();
     __syncthreads();  // every warp done with the ring before it holds the partials
 
-    // Partials: [warp][col][row] floats.
     float* part = reinterpret_cast<float*>(smem);
-#pragma unroll
-    for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-      for (int nt = 0; nt < NT; ++nt)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int row = mt * 16 + g + (e / 2) * 8;
-          const int col = nt * 8 + 2 * t + (e % 2);
-          part[(warp * COLS + col) * ROWS + row] = acc[mt][nt][e];
-        }
+    store_partials<ROWS, COLS>(part, warp, g, t, acc);
     __syncthreads();
-
-    // One element of D a thread and step; consecutive threads along D's contiguous side.
-    const bool rows_fast = p.d_ms == 1 || p.d_ns != 1;
-    for (int idx = static_cast<int>(threadIdx.x); idx < ROWS * COLS; idx += S::kThreads) {
-      const int row = rows_fast ? idx % ROWS : idx / COLS;
-      const int col = rows_fast ? idx / ROWS : idx % COLS;
-      const long long i = i0 + row;
-      if (i >= p.m || col >= p.n) continue;
-      float sum = 0.f;
-#pragma unroll
-      for (int w = 0; w < WARPS; ++w) sum += part[(w * COLS + col) * ROWS + row];
-      float v = has_product ? alpha * sum : 0.f;
-      // beta == 0 must not read C (C may be NULL or hold NaN).
-      if (beta != 0.f) v = fmaf(beta, to_float(c[batch * p.c_bs + i * p.c_ms + col * p.c_ns]), v);
-      if (has_bias) {
-        const long long at = batch * p.bias_bs + (bias_col ? col : i);
-        v += bias_f32 ? static_cast<const float*>(p.bias)[at] : to_float(static_cast<const TCD*>(p.bias)[at]);
-      }
-      v = apply_activation(v, p.activation);
-      d[batch * p.d_bs + i * p.d_ms + col * p.d_ns] = from_float<TCD>(v);
-    }
+    finish_rows<TCD, ROWS, COLS, WARPS>(p, part, batch, i0, alpha, beta, has_product,
+                                        static_cast<int>(threadIdx.x), S::kThreads);
     // The partials are read before the next work item's copies overwrite the ring.
     __syncthreads();
   }
