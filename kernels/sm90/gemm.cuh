@@ -131,17 +131,6 @@ struct SplitLanding {
   static constexpr unsigned kBytes = kSplitK > 1 ? (kSplitK - 1) * kStride : 0;
 };
 
-// `b` if kSecond, else `a` (picks a tile's accumulators at compile time: kDualAcc's sum or
-// the one set).
-template <bool kSecond, typename A, typename B>
-__device__ __forceinline__ auto pick_acc(A* a, B* b) {
-  if constexpr (kSecond) {
-    return b;
-  } else {
-    return a;
-  }
-}
-
 // The TMA-store epilogue adds a bias along n (a swapped problem's; src/plan/sm90.rs
 // `Sm90Variant::tma_bias_col`) on 128-row tiles: up to 64 wide in every instantiation
 // (kEvery), and on tiles up to 240 wide, in widths a multiple of 16, in instantiations only
@@ -391,16 +380,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "tf32 wgmma reads a K-major B only (the PTX .tf32 form has no imm-trans)");
   using Mma = Wgmma<BLOCK_N, MmaInput<T>::kInput, kRegA ? 0 : kTransA, kTransB>;
   constexpr int kMmaK = Mma::kK;
-  // Two accumulator sets taking alternate k16 slices of each k-step (measurement define
-  // DG_DUAL_ACC=W: tiles up to W wide): a warpgroup's wgmmas on one set form a dependent chain,
-  // and a narrow tile's wgmma (m64n64k16: ~32 cycles of tensor work) is far shorter than its
-  // latency, so one chain leaves the tensor pipe idle (session 43: the solo 64x64 tile
-  // ~460 cycles a k-step, cuBLASLt's 64x64 with two consumer warpgroups ~310).
-#ifdef DG_DUAL_ACC
-  constexpr bool kDualAcc = !kRegA && BLOCK_N <= DG_DUAL_ACC && (BLOCK_K / kMmaK) % 2 == 0;
-#else
-  constexpr bool kDualAcc = false;
-#endif
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage =
@@ -754,14 +733,9 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
 
     float acc[kAccRegs];
-    float acc2[kDualAcc ? kAccRegs : 1];  // kDualAcc: the odd k16 slices
 #pragma unroll
     for (int r = 0; r < kAccRegs; ++r) {
       acc[r] = 0.f;
-    }
-#pragma unroll
-    for (int r = 0; r < (kDualAcc ? kAccRegs : 1); ++r) {
-      acc2[r] = 0.f;
     }
     // Releases a stage: this warp's arrival on its own empty barrier and, with multicast, on
     // those of the CTAs whose loads write into it (its tile column's, for B, and its tile
@@ -882,9 +856,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll
           for (int r = 0; r < kAccRegs; ++r) {
             wgmma_fence_operand(acc[r]);
-            if constexpr (kDualAcc) {
-              wgmma_fence_operand(acc2[r]);
-            }
           }
           wgmma_fence();
 #pragma unroll
@@ -893,17 +864,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               WgmmaRsTf32<BLOCK_N>::mma(acc, a_frag[kk],
                                         TileB::desc(b_base + state.stage * kStageBytesB, kk),
                                         (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
-            } else if constexpr (kDualAcc) {
-              // Even slices into acc, odd ones into acc2: each set's first slice of the unit
-              // overwrites it (scale-d 0).
-              const auto da = TileA::desc(a_base + state.stage * kStageBytesA, kk);
-              const auto db = TileB::desc(b_base + state.stage * kStageBytesB, kk);
-              const int scale_d = (k_iter > unit.k_begin || kk > 1) ? 1 : 0;
-              if (kk & 1) {
-                Mma::mma(acc2, da, db, scale_d);
-              } else {
-                Mma::mma(acc, da, db, scale_d);
-              }
             } else {
               Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
                        TileB::desc(b_base + state.stage * kStageBytesB, kk),
@@ -914,9 +874,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll
           for (int r = 0; r < kAccRegs; ++r) {
             wgmma_fence_operand(acc[r]);
-            if constexpr (kDualAcc) {
-              wgmma_fence_operand(acc2[r]);
-            }
           }
           if constexpr (kRegA) {
             wgmma_wait_group<0>();
@@ -949,26 +906,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll
           for (int r = 0; r < kAccRegs; ++r) {
             wgmma_fence_operand(acc[r]);
-            if constexpr (kDualAcc) {
-              wgmma_fence_operand(acc2[r]);
-            }
           }
           if (lane == 0) {
             release(previous_stage);
           }
         }
       }
-      // The tile's accumulators: acc, or with kDualAcc its two sets' sum in registers of its
-      // own (an instruction defining acc or acc2 outside wgmma makes ptxas serialise the
-      // wgmmas, C7515).
-      float acc_sum[kDualAcc ? kAccRegs : 1];
-      if constexpr (kDualAcc) {
-#pragma unroll
-        for (int r = 0; r < kAccRegs; ++r) {
-          acc_sum[r] = acc[r] + acc2[r];
-        }
-      }
-      float(&res)[kAccRegs] = *pick_acc<kDualAcc>(&acc, &acc_sum);
       if (traced_units == 1) {
         trace.mark<4>();
       }
@@ -1030,8 +973,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           const unsigned dst = map_shared_rank(landing + slot * kSlot, finisher);
 #pragma unroll
           for (int j = 0; j < kAccRegs / 4; ++j) {
-            st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, res[4 * j], res[4 * j + 1],
-                                    res[4 * j + 2], res[4 * j + 3]);
+            st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, acc[4 * j], acc[4 * j + 1],
+                                    acc[4 * j + 2], acc[4 * j + 3]);
           }
           mbarrier_arrive_release_cluster(map_shared_rank(landed, finisher));
           continue;
@@ -1047,10 +990,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           for (int r = 0; r < kSplitK; ++r) {
             float x[4];
             if (r == static_cast<int>(finisher)) {
-              x[0] = res[4 * j];
-              x[1] = res[4 * j + 1];
-              x[2] = res[4 * j + 2];
-              x[3] = res[4 * j + 3];
+              x[0] = acc[4 * j];
+              x[1] = acc[4 * j + 1];
+              x[2] = acc[4 * j + 2];
+              x[3] = acc[4 * j + 3];
             } else {
               const int slot = r < static_cast<int>(finisher) ? r : r - 1;
               ld_shared_f32x4(landing + slot * kSlot + (j * 128 + tid) * 16, x[0], x[1], x[2],
@@ -1079,7 +1022,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         if (unit.k_end < num_k_iters) {
           // A later CTA finishes this tile: hand the partial over (straight from the
           // registers) and raise the flag.
-          epilogue_store_partial(res, tid,
+          epilogue_store_partial(acc, tid,
                                  StreamKWorkspace::partial(p.workspace, p.sk_ctas * kClusterSize,
                                                            slot, consumer, kSlotFloats));
           trace.mark<8>();
@@ -1098,7 +1041,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
-                  res, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
+                  acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
                   row_lo, col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }
@@ -1112,7 +1055,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 tma_store_wait_read<0>();
               }
             }
-            epilogue_staged<OutT, false, true>(res, staged, barrier_id, tid, p, alpha, beta,
+            epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
                                                row_base, col_base, row_lo, col_lo, tile.batch,
                                                fixup);
           }
@@ -1130,7 +1073,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         named_barrier_sync(barrier_id, 128);
         continue;
       }
-      epilogue(res);
+      epilogue(acc);
     }
     if (traced_units == 1) {
       trace.mark<5>();
