@@ -8,6 +8,12 @@ same shapes and layout under some forcing (e.g. DEEPGEMM_SOLO=1), every candidat
 each shape: the fastest swept candidate (whose name contains NAME_PART, if given) over the
 plan's time. Prints the geomean, how many shapes the candidates beat the plan by 3%+, and the
 best and worst. Only runs of one call are comparable (cross-call variance up to 16%).
+
+The two modes time alike kernels differently: the sweep times each candidate back to back, the
+bench alternates deepgemm with cuBLASLt, and the same kernel measured 0.945 (TN) and 0.971 (NT)
+of its bench time in the sweep (session 43, `43d`, 57 shapes of ~7-11 us each). So a ratio
+here within ~5% of 1 is no win: time a candidate through the bench (e.g. forced with
+DEEPGEMM_VARIANT) before planning it.
 """
 import math
 import re
