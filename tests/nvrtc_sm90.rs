@@ -403,6 +403,8 @@ mod gpu {
         bias_col: bool,
         /// One consumer warpgroup, two CTAs an SM (`sm90::SOLO_TILES_N`; `block_m` 64).
         solo: bool,
+        /// 128-deep stages (`Sm90Variant::with_deep_stages`: two 128-byte slabs of k a stage).
+        deep: bool,
     }
 
     const BASE: Case = Case {
@@ -431,6 +433,7 @@ mod gpu {
         ring: false,
         bias_col: false,
         solo: false,
+        deep: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -738,6 +741,7 @@ mod gpu {
         v.extend(split_k_cases());
         v.extend(ring_cases());
         v.extend(c_tma_cases());
+        v.extend(deep_cases());
         v
     }
 
@@ -746,6 +750,127 @@ mod gpu {
     /// edge (a warpgroup's rows and the first boxes left to the tile before), whole boxes and
     /// 16- and 8-column pieces, ping-pong, MN-major A, batches, padded D, device scalars, bias
     /// and activations, and more tiles than SMs (each buffer's barrier through many phases).
+    /// 128-deep stages (two 128-byte slabs of k a stage, one TMA box a slab for K-major
+    /// operands, a 128-line box for MN-major ones): every layout on the cooperative tiles and
+    /// the solo 64x64; k a whole number of 128-deep stages, one slab only (k <= 64: the second
+    /// box wholly out of bounds), a last stage with a partial second slab (k % 128 in 65..127)
+    /// or a partial first one (1..63); many stages around the short ring (2-5 stages), several
+    /// tiles a CTA, ragged m and n, fp32 out, beta with C aliasing D, bias and activations,
+    /// batches, fp16, row-major storage.
+    fn deep_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let mut v = Vec::new();
+        let layouts = [(1, 0), (0, 0), (1, 1), (0, 1)];
+        for (i, &(ta, tb)) in layouts.iter().enumerate() {
+            for (j, &(block_m, block_n, solo)) in [
+                (128, 64, false),
+                (128, 128, false),
+                (128, 256, false),
+                (64, 64, true),
+            ]
+            .iter()
+            .enumerate()
+            {
+                let x = i + j;
+                v.push(Case {
+                    block_m,
+                    block_n,
+                    solo,
+                    deep: true,
+                    ta,
+                    tb,
+                    // An M-major A needs m + 8 (its leading dimension) 16-byte aligned.
+                    m: if ta == 1 {
+                        [300, 129, 65, 1000][x % 4]
+                    } else {
+                        [296, 136, 72, 1000][x % 4]
+                    },
+                    n: [392, 200, 264, 520][(i + 2 * j) % 4],
+                    k: [1000, 64, 200, 136, 4096, 8][x % 6],
+                    ab_pad: 8,
+                    beta: if x % 3 == 0 { 0.5 } else { 0.0 },
+                    epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
+                    ab: [BF16, F16][j % 2],
+                    cd: [[BF16, F16][j % 2], F32][(i + j / 2) % 2],
+                    ..BASE
+                });
+            }
+        }
+        v.extend([
+            // The narrow tiles (K-major B): 128x32 over many stages, 128x16 with 8 k in its last stage.
+            Case {
+                block_n: 32,
+                deep: true,
+                m: 300,
+                n: 40,
+                k: 2056,
+                ..BASE
+            },
+            Case {
+                block_n: 16,
+                deep: true,
+                ta: 0,
+                m: 136,
+                n: 17,
+                k: 136,
+                cd: F32,
+                ..BASE
+            },
+            // Many tiles a CTA (the ring's phases across tiles), ragged both ways, a bias.
+            Case {
+                block_n: 64,
+                deep: true,
+                m: 3000,
+                n: 4000,
+                k: 392,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            Case {
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                deep: true,
+                m: 2049,
+                n: 1025,
+                k: 1032,
+                ..BASE
+            },
+            // Row-major storage, fp16, batches, device scalars.
+            Case {
+                block_n: 128,
+                deep: true,
+                ab: F16,
+                cd: F16,
+                row_major: true,
+                m: 304,
+                n: 520,
+                k: 264,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                epilogue: epilogue::GELU,
+                ..BASE
+            },
+            // The general epilogue on a 16-bit D: C aliasing D, beta 1, an odd D leading
+            // dimension (no TMA store).
+            Case {
+                block_n: 64,
+                deep: true,
+                m: 333,
+                n: 777,
+                k: 520,
+                cd_pad: 3,
+                alpha: 0.5,
+                beta: 1.0,
+                alias: true,
+                epilogue: epilogue::RELU_BIAS,
+                ..BASE
+            },
+        ]);
+        v
+    }
+
     fn c_tma_cases() -> Vec<Case> {
         use ScalarType::*;
         vec![
@@ -2118,6 +2243,7 @@ mod gpu {
                     && v.split_k == c.split_k
                     && v.ring_epilogue == c.ring
                     && v.solo() == c.solo
+                    && v.deep() == c.deep
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
@@ -2171,8 +2297,26 @@ mod gpu {
         let mut c_tma_layouts = std::collections::HashSet::new();
         let mut bias_col_paths = std::collections::HashSet::new();
         let mut wide_bias_col_c = std::collections::HashSet::new();
+        let mut deep = std::collections::HashSet::new();
+        let mut deep_k = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
+            assert_eq!(v.deep(), c.deep, "{c:?}");
+            if v.deep() {
+                deep.insert((
+                    v.layout_tag(),
+                    v.block_m,
+                    v.block_n,
+                    takes_tma_store(&c, &p, &v),
+                ));
+                // The last stage's slabs: whole, the second partial or absent, the first partial.
+                deep_k.insert(match c.k % 128 {
+                    0 => 0,
+                    65..=127 => 1,
+                    64 => 2,
+                    _ => 3,
+                });
+            }
             let tma_path = takes_tma_store(&c, &p, &v);
             if tma_path && c.row_major && v.store_box_cols() != sm90::STORE_BOX {
                 row_slabs.insert((v.store_box_cols(), c.cd, c.epilogue));
@@ -2289,6 +2433,18 @@ mod gpu {
         }
         // Solo: the TMA-store epilogue, the general one, and C by TMA.
         assert!(solo.iter().any(|s| s.2) && solo.iter().any(|s| !s.2) && solo.iter().any(|s| s.3));
+        // 128-deep stages: every layout on 128x64, 128x128, 128x256 and the solo 64x64, both
+        // epilogue paths, every kind of last stage.
+        for tag in ["tn", "nn", "tt", "nt"] {
+            for (bm, bn) in [(128, 64), (128, 128), (128, 256), (64, 64)] {
+                assert!(
+                    deep.iter().any(|&(t, m, n, _)| (t, m, n) == (tag, bm, bn)),
+                    "deep {tag} {bm}x{bn}"
+                );
+            }
+        }
+        assert!(deep.iter().any(|d| d.3) && deep.iter().any(|d| !d.3));
+        assert_eq!(deep_k.len(), 4, "{deep_k:?}");
         assert!(
             general_16bit_beta0 >= 2,
             "unaligned D must reach the general epilogue"

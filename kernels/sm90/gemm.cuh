@@ -42,8 +42,10 @@
 // the rows and columns past m and n; TMA stores clip them).
 //
 // Tensor maps (src/runtime/tensor_map.rs), dimensions innermost first, 128-byte swizzle:
-//   K-major A:  (k, m, batch), box (BLOCK_K, BLOCK_M, 1): one load per stage. For tf32 the
-//   map's type is TFLOAT32, so TMA rounds each fp32 to tf32 on the way into shared memory.
+//   K-major A:  (k, m, batch), box (128 bytes of k, BLOCK_M, 1): one load per stage and
+//   128-byte slab of k (a stage of 128-deep k, BLOCK_K = 128 for 16-bit inputs: two, the
+//   second at k + 64 and BLOCK_M lines further in shared memory). For tf32 the map's type is
+//   TFLOAT32, so TMA rounds each fp32 to tf32 on the way into shared memory.
 //   MN-major A: (m, k, batch), box (128 bytes of m: 64 16-bit or 32 fp32 values, BLOCK_K, 1):
 //   one load per 128-byte chunk of rows per stage.
 //   B likewise with n and BLOCK_N.
@@ -182,7 +184,10 @@ struct SharedStorage {
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
-//   K-major: ROWS lines of 128 bytes (64 16-bit or 32 fp32 k-values each), one TMA box.
+//   K-major: kSlabs slabs of ROWS lines of 128 bytes (64 16-bit or 32 fp32 k-values each), one
+//   TMA box a slab: a stage of BLOCK_K = 64 (16-bit) has one, of 128 two (session 44: the
+//   mainloop alone ran a 64x64 tile's 64-k in 366 cycles with 128-deep stages against 568 with
+//   64-deep ones, 128x64 506 against 742: half the barrier round trips and wgmma batches).
 //   MN-major: ROWS / kMnPerLine chunks, each BLOCK_K lines of 128 bytes (64 16-bit or 32 fp32
 //   M/N values each), one TMA box per chunk, chunks kChunkBytes apart (the descriptor's LBO;
 //   an fp32 A is read from it by the register-A path, `load_a_fragment_tf32_mn`).
@@ -195,14 +200,25 @@ struct OperandTile {
   static constexpr unsigned kChunkBytes = BLOCK_K * kLineBytes;
   static constexpr int kLoads = kTrans == 0 ? 1 : ROWS / kMnPerLine;
   static_assert(kTrans == 0 || ROWS % kMnPerLine == 0, "MN-major tiles are whole 128-byte chunks");
+  // K-major: 128-byte slabs of k a stage, and the wgmmas of one slab.
+  static constexpr int kSlabs = BLOCK_K * static_cast<int>(sizeof(T)) / static_cast<int>(kLineBytes);
+  static constexpr unsigned kSlabBytes = ROWS * kLineBytes;
+  static constexpr int kMmasPerSlab = kMnPerLine / kMmaK;
+  static_assert(kSlabs == 1 || kSlabs == 2, "a stage holds one or two 128-byte slabs of k");
 
   // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`; with
   // `evict_first`, the lines are marked first to leave L2 (SM90_FLAG_STREAM_A / _B).
   __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
                                               unsigned full, int row0, int k0, int batch,
                                               bool evict_first) {
-    if constexpr (kTrans == 0) {
+    if constexpr (kTrans == 0 && kSlabs == 1) {
       copy(dst, tmap, full, k0, row0, batch, evict_first);
+    } else if constexpr (kTrans == 0) {
+      // (Separate from one slab's form, whose code stays as it was before 128-deep stages.)
+#pragma unroll
+      for (int d = 0; d < kSlabs; ++d) {
+        copy(dst + d * kSlabBytes, tmap, full, k0 + d * kMnPerLine, row0, batch, evict_first);
+      }
     } else {
 #pragma unroll
       for (int c = 0; c < kLoads; ++c) {
@@ -232,8 +248,16 @@ struct OperandTile {
       constexpr int kRows = ROWS / kParts;
       static_assert(ROWS % kParts == 0 && (kRows * kLineBytes) % 1024 == 0,
                     "each share keeps the swizzle period");
-      tma_load_3d_multicast(dst + rank * kRows * kLineBytes, &tmap, full, k0, row0 + rank * kRows,
-                            batch, mask);
+      if constexpr (kSlabs == 1) {
+        tma_load_3d_multicast(dst + rank * kRows * kLineBytes, &tmap, full, k0,
+                              row0 + rank * kRows, batch, mask);
+      } else {
+#pragma unroll
+        for (int d = 0; d < kSlabs; ++d) {
+          tma_load_3d_multicast(dst + d * kSlabBytes + rank * kRows * kLineBytes, &tmap, full,
+                                k0 + d * kMnPerLine, row0 + rank * kRows, batch, mask);
+        }
+      }
     } else {
       const int begin = rank * kLoads / kParts;
       const int end = (rank + 1) * kLoads / kParts;
@@ -245,15 +269,19 @@ struct OperandTile {
     }
   }
 
-  // Byte offset of row `row` (a multiple of 64) from the tile start.
+  // Byte offset of row `row` (a multiple of 64) from the tile start (K-major: in the first
+  // slab; `desc` adds the slab).
   __device__ __forceinline__ static constexpr unsigned row_offset(int row) {
     return kTrans == 0 ? row * kLineBytes : (row / kMnPerLine) * kChunkBytes;
   }
 
   // Descriptor of the kMmaK-deep k-slice `kk` of the sub-tile starting at `base`.
   __device__ __forceinline__ static unsigned long long desc(unsigned base, int kk) {
-    if constexpr (kTrans == 0) {
+    if constexpr (kTrans == 0 && kSlabs == 1) {
       return desc_kmajor_sw128(base + kk * kMmaK * sizeof(T));
+    } else if constexpr (kTrans == 0) {
+      return desc_kmajor_sw128(base + (kk / kMmasPerSlab) * kSlabBytes +
+                               (kk % kMmasPerSlab) * kMmaK * sizeof(T));
     } else {
       return desc_mnmajor_sw128(base + kk * kMmaK * kLineBytes, kChunkBytes);
     }
@@ -396,7 +424,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
-  static_assert(kRowBytes == 128, "BLOCK_K spans exactly one 128-byte swizzle line");
+  static_assert(kRowBytes == 128 || (kRowBytes == 256 && sizeof(T) == 2 && !kRegA),
+                "BLOCK_K spans one 128-byte swizzle line, or two for 16-bit inputs");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
   // Clusters of kClusterM x kClusterN CTAs (rank r at m-position r % kClusterM, n-position

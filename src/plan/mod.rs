@@ -454,6 +454,7 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
     if !narrow
         || streamk::forced() != streamk::Forced::Auto
         || sm90::pingpong_forced()
+        || sm90::deep_forced()
         || sm90::cluster_forced().is_some()
     {
         return;
@@ -545,6 +546,7 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
         || streamk::forced() != streamk::Forced::Auto
         || sm90::pingpong_forced()
         || sm90::solo_forced()
+        || sm90::deep_forced()
         || sm90::cluster_forced().is_some()
     {
         return;

@@ -12,7 +12,9 @@
 //!
 //! Inputs are bf16 or fp16 (wgmma k16, BLOCK_K = 64), or fp32 with COMPUTE_32F_FAST_TF32
 //! (`Math::MmaTf32`: wgmma k8 on tf32, BLOCK_K = 32, fp32 C/D). A stage holds 128 bytes of k per
-//! row either way, so tf32 variants have the stage counts of the 16-bit ones. The PTX ISA's tf32
+//! row either way, so tf32 variants have the stage counts of the 16-bit ones (16-bit variants
+//! with 128-deep stages, BLOCK_K = 128, hold two such slabs a stage: `with_deep_stages`, planned
+//! only under DEEPGEMM_DEEP=1 until measured in the kernel). The PTX ISA's tf32
 //! wgmma has no transpose operands, so it reads K-major shared memory only: tf32 variants take
 //! TN, and NN (PyTorch's fp32 `matmul`) with A through registers (each consumer thread gathers
 //! its fragment from the MN-major tile; one wgmma batch in flight per k-step instead of two).
@@ -417,6 +419,10 @@ impl Sm90Variant {
     /// The twin of this unclustered variant in clusters of `cm` x `cn` (`with_cluster`,
     /// `with_cluster_2x2`, `with_cluster_n`), or `None` where it is not built.
     pub fn with_cluster_shape(self, cm: u32, cn: u32) -> Option<Sm90Variant> {
+        // 128-deep stages are built unclustered only (`with_deep_stages`).
+        if self.deep() && (cm, cn) != (1, 1) {
+            return None;
+        }
         match (cm, cn) {
             (1, 1) => Some(self),
             (2, 1) => self.with_cluster(2),
@@ -445,6 +451,42 @@ impl Sm90Variant {
         let mut v = Sm90Variant { split_k, ..self };
         v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
         (v.stages >= 2).then_some(v)
+    }
+
+    /// The same tile with 128-deep stages (BLOCK_K 128 for 16-bit inputs: two 128-byte slabs of
+    /// k a stage, kernels/sm90/gemm.cuh `OperandTile::kSlabs`; K-major operands load one box a
+    /// slab), the stages recounted in the same shared memory; `None` where not built (tf32;
+    /// clustered, split-K, ring-epilogue and ping-pong variants) or when fewer than two stages
+    /// fit. Session 44: the mainloop alone (scripts/probes/mainloop.cu, operands in L2) ran a
+    /// 64x64 tile's 64 k in 366 cycles with such stages against 568 with 64-deep ones, 128x64
+    /// 506 against 742, 128x128 705 against 847 (half the barrier round trips and wgmma
+    /// batches a k). Planned only under `DEEPGEMM_DEEP=1` (`deep_forced`) until the kernel is
+    /// measured.
+    pub fn with_deep_stages(self) -> Option<Sm90Variant> {
+        if self.deep()
+            || self.ab.size_bytes() != 2
+            || self.multicast_size() != 1
+            || self.split_k != 1
+            || self.ring_epilogue
+            || self.pingpong()
+        {
+            return None;
+        }
+        let mut v = Sm90Variant {
+            block_k: 2 * self.block_k,
+            ..self
+        };
+        v.stages = v.stages_for(if self.solo() {
+            SOLO_SMEM_BUDGET
+        } else {
+            HOPPER_SMEM_BUDGET
+        });
+        (v.stages >= 2).then_some(v)
+    }
+
+    /// Whether a stage holds two 128-byte slabs of k (`with_deep_stages`).
+    pub fn deep(&self) -> bool {
+        self.block_k * self.ab.size_bytes() as u32 > SWIZZLE_BYTES
     }
 
     /// Whether A reaches wgmma through registers (tf32 with an M-major A, which PTX's tf32 wgmma
@@ -687,9 +729,15 @@ impl Sm90Variant {
                         v.extend(base.and_then(|b| b.with_cluster_n(4)));
                         v.extend(base.and_then(|b| b.with_split_k(2)));
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
+                        // 128-deep stages of the cooperative and narrow tiles (opt-in).
+                        if TILES.contains(&(bm, bn)) || NARROW_TILES.contains(&(bm, bn)) {
+                            v.extend(base.and_then(|b| b.with_deep_stages()));
+                        }
                     }
                     for bn in SOLO_TILES_N {
-                        v.extend(Sm90Variant::solo_tile(ab, cd, layout, bn));
+                        let solo = Sm90Variant::solo_tile(ab, cd, layout, bn);
+                        v.extend(solo);
+                        v.extend(solo.and_then(|b| b.with_deep_stages()));
                     }
                 }
             }
@@ -1076,9 +1124,12 @@ pub fn group_m() -> u32 {
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
     with_only(
-        with_solo(
-            with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
-            solo_forced(),
+        with_deep(
+            with_solo(
+                with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+                solo_forced(),
+            ),
+            deep_forced(),
         ),
         variant_filter(),
     )
@@ -1110,6 +1161,22 @@ pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Va
         });
     }
     variants
+}
+
+/// `variants` under `DEEPGEMM_DEEP` (`deep_forced`): only those with 128-deep stages where any
+/// takes the problem (`forced`), else none of them.
+pub fn with_deep(variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
+    only_where_forced(variants, forced, Sm90Variant::deep)
+}
+
+/// `DEEPGEMM_DEEP=1`: the variants with 128-deep stages (`Sm90Variant::with_deep_stages`)
+/// wherever one takes the problem, for tests and for measuring them against the others;
+/// otherwise none (not yet measured in the kernel). Read once.
+pub fn deep_forced() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_DEEP").is_ok_and(|v| v.trim() == "1")
+    });
+    *F
 }
 
 /// `variants` under `DEEPGEMM_SOLO` (`solo_forced`): only the solo ones where any takes the
@@ -1454,14 +1521,57 @@ mod tests {
     }
 
     #[test]
+    fn deep_stages_hold_two_slabs_and_run_only_on_request() {
+        use ScalarType::*;
+        let v = Sm90Variant::new(BF16, BF16, 128, 64, HOPPER_SMEM_BUDGET).unwrap();
+        let d = v.with_deep_stages().unwrap();
+        assert_eq!(d.name(), "dg_sm90_bf16_bf16_tn_m128n64k128_s4_c1x1");
+        assert!(d.deep() && !v.deep());
+        assert_eq!(d.stage_bytes(), 2 * v.stage_bytes());
+        assert!(d.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
+        // Built once, unclustered, 16-bit only; the solo tile keeps its half of the SM.
+        assert!(d.with_deep_stages().is_none());
+        assert!(d.with_cluster_shape(2, 1).is_none() && d.with_cluster_shape(1, 1).is_some());
+        let wide = Sm90Variant::new(BF16, BF16, 128, 128, HOPPER_SMEM_BUDGET).unwrap();
+        assert!(wide.with_cluster(2).unwrap().with_deep_stages().is_none());
+        assert!(
+            Sm90Variant::new(F32, F32, 128, 64, HOPPER_SMEM_BUDGET)
+                .unwrap()
+                .with_deep_stages()
+                .is_none()
+        );
+        let solo = Sm90Variant::solo_tile(BF16, BF16, (Major::K, Major::K), 64).unwrap();
+        let deep_solo = solo.with_deep_stages().unwrap();
+        assert!(deep_solo.solo() && deep_solo.smem_bytes() <= SOLO_SMEM_BUDGET as u64);
+        // A k of 200 is two 128-deep iterations.
+        assert!(d.fits(&tn(300, 200, 200)));
+        assert_eq!(tn(300, 200, 200).k.div_ceil(d.block_k as u64), 2);
+        // Planned only on request (DEEPGEMM_DEEP=1), then only they where one takes the problem.
+        assert_eq!(with_deep(vec![v, d], false), vec![v]);
+        assert_eq!(with_deep(vec![v, d], true), vec![d]);
+        assert_eq!(with_deep(vec![v], true), vec![v]);
+    }
+
+    #[test]
     fn names_are_derived_and_unique() {
         let all = Sm90Variant::all();
         assert_eq!(
             all.len(),
-            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15 + 8) + 6 + 3 + 4 + 32 + 3 + 6 + 2 * 16 + 2,
+            4 * (16 + 4 + 12 + 32 + 12 + 8 + 12 + 8 + 15 + 8)
+                + 6
+                + 3
+                + 4
+                + 32
+                + 3
+                + 6
+                + 2 * 16
+                + 2
+                + 2 * (2 * (16 + 4) + 4 * (1 + 2)),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
-             layouts x 3 ping-pong tiles + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
+             layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
+             K-major-B layouts x 2 narrow tiles + 4 layouts x the solo tiles, 64 with 16-bit \
+             out, 64 and 128 with fp32) + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
              (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
              tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
@@ -1606,7 +1716,8 @@ mod tests {
                 "{} leaves a stage unused",
                 v.name()
             );
-            assert_eq!(v.block_k * v.ab.size_bytes() as u32, SWIZZLE_BYTES);
+            let slabs = if v.deep() { 2 } else { 1 };
+            assert_eq!(v.block_k * v.ab.size_bytes() as u32, slabs * SWIZZLE_BYTES);
             assert!(v.fits_device(&DeviceSpec::H200));
             assert!(!v.fits_device(&DeviceSpec::A100));
         }
@@ -1730,10 +1841,18 @@ mod tests {
         // Each transpose pair is taken by exactly the variants of its layout.
         for (ta, tb, tag) in [(1, 0, "tn"), (0, 0, "nn"), (1, 1, "tt"), (0, 1, "nt")] {
             let p = problem(304, 200, 136, ta, tb, R_16BF, R_16BF, None);
-            let fitting: Vec<Sm90Variant> = Sm90Variant::all()
+            let (deep, fitting): (Vec<Sm90Variant>, Vec<Sm90Variant>) = Sm90Variant::all()
                 .into_iter()
                 .filter(|v| v.fits(&p))
-                .collect();
+                .partition(Sm90Variant::deep);
+            // 128-deep stages (`with_deep_stages`): TILES, the narrow tiles (K-major B) and
+            // the solo 64x64 (64x128's two stages do not fit with 16-bit D).
+            let deep_narrow = if tag == "tn" || tag == "nn" {
+                NARROW_TILES.len()
+            } else {
+                0
+            };
+            assert_eq!(deep.len(), TILES.len() + deep_narrow + 1, "{tag}: deep");
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
             // split-K clusters (128x64's is built for every layout).
             // Ring epilogues (16-bit in and out, TN) where they gain a stage: 192, 128 and 64,
@@ -2384,7 +2503,8 @@ mod tests {
                 v.cluster_m == 2,
                 (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
                     && v.block_m == 128
-                    && !v.ring_epilogue,
+                    && !v.ring_epilogue
+                    && !v.deep(),
                 "{}",
                 v.name()
             );

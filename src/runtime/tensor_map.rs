@@ -3,8 +3,9 @@
 //!
 //! `encode_args` (pure, CPU-tested) computes every argument of `cuTensorMapEncodeTiled`;
 //! `encode` makes the one driver call. A tensor map is rank 3 with the operand's contiguous
-//! dimension innermost: (k, rows, batch) for a K-major operand with a box of one whole tile
-//! (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B), (rows, k, batch) for an MN-major one with
+//! dimension innermost: (k, rows, batch) for a K-major operand with a box of one tile's 128
+//! bytes of k (BLOCK_K x BLOCK_M for A, BLOCK_K x BLOCK_N for B; a 128-deep stage of 16-bit k,
+//! `Sm90Variant::with_deep_stages`, loads two such boxes), (rows, k, batch) for an MN-major one with
 //! a box of one 128-byte chunk of rows (64 16-bit or 32 fp32 values x BLOCK_K; the kernel loads
 //! a tile as several chunks). Rows
 //! are m for A and n for B. All use the 128-byte swizzle that the wgmma descriptors in
@@ -109,11 +110,12 @@ pub fn encode_args(
             v.major_b,
         ),
     };
-    // (inner extent, outer extent, box): K-major boxes are whole tiles, MN-major boxes one
-    // 128-byte-wide chunk of rows by BLOCK_K.
+    // (inner extent, outer extent, box): K-major boxes are a tile's 128 bytes of k (one
+    // swizzle slab: a 128-deep stage of 16-bit k loads two, `Sm90Variant::deep`), MN-major
+    // boxes one 128-byte-wide chunk of rows by BLOCK_K.
     let chunk = SWIZZLE_BYTES / elem as u32;
     let (inner, outer, box_dim) = match major {
-        Major::K => (p.k, rows, [v.block_k, box_rows, 1]),
+        Major::K => (p.k, rows, [chunk, box_rows, 1]),
         Major::MN => (rows, p.k, [chunk, v.block_k, 1]),
     };
     let line_bytes = ld * elem;
@@ -1492,6 +1494,50 @@ mod tests {
             encode_args(&tn, &p, Operand::A, 0x1000),
             Err(Error::NotSupported(_))
         ));
+    }
+
+    #[test]
+    fn deep_stages_load_one_box_a_slab() {
+        use crate::plan::sm90::Major;
+        // 128-deep stages: a K-major operand's box stays one 128-byte slab (the kernel loads
+        // two a stage), an MN-major one's box is 128 lines deep; k-iterations count stages.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, 200, 300, 200);
+        let b = MatrixSpec::col(R_16BF, 200, 256, 200);
+        let c = MatrixSpec::col(R_16BF, 300, 256, 300);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 64)
+            .with_deep_stages()
+            .unwrap();
+        assert_eq!(v.block_k, 128);
+        let ea = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
+        assert_eq!(ea.box_dim, [64, 128, 1]);
+        let eb = encode_args(&v, &p, Operand::B, 0x2000).unwrap();
+        assert_eq!(eb.box_dim, [64, 64, 1]);
+        let nt = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::MN),
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .and_then(Sm90Variant::with_deep_stages)
+        .unwrap();
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_b = 1;
+        let a = MatrixSpec::col(R_16BF, 304, 200, 304);
+        let b = MatrixSpec::col(R_16BF, 256, 200, 256);
+        let c = MatrixSpec::col(R_16BF, 304, 256, 304);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        assert_eq!(
+            encode_args(&nt, &p, Operand::A, 0x1000).unwrap().box_dim,
+            [64, 128, 1]
+        );
+        let mut params = Sm90Params::default();
+        params.set_tiles(&nt, &p);
+        assert_eq!(params.k_iters, 2, "200 k in two 128-deep stages");
     }
 
     #[test]
