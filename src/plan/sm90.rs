@@ -348,6 +348,7 @@ impl Sm90Variant {
     /// M-major A) at 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
     pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
         if self.ring_epilogue
+            || self.deep()
             || self.ab.size_bytes() != 2
             || self.cd != self.ab
             || self.major_a != Major::K
@@ -381,6 +382,7 @@ impl Sm90Variant {
             && self.multicast_size() == 1
             && self.split_k == 1
             && !self.ring_epilogue
+            && !self.deep()
             && (CLUSTER_TILES_N.contains(&self.block_n)
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
             && !self.register_a()
@@ -409,6 +411,7 @@ impl Sm90Variant {
             && self.multicast_size() == 1
             && self.split_k == 1
             && !self.ring_epilogue
+            && !self.deep()
             && !self.register_a()
             && self.block_m == 128
             && self.ab.size_bytes() == 2
@@ -419,10 +422,6 @@ impl Sm90Variant {
     /// The twin of this unclustered variant in clusters of `cm` x `cn` (`with_cluster`,
     /// `with_cluster_2x2`, `with_cluster_n`), or `None` where it is not built.
     pub fn with_cluster_shape(self, cm: u32, cn: u32) -> Option<Sm90Variant> {
-        // 128-deep stages are built unclustered only (`with_deep_stages`).
-        if self.deep() && (cm, cn) != (1, 1) {
-            return None;
-        }
         match (cm, cn) {
             (1, 1) => Some(self),
             (2, 1) => self.with_cluster(2),
@@ -441,6 +440,7 @@ impl Sm90Variant {
         }
         if split_k != 2
             || self.split_k != 1
+            || self.deep()
             || self.multicast_size() != 1
             || self.block_m != 128
             || self.register_a()
@@ -456,8 +456,8 @@ impl Sm90Variant {
     /// The same tile with 128-deep stages (BLOCK_K 128 for 16-bit inputs: two 128-byte slabs of
     /// k a stage, kernels/sm90/gemm.cuh `OperandTile::kSlabs`; K-major operands load one box a
     /// slab), the stages recounted in the same shared memory; `None` where not built (tf32;
-    /// clustered, split-K, ring-epilogue and ping-pong variants) or when fewer than two stages
-    /// fit. Session 44: the mainloop alone (scripts/probes/mainloop.cu, operands in L2) ran a
+    /// clustered, split-K, ring-epilogue and ping-pong variants; their constructors refuse a
+    /// deep one likewise) or when fewer than two stages fit. Session 44: the mainloop alone (scripts/probes/mainloop.cu, operands in L2) ran a
     /// 64x64 tile's 64 k in 366 cycles with such stages against 568 with 64-deep ones, 128x64
     /// 506 against 742, 128x128 705 against 847 (half the barrier round trips and wgmma
     /// batches a k). Planned only under `DEEPGEMM_DEEP=1` (`deep_forced`) until the kernel is
