@@ -537,7 +537,7 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     let Kernel::Sm90(v) = first.kernel else {
         return;
     };
-    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    let k_iters = v.slab_steps(p.k);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
     // tiles, which 64x64 would pad).
     if k_iters > SOLO_MAX_K_ITERS

@@ -484,6 +484,13 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
+    /// k-steps of one 128-byte slab (64 16-bit or 32 fp32 values) over `k`: what the planner's
+    /// thresholds on a mainloop's length count, whatever the stage's depth.
+    pub fn slab_steps(&self, k: u64) -> u64 {
+        k.div_ceil((SWIZZLE_BYTES / self.ab.size_bytes() as u32) as u64)
+            .max(1)
+    }
+
     /// Whether a stage holds two 128-byte slabs of k (`with_deep_stages`).
     pub fn deep(&self) -> bool {
         self.block_k * self.ab.size_bytes() as u32 > SWIZZLE_BYTES
@@ -1130,6 +1137,7 @@ pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
                 solo_forced(),
             ),
             deep_forced(),
+            deep_max_n(),
         ),
         variant_filter(),
     )
@@ -1164,19 +1172,53 @@ pub fn with_only(mut variants: Vec<Sm90Variant>, parts: &[String]) -> Vec<Sm90Va
 }
 
 /// `variants` under `DEEPGEMM_DEEP` (`deep_forced`): only those with 128-deep stages where any
-/// takes the problem (`forced`), else none of them.
-pub fn with_deep(variants: Vec<Sm90Variant>, forced: bool) -> Vec<Sm90Variant> {
-    only_where_forced(variants, forced, Sm90Variant::deep)
+/// takes the problem (`forced`). Otherwise the 128-deep tiles up to `max_n` wide (`deep_max_n`,
+/// not the solo ones) in place of their 64-deep twins, and no other 128-deep variant.
+pub fn with_deep(mut variants: Vec<Sm90Variant>, forced: bool, max_n: u32) -> Vec<Sm90Variant> {
+    if forced {
+        return only_where_forced(variants, forced, Sm90Variant::deep);
+    }
+    let by_default = |x: &Sm90Variant| x.deep() && !x.solo() && x.block_n <= max_n;
+    let twins: Vec<Sm90Variant> = variants.iter().copied().filter(by_default).collect();
+    variants.retain(|x| {
+        if x.deep() {
+            by_default(x)
+        } else {
+            !x.with_deep_stages().is_some_and(|d| twins.contains(&d))
+        }
+    });
+    variants
 }
+
+/// The widest tile planned with 128-deep stages by default (`with_deep`). H200 (session 45,
+/// `45b`: every 128-deep candidate of under-wave, small-mn-long-k and random-21d TN / NT
+/// against the 64-deep sweeps kept from session 40, the same candidate and decomposition,
+/// across calls): 128x16 0.91-0.95 of the time, 128x32 0.96, 128x64 0.97-0.99, 128x128
+/// 1.08-1.19, 128x192 / 128x256 (two stages) 1.5-1.6. The mainloop probe's gains
+/// (`44i`, 128x64 0.68) did not carry into the kernel beyond the narrow tiles.
+pub const DEEP_MAX_N: u32 = 32;
 
 /// `DEEPGEMM_DEEP=1`: the variants with 128-deep stages (`Sm90Variant::with_deep_stages`)
 /// wherever one takes the problem, for tests and for measuring them against the others;
-/// otherwise none (not yet measured in the kernel). Read once.
+/// otherwise those `deep_max_n` allows. Read once.
 pub fn deep_forced() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
         std::env::var("DEEPGEMM_DEEP").is_ok_and(|v| v.trim() == "1")
     });
     *F
+}
+
+/// `DEEPGEMM_DEEP_MAX_N` = N (0 to 256): the widest tile planned with 128-deep stages by
+/// default, for measuring the rule (0: none); else `DEEP_MAX_N`. Read once.
+pub fn deep_max_n() -> u32 {
+    static N: once_cell::sync::Lazy<u32> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_DEEP_MAX_N")
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+            .filter(|n| *n <= 256)
+            .unwrap_or(DEEP_MAX_N)
+    });
+    *N
 }
 
 /// `variants` under `DEEPGEMM_SOLO` (`solo_forced`): only the solo ones where any takes the
@@ -1521,7 +1563,7 @@ mod tests {
     }
 
     #[test]
-    fn deep_stages_hold_two_slabs_and_run_only_on_request() {
+    fn deep_stages_hold_two_slabs_and_run_narrow_by_default() {
         use ScalarType::*;
         let v = Sm90Variant::new(BF16, BF16, 128, 64, HOPPER_SMEM_BUDGET).unwrap();
         let d = v.with_deep_stages().unwrap();
@@ -1547,9 +1589,27 @@ mod tests {
         assert!(d.fits(&tn(300, 200, 200)));
         assert_eq!(tn(300, 200, 200).k.div_ceil(d.block_k as u64), 2);
         // Planned only on request (DEEPGEMM_DEEP=1), then only they where one takes the problem.
-        assert_eq!(with_deep(vec![v, d], false), vec![v]);
-        assert_eq!(with_deep(vec![v, d], true), vec![d]);
-        assert_eq!(with_deep(vec![v], true), vec![v]);
+        assert_eq!(with_deep(vec![v, d], false, DEEP_MAX_N), vec![v]);
+        assert_eq!(with_deep(vec![v, d], true, DEEP_MAX_N), vec![d]);
+        assert_eq!(with_deep(vec![v], true, DEEP_MAX_N), vec![v]);
+        // By default a narrow tile's 128-deep twin replaces it (not the solo tile's); none
+        // under a max of 0.
+        let narrow = Sm90Variant::new(BF16, BF16, 128, 32, HOPPER_SMEM_BUDGET).unwrap();
+        let deep_narrow = narrow.with_deep_stages().unwrap();
+        let all = vec![v, d, narrow, deep_narrow, solo, deep_solo];
+        assert_eq!(
+            with_deep(all.clone(), false, DEEP_MAX_N),
+            vec![v, deep_narrow, solo]
+        );
+        assert_eq!(with_deep(all.clone(), false, 0), vec![v, narrow, solo]);
+        assert_eq!(
+            with_deep(all.clone(), false, 64),
+            vec![d, deep_narrow, solo]
+        );
+        // A narrow variant whose twin does not take the problem stays.
+        assert_eq!(with_deep(vec![narrow], false, DEEP_MAX_N), vec![narrow]);
+        // The k-steps the planner's thresholds count are 64 deep either way.
+        assert_eq!((d.slab_steps(1000), v.slab_steps(1000)), (16, 16));
     }
 
     #[test]

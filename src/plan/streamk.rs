@@ -703,7 +703,10 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     if v.cluster_m > 1 && v.cluster_n > 1 && v.major_a == Major::MN && v.major_b == Major::MN {
         t *= CLUSTER_2X2_MN_FACTOR;
     }
-    if d.sk_tiles == 0 && tiles <= d.grid as u64 && k_iters >= DATA_PARALLEL_FIXED_MIN_K_ITERS {
+    if d.sk_tiles == 0
+        && tiles <= d.grid as u64
+        && v.slab_steps(p.k) >= DATA_PARALLEL_FIXED_MIN_K_ITERS
+    {
         // One wave only: 4096x7168x16384's data-parallel 128x256 (1173.7 us) beat the hybrid
         // with sk236 (1193.9, `16d`), which a charge on every wave count would rank first.
         t += DATA_PARALLEL_FIXED_S;
