@@ -8,6 +8,9 @@
 #     here: CUBINS=n16k128,n32k128,$(tr '\n' , </tmp/newk.txt) bash scripts/gpu-pack.sh
 #           CUBINS=$(tr '\n' , </tmp/oldk.txt) bash scripts/gpu-pack-old.sh 9b54df4
 #     there: bash scripts/gpu-session45c.sh
+# As run in session 45 it passed the device's 10 minutes inside the grid, before `finish`:
+# the loose logs came back but for TN / TT (45d ran those again). Run it under a timeout
+# with `finish` after it (as 45d), or drop the grid.
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 DEEPGEMM_SM90_VARIANTS=n16k128,n32k128 direct direct-narrow-deep 150 || { finish; exit 1; }
