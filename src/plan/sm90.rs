@@ -1588,7 +1588,8 @@ mod tests {
         // A k of 200 is two 128-deep iterations.
         assert!(d.fits(&tn(300, 200, 200)));
         assert_eq!(tn(300, 200, 200).k.div_ceil(d.block_k as u64), 2);
-        // Planned only on request (DEEPGEMM_DEEP=1), then only they where one takes the problem.
+        // 128x64: planned only on request (DEEPGEMM_DEEP=1), then only they where one takes
+        // the problem.
         assert_eq!(with_deep(vec![v, d], false, DEEP_MAX_N), vec![v]);
         assert_eq!(with_deep(vec![v, d], true, DEEP_MAX_N), vec![d]);
         assert_eq!(with_deep(vec![v], true, DEEP_MAX_N), vec![v]);
