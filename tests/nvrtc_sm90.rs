@@ -405,6 +405,9 @@ mod gpu {
         solo: bool,
         /// 128-deep stages (`Sm90Variant::with_deep_stages`: two 128-byte slabs of k a stage).
         deep: bool,
+        /// A solo tile with the whole SM's shared memory for its ring, one CTA an SM
+        /// (`Sm90Variant::with_full_ring`; 128-deep).
+        full_ring: bool,
     }
 
     const BASE: Case = Case {
@@ -434,6 +437,7 @@ mod gpu {
         bias_col: false,
         solo: false,
         deep: false,
+        full_ring: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -868,6 +872,41 @@ mod gpu {
                 ..BASE
             },
         ]);
+        // The solo tiles with the whole SM's ring (`with_full_ring`: 6 stages of 64x64, 4 of
+        // 64x128, one CTA an SM): every layout on each, the kinds of last stage, one tile a
+        // CTA and many (the ring's phases across tiles), fp32 out, beta, activations.
+        for (i, &(ta, tb)) in layouts.iter().enumerate() {
+            for (j, block_n) in [64u32, 128].into_iter().enumerate() {
+                let x = i + 2 * j;
+                v.push(Case {
+                    block_m: 64,
+                    block_n,
+                    solo: true,
+                    deep: true,
+                    full_ring: true,
+                    ta,
+                    tb,
+                    m: if ta == 1 {
+                        [300, 65, 2049, 1000][x % 4]
+                    } else {
+                        [296, 72, 2048, 1000][x % 4]
+                    },
+                    // An N-major B needs n + 8 16-byte aligned.
+                    n: if tb == 1 {
+                        [392, 1024, 200, 264][(x + j) % 4]
+                    } else {
+                        [392, 1025, 200, 263][(x + j) % 4]
+                    },
+                    k: [2056, 64, 200, 8, 1000, 136][x % 6],
+                    ab_pad: 8,
+                    beta: if x % 3 == 1 { 0.5 } else { 0.0 },
+                    epilogue: [epilogue::DEFAULT, epilogue::GELU_BIAS, epilogue::RELU][x % 3],
+                    ab: [BF16, F16][i % 2],
+                    cd: [[BF16, F16][i % 2], F32][(i / 2 + j) % 2],
+                    ..BASE
+                });
+            }
+        }
         v
     }
 
@@ -2244,6 +2283,7 @@ mod gpu {
                     && v.ring_epilogue == c.ring
                     && v.solo() == c.solo
                     && v.deep() == c.deep
+                    && (v.solo() && v.ctas_per_sm() == 1) == c.full_ring
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));
@@ -2299,9 +2339,14 @@ mod gpu {
         let mut wide_bias_col_c = std::collections::HashSet::new();
         let mut deep = std::collections::HashSet::new();
         let mut deep_k = std::collections::HashSet::new();
+        let mut full_ring = std::collections::HashSet::new();
         for c in cases() {
             let (p, v) = problem(&c);
             assert_eq!(v.deep(), c.deep, "{c:?}");
+            if c.full_ring {
+                assert_eq!((v.ctas_per_sm(), v.deep()), (1, true), "{c:?}");
+                full_ring.insert((v.layout_tag(), v.block_n));
+            }
             if v.deep() {
                 deep.insert((
                     v.layout_tag(),
@@ -2445,6 +2490,15 @@ mod gpu {
         }
         assert!(deep.iter().any(|d| d.3) && deep.iter().any(|d| !d.3));
         assert_eq!(deep_k.len(), 4, "{deep_k:?}");
+        // The full-ring solo tiles: every layout on 64x64 and 64x128.
+        for tag in ["tn", "nn", "tt", "nt"] {
+            for bn in [64, 128] {
+                assert!(
+                    full_ring.contains(&(tag, bn)),
+                    "full ring {tag} 64x{bn}: {full_ring:?}"
+                );
+            }
+        }
         assert!(
             general_16bit_beta0 >= 2,
             "unaligned D must reach the general epilogue"

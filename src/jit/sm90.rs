@@ -41,7 +41,7 @@ pub fn render(v: &Sm90Variant) -> String {
                params, tmap_a, tmap_b, tmap_d, tmap_c);\n\
          }}\n",
         threads = v.threads(),
-        ctas = v.ctas_per_sm(),
+        ctas = v.launch_min_blocks(),
         name = v.name(),
         ab = kernel_type(v.ab),
         cd = kernel_type(v.cd),

@@ -519,9 +519,42 @@ impl Sm90Variant {
         128 * (1 + self.consumers)
     }
 
-    /// CTAs resident on one SM (the entry's minimum blocks; `grid` launches as many an SM).
+    /// CTAs resident on one SM (`grid` launches as many an SM): two for a solo tile whose ring
+    /// is half the SM's shared memory (`solo_tile`), else one (`with_full_ring`).
     pub fn ctas_per_sm(&self) -> u32 {
+        if self.solo() && self.smem_bytes() <= SOLO_SMEM_BUDGET as u64 {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// The entry's `__launch_bounds__` minimum blocks an SM: 2 for every solo tile, so its
+    /// registers at entry are 128 whatever its ring (the kernel's setmaxnreg split,
+    /// kernels/sm90/gemm.cuh `kConsumerRegs`, is written for that), else 1. A full-ring solo
+    /// tile still runs one CTA an SM: its shared memory decides (`ctas_per_sm`).
+    pub fn launch_min_blocks(&self) -> u32 {
         if self.solo() { 2 } else { 1 }
+    }
+
+    /// The solo tile with 128-deep stages (`with_deep_stages`) and the whole SM's shared memory
+    /// for its ring, one CTA an SM (`ctas_per_sm`), or `None` for other variants: the mainloop probe's configuration
+    /// (`scripts/probes/mainloop.cu`, session 44: one 64x64 consumer warpgroup with six 128-deep
+    /// stages ran a 64-k in 366 cycles against 568 with 64-deep ones, the solo kernel's ~565;
+    /// cuBLASLt's 64x64 ~320). Its half-ring twin holds only two 128-deep stages. (Session 43
+    /// built full rings for the 64-deep solo tiles, `7e0f280`: 64x64 unchanged at 13 stages, so
+    /// not those.) Planned only under `DEEPGEMM_DEEP=1` until measured.
+    pub fn with_full_ring(self) -> Option<Sm90Variant> {
+        if !self.solo() || self.deep() || self.ab.size_bytes() != 2 {
+            return None;
+        }
+        let mut v = Sm90Variant {
+            block_k: 2 * self.block_k,
+            ..self
+        };
+        v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
+        // More than the half ring could hold, so that it runs one CTA an SM.
+        (v.smem_bytes() > SOLO_SMEM_BUDGET as u64 && v.stages >= 2).then_some(v)
     }
 
     /// CTAs per multicast cluster (`cluster_m` x `cluster_n`; 1 for split-K clusters and
@@ -745,6 +778,7 @@ impl Sm90Variant {
                         let solo = Sm90Variant::solo_tile(ab, cd, layout, bn);
                         v.extend(solo);
                         v.extend(solo.and_then(|b| b.with_deep_stages()));
+                        v.extend(solo.and_then(Sm90Variant::with_full_ring));
                     }
                 }
             }
@@ -1627,7 +1661,8 @@ mod tests {
                 + 6
                 + 2 * 16
                 + 2
-                + 2 * (2 * (16 + 4) + 4 * (1 + 2)),
+                + 2 * (2 * (16 + 4) + 4 * (1 + 2))
+                + 2 * 2 * 4 * 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1639,7 +1674,8 @@ mod tests {
              epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
              tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
-             solo: 2 x 2 types x 4 layouts x 2 tiles"
+             solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
+             SM's ring"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -1765,8 +1801,19 @@ mod tests {
         assert_eq!(solo(128).smem_bytes(), 3 * 24_576 + 17 * 1024 + 1024);
         assert_eq!((solo(128).threads(), solo(128).ctas_per_sm()), (256, 2));
         assert!(solo(128).name().ends_with("_m64n128k64_s3_c1x1_w1"));
+        // 128-deep with the whole SM's ring, one CTA an SM: 64x64 6 stages (the mainloop
+        // probe's), 64x128 4; not for 64-deep solo tiles or cooperative ones.
+        let full = |bn| solo(bn).with_full_ring().unwrap();
+        assert_eq!((full(64).stages, full(128).stages), (6, 4));
+        assert_eq!(
+            (full(64).ctas_per_sm(), full(64).launch_min_blocks()),
+            (1, 2)
+        );
+        assert!(full(64).name().ends_with("_m64n64k128_s6_c1x1_w1"));
+        assert!(full(64).with_full_ring().is_none() && v(64).with_full_ring().is_none());
+        assert!(full(64).deep() && full(64).solo());
         for v in Sm90Variant::all() {
-            let budget = if v.solo() {
+            let budget = if v.ctas_per_sm() == 2 {
                 SOLO_SMEM_BUDGET
             } else {
                 HOPPER_SMEM_BUDGET
@@ -1907,13 +1954,14 @@ mod tests {
                 .filter(|v| v.fits(&p))
                 .partition(Sm90Variant::deep);
             // 128-deep stages (`with_deep_stages`): TILES, the narrow tiles (K-major B) and
-            // the solo 64x64 (64x128's two stages do not fit with 16-bit D).
+            // the solo 64x64 (64x128's two stages do not fit with 16-bit D), and both solo
+            // tiles with the whole SM's ring (`with_full_ring`).
             let deep_narrow = if tag == "tn" || tag == "nn" {
                 NARROW_TILES.len()
             } else {
                 0
             };
-            assert_eq!(deep.len(), TILES.len() + deep_narrow + 1, "{tag}: deep");
+            assert_eq!(deep.len(), TILES.len() + deep_narrow + 3, "{tag}: deep");
             // The narrow and fill tiles take K-major B only (tn, nn); so do the narrow
             // split-K clusters (128x64's is built for every layout).
             // Ring epilogues (16-bit in and out, TN) where they gain a stage: 192, 128 and 64,
