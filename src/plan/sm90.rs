@@ -537,13 +537,14 @@ impl Sm90Variant {
         if self.solo() { 2 } else { 1 }
     }
 
-    /// The solo tile with 128-deep stages (`with_deep_stages`) and the whole SM's shared memory
-    /// for its ring, one CTA an SM (`ctas_per_sm`), or `None` for other variants: the mainloop probe's configuration
-    /// (`scripts/probes/mainloop.cu`, session 44: one 64x64 consumer warpgroup with six 128-deep
-    /// stages ran a 64-k in 366 cycles against 568 with 64-deep ones, the solo kernel's ~565;
-    /// cuBLASLt's 64x64 ~320). Its half-ring twin holds only two 128-deep stages. (Session 43
-    /// built full rings for the 64-deep solo tiles, `7e0f280`: 64x64 unchanged at 13 stages, so
-    /// not those.) Planned only under `DEEPGEMM_DEEP=1` until measured.
+    /// This 64-deep solo tile with 128-deep stages and the whole SM's shared memory for its
+    /// ring, one CTA an SM (`ctas_per_sm`), or `None` for other variants: the mainloop probe's
+    /// configuration (`scripts/probes/mainloop.cu`, session 44: one 64x64 consumer warpgroup
+    /// with six 128-deep stages ran a 64-k in 366 cycles against 568 with 64-deep ones, the solo
+    /// kernel's ~565; cuBLASLt's 64x64 ~320), where the half-ring twin (`with_deep_stages`)
+    /// holds two stages. (Session 43 built full rings for the 64-deep solo tiles, `7e0f280`:
+    /// 64x64 unchanged at 13 stages, so not those.) Planned only under `DEEPGEMM_DEEP=1` with
+    /// `DEEPGEMM_SOLO=1` until measured.
     pub fn with_full_ring(self) -> Option<Sm90Variant> {
         if !self.solo() || self.deep() || self.ab.size_bytes() != 2 {
             return None;
@@ -1802,7 +1803,8 @@ mod tests {
         assert_eq!((solo(128).threads(), solo(128).ctas_per_sm()), (256, 2));
         assert!(solo(128).name().ends_with("_m64n128k64_s3_c1x1_w1"));
         // 128-deep with the whole SM's ring, one CTA an SM: 64x64 6 stages (the mainloop
-        // probe's), 64x128 4; not for 64-deep solo tiles or cooperative ones.
+        // probe's), 64x128 4; built from a 64-deep solo tile only (not a 128-deep one, not a
+        // cooperative one).
         let full = |bn| solo(bn).with_full_ring().unwrap();
         assert_eq!((full(64).stages, full(128).stages), (6, 4));
         assert_eq!(
