@@ -540,7 +540,7 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     let k_iters = v.slab_steps(p.k);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
     // tiles, which 64x64 would pad).
-    if k_iters > SOLO_MAX_K_ITERS
+    if k_iters > solo_max_k_iters()
         || p.m < 256
         || p.n < 256
         || streamk::forced() != streamk::Forced::Auto
@@ -552,9 +552,37 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
         return;
     }
     // The one solo 64x64 of these types and layout, built directly (as pingpong_for_narrow).
-    if let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64) {
+    let solo = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64);
+    let x = if solo_full_ring() {
+        solo.and_then(sm90::Sm90Variant::with_full_ring)
+    } else {
+        solo
+    };
+    if let Some(x) = x {
         first_in_one_wave(plans, x, p, dev);
     }
+}
+
+/// `DEEPGEMM_SOLO_MAX_K` = N: `solo_for_short`'s bound on k-iterations (of 64) in place of
+/// `SOLO_MAX_K_ITERS`, for measuring the rule. Read once.
+pub fn solo_max_k_iters() -> u64 {
+    static N: once_cell::sync::Lazy<u64> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO_MAX_K")
+            .ok()
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .unwrap_or(SOLO_MAX_K_ITERS)
+    });
+    *N
+}
+
+/// `DEEPGEMM_SOLO_RING=full`: `solo_for_short` takes the solo 64x64 with 128-deep stages and
+/// the whole SM's ring (`Sm90Variant::with_full_ring`, one CTA an SM) in place of the 64-deep
+/// half-ring one, for measuring it. Read once.
+pub fn solo_full_ring() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO_RING").is_ok_and(|v| v.trim() == "full")
+    });
+    *F
 }
 
 /// The plan running sm90 variant `v` whole and unswapped under decomposition `d`.
