@@ -477,6 +477,15 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
     // At most a quarter more tiles for NN, a sixteenth otherwise (the gain the layouts above
     // leave to pay for padding).
     .filter(|x| x.num_tiles(p) * slack.1 <= v.num_tiles(p) * slack.0);
+    // Under DEEPGEMM_PINGPONG_RING=solo, the full-ring solo 64x128 (128-deep) in its place.
+    let pingpong = if pingpong_as_solo() {
+        pingpong.and_then(|x| {
+            sm90::Sm90Variant::solo_tile(x.ab, x.cd, (x.major_a, x.major_b), 128)
+                .and_then(sm90::Sm90Variant::with_full_ring)
+        })
+    } else {
+        pingpong
+    };
     if let Some(x) = pingpong {
         first_in_one_wave(plans, x, p, dev);
     }
@@ -561,6 +570,16 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     if let Some(x) = x {
         first_in_one_wave(plans, x, p, dev);
     }
+}
+
+/// `DEEPGEMM_PINGPONG_RING=solo`: `pingpong_for_narrow` takes the solo 64x128 with 128-deep
+/// stages and the whole SM's ring (`Sm90Variant::with_full_ring`) in place of the ping-pong
+/// 64x128, for measuring it. Read once.
+pub fn pingpong_as_solo() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_PINGPONG_RING").is_ok_and(|v| v.trim() == "solo")
+    });
+    *F
 }
 
 /// `DEEPGEMM_SOLO_MAX_K` = N: `solo_for_short`'s bound on k-iterations (of 64) in place of
