@@ -524,21 +524,28 @@ fn first_in_one_wave(
 }
 
 /// The most k-iterations (of 64) at which `solo_for_short` puts the solo 64x64 tile first.
-pub const SOLO_MAX_K_ITERS: u64 = 20;
+pub const SOLO_MAX_K_ITERS: u64 = 64;
 
 /// Where the solo 64x64 tile (one consumer warpgroup, 256 threads: `sm90::SOLO_TILES_N`) of the
-/// first plan's types and layout has one tile a CTA on at most one CTA an SM and k is short
-/// (`SOLO_MAX_K_ITERS`), it goes first, data-parallel, with the first plan's estimate (the
-/// first plan second). H200, session 41 (`41c`/`41d`, every solo candidate against the plan in
-/// one call on random-21d TN / NT, under-wave and small-mn-long-k): the 18 shape-layouts this
-/// takes ran 0.918 of the plan's time (0.875-0.963, none slower; 352x344x712 TN 8.9 -> 8.0 us,
-/// 272x784x584 NT 10.0 -> 8.8), where the plan was 128x32, 128x64 (split-K pairs among them)
-/// or ping-pong 64x128 (m and n 264-1600 there; not planned under 256). Out of sample (session
-/// 42, `41e`: a fresh random set, 57 moves a layout against the build without this rule) TN
-/// 0.959, NT 0.918, NN 0.945, TT 0.875 of the time; worst 296x312x1040 TN 1.04. The same tile
-/// loses elsewhere: with more tiles than SMs or a longer k up to 1.16x, on large shapes 2-2.5x
-/// (a 64x64 tile's loads per multiply are twice a 128x128 one's). Not under a forced
-/// decomposition, cluster, ping-pong or solo.
+/// first plan's types and layout has one tile a CTA on at most one CTA an SM and k is at most
+/// `SOLO_MAX_K_ITERS` 64-k slabs, it goes first, data-parallel, with the first plan's estimate
+/// (the first plan second). The tile is the full-ring one (`Sm90Variant::with_full_ring`:
+/// 128-deep stages, six of them, the whole SM's shared memory, one CTA an SM), which with one
+/// tile a CTA in one wave loses nothing to the half-ring twin's second CTA an SM.
+/// H200:
+/// - Session 41 (`41c`/`41d`, the 64-deep half-ring tile, k <= 20): 0.918 of the plan's time
+///   in sample (128x32, 128x64 or ping-pong 64x128 plans, m and n 264-1600), out of sample
+///   (`41e`) TN 0.959, NT 0.918, NN 0.945, TT 0.875; the same tile lost with more tiles than
+///   SMs or a longer k (up to 1.16x), on large shapes 2-2.5x.
+/// - Session 46 (`46c`: every solo candidate swept against session 41's sweeps, across calls):
+///   where the 64x64 tiles fit one wave the full ring ran 0.79-0.88 of the half ring's time,
+///   where they do not 1.05-1.17x. `46d` (the same build alternating, two rounds, every layout:
+///   session 41's out-of-sample moves and every kept-set shape-layout the change moves): k <= 20
+///   (full ring for half, 268 shape-layouts) 0.962-0.967 of the time by layout (worst 1144x376x152
+///   1.07); k 21-64 (off 128x64 / 128x32 Stream-K plans, 88) 0.921-0.962 (432x288x1632 TT 0.76;
+///   worst 632x360x2880 NT 1.22, 1632x264x2832 TN 1.12).
+/// m and n at least 256: the sets measured (decode and small-n shapes keep their narrow tiles,
+/// which 64x64 would pad). Not under a forced decomposition, cluster, ping-pong, deep or solo.
 fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     let Some(first) = plans.first().copied() else {
         return;
@@ -574,7 +581,9 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
 
 /// `DEEPGEMM_PINGPONG_RING=solo`: `pingpong_for_narrow` takes the solo 64x128 with 128-deep
 /// stages and the whole SM's ring (`Sm90Variant::with_full_ring`) in place of the ping-pong
-/// 64x128, for measuring it. Read once.
+/// 64x128, for measuring it. H200, session 46 (`46d`, its out-of-sample moves `moved-41-*`,
+/// 267 shape-layouts, two rounds against the default): TN 1.020 of the time, NN 1.022, TT 1.024,
+/// NT 0.990 (1056x640x1632 0.87): not taken. Read once.
 pub fn pingpong_as_solo() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
         std::env::var("DEEPGEMM_PINGPONG_RING").is_ok_and(|v| v.trim() == "solo")
@@ -594,12 +603,12 @@ pub fn solo_max_k_iters() -> u64 {
     *N
 }
 
-/// `DEEPGEMM_SOLO_RING=full`: `solo_for_short` takes the solo 64x64 with 128-deep stages and
-/// the whole SM's ring (`Sm90Variant::with_full_ring`, one CTA an SM) in place of the 64-deep
-/// half-ring one, for measuring it. Read once.
+/// `solo_for_short`'s tile: the full-ring solo 64x64 (`Sm90Variant::with_full_ring`) unless
+/// `DEEPGEMM_SOLO_RING=half` asks for the 64-deep half-ring one (session 41's rule, measured
+/// only up to 20 k-iterations), for measuring it. Read once.
 pub fn solo_full_ring() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_SOLO_RING").is_ok_and(|v| v.trim() == "full")
+        std::env::var("DEEPGEMM_SOLO_RING").map_or(true, |v| v.trim() != "half")
     });
     *F
 }
@@ -1160,9 +1169,11 @@ mod tests {
                 _ => panic!("{c:?}"),
             }
         };
-        // 36 tiles of 64x64, 12 k-iterations: solo first, data-parallel, 256 threads.
+        // 36 tiles of 64x64, 12 k-iterations: solo first, data-parallel, 256 threads, the
+        // full ring (128-deep stages, one CTA an SM).
         let (v, d, n) = first(&tn(352, 344, 712, DEFAULT));
         assert!(v.solo() && (v.block_m, v.block_n) == (64, 64) && d.is_data_parallel());
+        assert!(v.deep() && v.ctas_per_sm() == 1, "{v:?}");
         assert!(n >= 2);
         let c = candidates(&tn(352, 344, 712, DEFAULT), &dev).unwrap();
         assert_eq!(c[0].block, 256);
@@ -1170,9 +1181,12 @@ mod tests {
         // NT too (both operands MN-major).
         let (v, _, _) = first(&bf16_layout(656, 288, 560, false, true));
         assert!(v.solo() && v.block_n == 64, "{v:?}");
-        // 21 k-iterations, or more 64x64 tiles than SMs (150), or a large shape: not solo.
+        // 64 k-iterations: still solo; 65, or more 64x64 tiles than SMs (150), or a large
+        // shape: not solo.
+        let (v, _, _) = first(&tn(352, 344, 4096, DEFAULT));
+        assert!(v.solo() && v.block_n == 64, "{v:?}");
         for p in [
-            tn(352, 344, 1344, DEFAULT),
+            tn(352, 344, 4104, DEFAULT),
             tn(272, 1904, 944, DEFAULT),
             tn(4096, 4096, 4096, DEFAULT),
         ] {

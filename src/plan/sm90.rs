@@ -543,8 +543,10 @@ impl Sm90Variant {
     /// with six 128-deep stages ran a 64-k in 366 cycles against 568 with 64-deep ones, the solo
     /// kernel's ~565; cuBLASLt's 64x64 ~320), where the half-ring twin (`with_deep_stages`)
     /// holds two stages. (Session 43 built full rings for the 64-deep solo tiles, `7e0f280`:
-    /// 64x64 unchanged at 13 stages, so not those.) Planned only under `DEEPGEMM_DEEP=1` with
-    /// `DEEPGEMM_SOLO=1` until measured.
+    /// 64x64 unchanged at 13 stages, so not those.) The 64x64 one is `plan::solo_for_short`'s
+    /// tile (session 46: 0.79-0.88 of the half ring's time where its tiles fit one wave,
+    /// 1.05-1.17x where not); otherwise planned only under `DEEPGEMM_DEEP=1` with
+    /// `DEEPGEMM_SOLO=1` (the 64x128 in ping-pong's place: 1.007, not taken).
     pub fn with_full_ring(self) -> Option<Sm90Variant> {
         if !self.solo() || self.deep() || self.ab.size_bytes() != 2 {
             return None;
