@@ -907,6 +907,36 @@ mod gpu {
                 });
             }
         }
+        // The full-ring 64x64 as `plan::solo_for_short` plans it by default (session 46): one
+        // tile a CTA over a k of 17 64-k slabs (the last stage half empty), beta != 0 with C
+        // loaded by TMA (16-bit D, aligned) or C aliasing D, both D orders, a bias.
+        for (x, (ta, tb)) in layouts.into_iter().enumerate() {
+            v.push(Case {
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                deep: true,
+                full_ring: true,
+                ta,
+                tb,
+                row_major: x % 2 == 1,
+                alias: x < 2,
+                m: 328,
+                n: 392,
+                k: 1064,
+                beta: [0.5, -1.0, 1.0, 0.25][x],
+                alpha: [1.0, 0.5, 2.0, 1.0][x],
+                epilogue: [
+                    epilogue::BIAS,
+                    epilogue::DEFAULT,
+                    epilogue::RELU_BIAS,
+                    epilogue::GELU,
+                ][x],
+                ab: [BF16, F16][x % 2],
+                cd: [BF16, F16][x % 2],
+                ..BASE
+            });
+        }
         v
     }
 
