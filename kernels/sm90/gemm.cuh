@@ -493,14 +493,15 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it.
   // Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the tiles are
   // the blocks: a cluster's CTAs walk the same units, so the multicast stays in step);
-  // ping-pong, solo and split-K clusters run data-parallel only (the planner launches no Stream-K
-  // phase; sk_tiles is ignored).
+  // ping-pong, 64-deep solo and split-K clusters run data-parallel only (the planner launches
+  // no Stream-K phase; sk_tiles is ignored). Solo tiles with 128-deep stages take Stream-K
+  // ranges (their one consumer uses slot 0 of its CTA's two).
   // The host computed the tile counts for those blocks (set_tiles).
   const TileScheduler sched{p};
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kSplitCluster || kPingPong || kSolo) {
+    if constexpr (kSplitCluster || kPingPong || (kSolo && BLOCK_K == 64)) {
       const int unit = kClustered ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
       const int units = kClustered ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
       return WorkSchedule(p, 0, 0, 0, 0, unit, units);

@@ -413,6 +413,7 @@ pub fn hopper_plans_upto(
     plans.sort_by_key(|p| p.estimate_ns);
     pingpong_for_narrow(&mut plans, p, dev);
     solo_for_short(&mut plans, p, dev);
+    solo_split_for_few_tiles(&mut plans, p, dev);
     plans.truncate(limit.max(1));
     Ok(plans)
 }
@@ -579,6 +580,84 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     if let Some(x) = x {
         first_in_one_wave(plans, x, p, dev);
     }
+}
+
+/// The most 64x64 tiles (batches included) at which `solo_split_for_few_tiles` puts the
+/// full-ring solo 64x64 first, split over several CTAs a tile.
+pub const SOLO_SPLIT_MAX_TILES: u64 = 36;
+
+/// The fewest k-iterations (of 128) at which `solo_split_for_few_tiles` moves a problem: the
+/// shortest k measured ahead was 3952 (31); 712-1632 (6-13) ran 1.06-1.07x.
+pub const SOLO_SPLIT_MIN_K_ITERS: u64 = 24;
+
+/// The least m and n `solo_split_for_few_tiles` moves (decode shapes keep their narrow tiles;
+/// 96 is the smallest measured).
+pub const SOLO_SPLIT_MIN_MN: u64 = 96;
+
+/// Where a problem has at most `SOLO_SPLIT_MAX_TILES` tiles of 64x64 and the model's first
+/// schedule for the full-ring solo 64x64 (`Sm90Variant::with_full_ring`, 128-deep stages, one
+/// CTA an SM) splits its tiles over several CTAs (Stream-K or split-K) on a k of at least
+/// `SOLO_SPLIT_MIN_K_ITERS`, that plan
+/// goes first with the first plan's estimate (the others after it). Few tiles of 128 rows pad
+/// m or n more and split each tile more ways than 64x64 ones; the solo tile's k-step costs
+/// more per multiply-add, which a long k split over the device hides. H200, session 47 (`47b`,
+/// every full-ring solo schedule swept on small-mn-long-k, under-wave and random-21d TN
+/// against the default plans of the same build, the sweep's ~4.4% under the bench taken
+/// out): the 13 shapes of at most 36 such tiles whose first schedule splits ran 0.933 of the
+/// default plans' time (552x168x5656 0.86, 368x384x3952 0.86, 368x360x11072 0.88; worst
+/// 336x328x6760 1.09), those of 37-64 tiles 1.0-1.2 (600x240x16144 1.13, 752x232x15008
+/// 1.16). Not under a forced decomposition, cluster, ping-pong, deep or solo, or
+/// `DEEPGEMM_SOLO_SPLIT=0` (for measuring).
+fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
+    let Some(first) = plans.first().copied() else {
+        return;
+    };
+    let Kernel::Sm90(v) = first.kernel else {
+        return;
+    };
+    if !solo_split_enabled()
+        || p.m.min(p.n) < SOLO_SPLIT_MIN_MN
+        || streamk::forced() != streamk::Forced::Auto
+        || sm90::pingpong_forced()
+        || sm90::solo_forced()
+        || sm90::deep_forced()
+        || sm90::cluster_forced().is_some()
+    {
+        return;
+    }
+    let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64)
+        .and_then(sm90::Sm90Variant::with_full_ring)
+    else {
+        return;
+    };
+    if sm90::with_only(vec![x], sm90::variant_filter()).is_empty()
+        || !x.fits(p)
+        || !x.fits_device(dev)
+        || sm90::row_slabs_of_8(&x, p)
+        || x.num_tiles(p) > SOLO_SPLIT_MAX_TILES
+    {
+        return;
+    }
+    let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
+    if k_iters < SOLO_SPLIT_MIN_K_ITERS {
+        return;
+    }
+    let Some(&(d, _)) =
+        streamk::decompositions_solo_sk(&x, p, dev, streamk::Forced::Auto, true).first()
+    else {
+        return;
+    };
+    if d.splits_tiles(k_iters) {
+        plans.insert(0, sm90_plan(x, d, k_iters, first.estimate_ns));
+    }
+}
+
+/// `DEEPGEMM_SOLO_SPLIT=0` turns `solo_split_for_few_tiles` off, for measuring it. Read once.
+pub fn solo_split_enabled() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO_SPLIT").map_or(true, |v| v.trim() != "0")
+    });
+    *F
 }
 
 /// `DEEPGEMM_PINGPONG_RING=solo`: `pingpong_for_narrow` takes the solo 64x128 with 128-deep
@@ -1188,12 +1267,47 @@ mod tests {
         let (v, _, _) = first(&tn(352, 344, 4096, DEFAULT));
         assert!(v.solo() && v.block_n == 64, "{v:?}");
         for p in [
-            tn(352, 344, 4104, DEFAULT),
+            tn(416, 344, 4104, DEFAULT),
             tn(272, 1904, 944, DEFAULT),
             tn(4096, 4096, 4096, DEFAULT),
         ] {
             let (v, _, _) = first(&p);
             assert!(!v.solo(), "{}x{}x{}: {v:?}", p.m, p.n, p.k);
+        }
+    }
+
+    #[test]
+    fn few_tiles_long_k_run_solo_64x64_split() {
+        use crate::types::epilogue::DEFAULT;
+        let dev = DeviceSpec::H200;
+        // 9 x 3 tiles of 64x64, 45 k-iterations of 128: the full-ring solo 64x64 first, its
+        // tiles split (with workspace), the model's first plan second; also with m < 256.
+        for p in [tn(552, 168, 5656, DEFAULT), tn(96, 528, 3960, DEFAULT)] {
+            let c = candidates(&p, &dev).unwrap();
+            let Kernel::Sm90(v) = c[0].kernel else {
+                panic!("{c:?}")
+            };
+            let k_iters = p.k.div_ceil(128);
+            assert!(
+                v.solo() && v.deep() && (v.block_m, v.block_n) == (64, 64),
+                "{v:?}"
+            );
+            assert!(c[0].decomposition.splits_tiles(k_iters) && c[0].workspace > 0);
+            assert_eq!(c[0].estimate_ns, c[1].estimate_ns);
+            assert!(matches!(c[1].kernel, Kernel::Sm90(w) if !w.solo()));
+        }
+        // More than 36 tiles, a short k, decode (m < 96), a large shape: not split solo.
+        for p in [
+            tn(448, 424, 4632, DEFAULT),
+            tn(368, 384, 2944, DEFAULT),
+            tn(64, 512, 8192, DEFAULT),
+            tn(16, 2048, 8192, DEFAULT),
+            tn(4096, 4096, 4096, DEFAULT),
+        ] {
+            let c = candidates(&p, &dev).unwrap();
+            let split_solo = matches!(c[0].kernel, Kernel::Sm90(v) if v.solo())
+                && !c[0].decomposition.is_data_parallel();
+            assert!(!split_solo, "{}x{}x{}: {:?}", p.m, p.n, p.k, c[0]);
         }
     }
 

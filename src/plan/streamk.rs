@@ -103,13 +103,14 @@ impl Decomposition {
     }
 
     /// Bytes of workspace the kernel needs (kernels/sm90/types.cuh `StreamKWorkspace`): one
-    /// 8-byte flag per (CTA, consumer warpgroup), padded to 256 bytes, then a block_m x block_n
-    /// fp32 partial tile per CTA. None for schedules that split no tile.
+    /// 8-byte flag per (CTA, consumer warpgroup), padded to 256 bytes, then two 64 x block_n
+    /// fp32 partial slots per CTA (one a consumer warpgroup; a solo tile's one consumer uses the
+    /// first). None for schedules that split no tile.
     pub fn workspace_bytes(&self, v: &Sm90Variant, k_iters: u64) -> u64 {
         if !self.splits_tiles(k_iters) {
             return 0;
         }
-        self.flag_bytes(v) + self.slots(v) * v.block_m as u64 * v.block_n as u64 * 4
+        self.flag_bytes(v) + self.slots(v) * PARTIAL_SLOT_ROWS * v.block_n as u64 * 4
     }
 
     /// Bytes of the flags at the start of the workspace: 8 per (CTA, consumer warpgroup).
@@ -135,6 +136,10 @@ impl Decomposition {
         }
     }
 }
+
+/// Rows of a CTA's partial slots in the Stream-K workspace: 64 for each of the kernel's two
+/// consumer slots (`StreamKWorkspace::kConsumers`), whatever the tile's block_m.
+const PARTIAL_SLOT_ROWS: u64 = 128;
 
 /// One unit of work: k-iterations `k_begin..k_end` of linear tile `tile`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -779,6 +784,15 @@ fn cluster_n_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
 /// 1112x840x3496 NT 31.3 -> 23.4 us, 336x1912x1544 TN 15.5 -> 13.5); from 106 on all slower.
 const CLUSTER_N2_MAX_K_ITERS: u64 = 64;
 
+/// `DEEPGEMM_SOLO_SK=1`: the 128-deep solo tiles get the Stream-K and split-K schedules the
+/// cooperative tiles get (kernels/sm90/gemm.cuh runs them), for measuring them. Read once.
+pub fn solo_streamk() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO_SK").is_ok_and(|v| v.trim() == "1")
+    });
+    *F
+}
+
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
 /// `DEEPGEMM_DECOMPOSITION` narrows or forces the list (see `Forced`).
@@ -795,6 +809,18 @@ pub fn decompositions_with(
     p: &GemmProblem,
     dev: &DeviceSpec,
     force: Forced,
+) -> Vec<(Decomposition, f64)> {
+    decompositions_solo_sk(v, p, dev, force, solo_streamk())
+}
+
+/// `decompositions_with`, the 128-deep solo tiles given Stream-K and split-K schedules where
+/// `solo_sk` (`DEEPGEMM_SOLO_SK`).
+pub(crate) fn decompositions_solo_sk(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    force: Forced,
+    solo_sk: bool,
 ) -> Vec<(Decomposition, f64)> {
     // Split-K clusters split every tile between the CTAs of a cluster: only they run under
     // a forced `splitk-cluster`, and none of them under the other forced schedules.
@@ -820,9 +846,11 @@ pub fn decompositions_with(
         let d = Decomposition::data_parallel(tiles, dev);
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
-    if v.split_k > 1 || v.pingpong() || v.solo() || crate::plan::sm90::wide_bias_col(v, p) {
+    let solo_dp = v.solo() && !(v.deep() && solo_sk);
+    if v.split_k > 1 || v.pingpong() || solo_dp || crate::plan::sm90::wide_bias_col(v, p) {
         // Split-K clusters, ping-pong and solo run data-parallel only (kernels/sm90/gemm.cuh; a
-        // solo launch's grid is two CTAs an SM, `Sm90Variant::grid`), and so
+        // solo launch's grid is two CTAs an SM, `Sm90Variant::grid`), but for 128-deep solo
+        // tiles under `DEEPGEMM_SOLO_SK=1` (the kernel runs Stream-K on them), and so
         // does a bias along n on a tile over 64 wide (the Stream-K owners' epilogues are not
         // built with it: kernels/sm90/store.cuh `epilogue_tma_store_for`); none under a forced
         // Stream-K or split-K, whose tests must exercise those schedules.
@@ -947,6 +975,45 @@ pub(crate) mod tests {
         }
         // One tile column (n <= 16): the stage as it is.
         assert!(iteration_s(&variant(16), &decode) < 0.8 * it64);
+    }
+
+    #[test]
+    fn deep_solo_tiles_split_only_when_asked_and_size_both_slots() {
+        let dev = DeviceSpec::H200;
+        let solo =
+            Sm90Variant::solo_tile(ScalarType::BF16, ScalarType::BF16, (Major::K, Major::K), 64)
+                .unwrap();
+        let full = solo.with_full_ring().unwrap();
+        // 4 x 4 tiles of 64x64, 100 k-iterations of 128: too few tiles for the SMs.
+        let p = tn(256, 256, 12800);
+        for v in [solo, full] {
+            let dp = decompositions_solo_sk(&v, &p, &dev, Forced::Auto, false);
+            assert!(dp.len() == 1 && dp[0].0.is_data_parallel(), "{dp:?}");
+        }
+        // 64-deep solo tiles stay data-parallel (the kernel schedules them so).
+        let half = decompositions_solo_sk(&solo, &p, &dev, Forced::Auto, true);
+        assert!(half.len() == 1 && half[0].0.is_data_parallel(), "{half:?}");
+        let list = decompositions_solo_sk(&full, &p, &dev, Forced::Auto, true);
+        let k_iters = 100;
+        let split: Vec<_> = list
+            .iter()
+            .filter(|(d, _)| d.splits_tiles(k_iters))
+            .collect();
+        assert!(!split.is_empty(), "{list:?}");
+        for (d, _) in split {
+            assert!(d.grid <= dev.sm_count && d.sk_ctas <= d.grid, "{d:?}");
+            // Two 64-row slots a CTA, as for a 128-row tile of the same width.
+            assert_eq!(
+                d.workspace_bytes(&full, k_iters),
+                d.flag_bytes(&full) + d.sk_ctas as u64 * 128 * 64 * 4
+            );
+        }
+        let forced = decompositions_solo_sk(&full, &p, &dev, Forced::StreamK, true);
+        assert!(
+            forced.len() == 1 && !forced[0].0.is_data_parallel(),
+            "{forced:?}"
+        );
+        assert!(decompositions_solo_sk(&full, &p, &dev, Forced::StreamK, false).is_empty());
     }
 
     #[test]
