@@ -11,8 +11,9 @@
 # between packs: the cache is content-keyed, so a repack compiles only what changed) and carry
 # exactly this build's entries as .gpu/cubins.txz; scripts/gpu-env.sh and gpu-run.sh unpack it
 # into the run's kernel cache, so a fresh GPU machine compiles nothing (precompile all took
-# ~145 s of device time, the direct test's compiles 60-100 s more). All 564: ~10 min here,
-# 5 MB carried (106 MB unpacked).
+# ~145 s of device time, the direct test's compiles 60-100 s more). All 564 (session 30): ~10
+# min here, 5 MB carried (106 MB unpacked); all ~800 (session 47): over 45 min here, so that
+# session packed none and ran `precompile_all` (scripts/gpu-env.sh) on the GPU machine instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACK=.gpu

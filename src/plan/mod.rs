@@ -1295,6 +1295,8 @@ mod tests {
             assert!(c[0].decomposition.splits_tiles(k_iters) && c[0].workspace > 0);
             assert_eq!(c[0].estimate_ns, c[1].estimate_ns);
             assert!(matches!(c[1].kernel, Kernel::Sm90(w) if !w.solo()));
+            // The heuristic's algo for it runs exactly that plan.
+            assert_eq!(Plan::from_algo(&c[0].to_algo(), &p, &dev).unwrap(), c[0]);
         }
         // More than 36 tiles, a short k, decode (m < 96), a large shape: not split solo.
         for p in [
