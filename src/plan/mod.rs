@@ -506,12 +506,7 @@ fn first_in_one_wave(
     let Some(estimate) = plans.first().map(|f| f.estimate_ns) else {
         return;
     };
-    if sm90::with_only(vec![x], sm90::variant_filter()).is_empty()
-        || !x.fits(p)
-        || !x.fits_device(dev)
-        || sm90::row_slabs_of_8(&x, p)
-        || x.num_tiles(p) > dev.sm_count.max(1) as u64
-    {
+    if !can_go_first(&x, p, dev) || x.num_tiles(p) > dev.sm_count.max(1) as u64 {
         return;
     }
     let Some((d, _)) = streamk::decompositions(&x, p, dev)
@@ -522,6 +517,26 @@ fn first_in_one_wave(
     };
     let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
     plans.insert(0, sm90_plan(x, d, k_iters, estimate));
+}
+
+/// Whether variant `x`, built directly by a rule that puts it first, may run `p` here: the
+/// `DEEPGEMM_VARIANT` filter keeps it, it takes the problem and the device, and it is not a
+/// row-major D's 8-column slabs (`sm90::row_slabs_of_8`, never planned).
+fn can_go_first(x: &sm90::Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> bool {
+    !sm90::with_only(vec![*x], sm90::variant_filter()).is_empty()
+        && x.fits(p)
+        && x.fits_device(dev)
+        && !sm90::row_slabs_of_8(x, p)
+}
+
+/// A forced decomposition, ping-pong, solo, deep or cluster (tests and sweeps): the solo rules
+/// stand aside so that those schedules are what runs.
+fn schedule_forced() -> bool {
+    streamk::forced() != streamk::Forced::Auto
+        || sm90::pingpong_forced()
+        || sm90::solo_forced()
+        || sm90::deep_forced()
+        || sm90::cluster_forced().is_some()
 }
 
 /// The most k-iterations (of 64) at which `solo_for_short` puts the solo 64x64 tile first.
@@ -559,15 +574,7 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     let k_iters = v.slab_steps(p.k);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
     // tiles, which 64x64 would pad).
-    if k_iters > solo_max_k_iters()
-        || p.m < 256
-        || p.n < 256
-        || streamk::forced() != streamk::Forced::Auto
-        || sm90::pingpong_forced()
-        || sm90::solo_forced()
-        || sm90::deep_forced()
-        || sm90::cluster_forced().is_some()
-    {
+    if k_iters > solo_max_k_iters() || p.m < 256 || p.n < 256 || schedule_forced() {
         return;
     }
     // The one solo 64x64 of these types and layout, built directly (as pingpong_for_narrow).
@@ -615,14 +622,7 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
     let Kernel::Sm90(v) = first.kernel else {
         return;
     };
-    if !solo_split_enabled()
-        || p.m.min(p.n) < SOLO_SPLIT_MIN_MN
-        || streamk::forced() != streamk::Forced::Auto
-        || sm90::pingpong_forced()
-        || sm90::solo_forced()
-        || sm90::deep_forced()
-        || sm90::cluster_forced().is_some()
-    {
+    if !solo_split_enabled() || p.m.min(p.n) < SOLO_SPLIT_MIN_MN || schedule_forced() {
         return;
     }
     let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64)
@@ -630,12 +630,7 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
     else {
         return;
     };
-    if sm90::with_only(vec![x], sm90::variant_filter()).is_empty()
-        || !x.fits(p)
-        || !x.fits_device(dev)
-        || sm90::row_slabs_of_8(&x, p)
-        || x.num_tiles(p) > SOLO_SPLIT_MAX_TILES
-    {
+    if !can_go_first(&x, p, dev) || x.num_tiles(p) > SOLO_SPLIT_MAX_TILES {
         return;
     }
     let k_iters = p.k.div_ceil(x.block_k as u64).max(1);
