@@ -30,8 +30,11 @@ pub struct Decomposition {
 /// Which decompositions the planner may use: `DEEPGEMM_DECOMPOSITION` = `dp` (data-parallel
 /// only), `streamk` (Stream-K over every tile, one range per SM), `splitk` (Stream-K with
 /// every tile split about four ways) or `splitk-cluster` (only the split-K cluster variants,
-/// `Sm90Variant::with_split_k`), for tests that force each path; unset or `auto`: the cost
-/// model decides. Read once per process.
+/// `Sm90Variant::with_split_k`), or `hybrid` (only the data-parallel waves + Stream-K hybrids,
+/// of unclustered tiles and clusters along m, where the units outnumber the device's CTAs or
+/// clusters: to time them where the model ranks them below the data-parallel plans), for
+/// tests and sweeps that force each path; unset or `auto`: the cost model decides. Read once
+/// per process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Forced {
     Auto,
@@ -39,6 +42,7 @@ pub enum Forced {
     StreamK,
     SplitK,
     SplitKCluster,
+    Hybrid,
 }
 
 pub fn forced() -> Forced {
@@ -51,6 +55,7 @@ pub fn forced() -> Forced {
             Ok("streamk") => Forced::StreamK,
             Ok("splitk") => Forced::SplitK,
             Ok("splitk-cluster") => Forced::SplitKCluster,
+            Ok("hybrid") => Forced::Hybrid,
             _ => Forced::Auto,
         }
     });
@@ -793,6 +798,20 @@ pub fn solo_streamk() -> bool {
     *F
 }
 
+/// Hybrids (data-parallel waves + a Stream-K phase) over clusters of 2 x 1 and 2 x 2 where a
+/// problem has more cluster blocks than the device holds clusters, among the model's
+/// candidates; `DEEPGEMM_CLUSTER_SK=0` leaves them out (before session 48 only unclustered
+/// tiles had them: `19e`'s 4888x832x4528 TT on 128x128 clusters ran 1.22x the unclustered
+/// hybrid's time). Session 48's sweep (`48a`) of 47 large shapes found the unclustered hybrids
+/// 1.0-1.4x the best data-parallel plan (the 1.3-1.4x on lines mid-sector, where the
+/// clusters' B multicast halves the L2 requests). Read once.
+pub fn cluster_hybrids() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        !std::env::var("DEEPGEMM_CLUSTER_SK").is_ok_and(|v| v.trim() == "0")
+    });
+    *F
+}
+
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
 /// `DEEPGEMM_DECOMPOSITION` narrows or forces the list (see `Forced`).
@@ -837,7 +856,7 @@ pub(crate) fn decompositions_solo_sk(
         // CTA, data-parallel, or nothing.
         let tiles = v.num_tiles(p).max(1);
         let k_iters = p.k.div_ceil(v.block_k as u64);
-        if matches!(force, Forced::StreamK | Forced::SplitK)
+        if matches!(force, Forced::StreamK | Forced::SplitK | Forced::Hybrid)
             || tiles > dev.sm_count.max(1) as u64
             || k_iters < RING_EPILOGUE_MIN_K_ITERS
         {
@@ -854,7 +873,7 @@ pub(crate) fn decompositions_solo_sk(
         // does a bias along n on a tile over 64 wide (the Stream-K owners' epilogues are not
         // built with it: kernels/sm90/store.cuh `epilogue_tma_store_for`); none under a forced
         // Stream-K or split-K, whose tests must exercise those schedules.
-        if matches!(force, Forced::StreamK | Forced::SplitK) {
+        if matches!(force, Forced::StreamK | Forced::SplitK | Forced::Hybrid) {
             return Vec::new();
         }
         let d = Decomposition {
@@ -866,6 +885,9 @@ pub(crate) fn decompositions_solo_sk(
     }
     let along_n = v.cluster_m == 1 && v.cluster_n > 1;
     if along_n && force == Forced::Auto && !cluster_n_pays(v, p) {
+        return Vec::new();
+    }
+    if force == Forced::Hybrid && along_n {
         return Vec::new();
     }
     // The scheduler's units: CTAs, or multicast clusters walking blocks of tiles (see
@@ -893,10 +915,14 @@ pub(crate) fn decompositions_solo_sk(
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
         // Clusters along n: data-parallel only unless forced (see `cluster_n_pays`).
         Forced::Auto if along_n => {}
-        Forced::Auto => {
-            if tiles > sms && tiles % sms != 0 && cm == 1 {
-                // (Not for clusters: 4888x832x4528 TT ran 1.22x slower on 128x128 clusters with
-                // 74 of 140 row-pair tiles shared by 66 clusters than unclustered, `19e`.)
+        Forced::Auto | Forced::Hybrid => {
+            if force == Forced::Hybrid {
+                list.clear();
+            }
+            // Clusters along m too since session 48 (`cluster_hybrids`); not along n.
+            let hybrid_units =
+                cm == 1 || (v.cluster_m == 2 && (force == Forced::Hybrid || cluster_hybrids()));
+            if tiles > sms && tiles % sms != 0 && hybrid_units {
                 // Hybrid: the last partial wave plus one full wave shared out by iteration
                 // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves; or
                 // only the last partial wave's tiles, split among all CTAs (a smaller set of
@@ -910,7 +936,7 @@ pub(crate) fn decompositions_solo_sk(
                 if tiles % sms < sms / 2 && k_iters >= 8 {
                     list.push(sk(tiles % sms, sms));
                 }
-            } else if tiles < sms && k_iters >= 4 {
+            } else if tiles < sms && k_iters >= 4 && force == Forced::Auto {
                 // Split-K: too few tiles for the SMs; split each over s CTAs, s up to what
                 // leaves every split at least 2 iterations.
                 for s in 2..=16u64.min(k_iters / 2) {
@@ -1195,6 +1221,53 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn cluster_hybrids_are_valid_schedules_in_cluster_units() {
+        // More row-pair (2 x 2) blocks than resident clusters: the hybrids (data-parallel waves
+        // + a Stream-K phase) are among the candidates, scheduled over clusters, as the kernel
+        // walks them (units = blocks, CTAs = clusters; the grid counts CTAs).
+        let dev = DeviceSpec::H200;
+        for p in [
+            tn(2904, 1496, 13976),
+            tn(4080, 2056, 5064),
+            tn(8192, 8192, 1024),
+        ] {
+            for bn in [128, 256] {
+                let base = variant(bn);
+                for v in [
+                    base.with_cluster(2).unwrap(),
+                    base.with_cluster_2x2().unwrap(),
+                ] {
+                    let cm = v.multicast_size() as u64;
+                    let units = v.num_tiles(&p) / cm;
+                    let clusters = dev.resident_clusters(cm as u32) as u64;
+                    assert!(units > clusters, "{p:?} {bn}");
+                    let k_iters = p.k.div_ceil(64);
+                    for f in [Forced::Auto, Forced::Hybrid] {
+                        let list = decompositions_with(&v, &p, &dev, f);
+                        let hybrids = list.iter().filter(|(d, _)| !d.is_data_parallel()).count();
+                        if units % clusters != 0 {
+                            assert!(hybrids >= 1, "{f:?} {p:?} {bn} x{cm}: {list:?}");
+                        }
+                        if f == Forced::Hybrid {
+                            assert_eq!(hybrids, list.len(), "{list:?}");
+                        }
+                        for (d, s) in list {
+                            assert!(s.is_finite() && s > 0.0);
+                            assert!(d.sk_tiles <= units && d.sk_ctas as u64 <= clusters);
+                            assert_eq!(d.grid as u64 % cm, 0);
+                            let in_units = Decomposition {
+                                grid: d.grid / cm as u32,
+                                ..d
+                            };
+                            check_schedule(&in_units, units, k_iters);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn half_empty_narrow_tiles_are_charged() {
         // A 128-row narrow tile with m <= 64 costs about 1.5x (NARROW_HALF_EMPTY_FACTOR, the
         // measured overrun) what the same tile costs one row later, when it is more than half
@@ -1372,8 +1445,10 @@ pub(crate) mod tests {
     fn nt_lines_off_the_sectors_are_charged() {
         let dev = DeviceSpec::H200;
         let nt = crate::problem::dense_bf16(3320, 2952, 13488, 0, 1);
+        // Since session 48 a hybrid over clusters of 2 x 1 (`48b`: 375.1 us against 401.2 in
+        // 2 x 2).
         let v = first_sm90(0, 1, 3320, 2952, 13488);
-        assert_eq!((v.block_n, v.cluster_m, v.cluster_n), (256, 2, 2));
+        assert_eq!((v.block_n, v.cluster_m, v.cluster_n), (256, 2, 1));
         // A's pitch, 6640 bytes (112 mod 128), costs more requests than an aligned one.
         let aligned = crate::problem::dense_bf16(3328, 2952, 13488, 0, 1);
         let c2 = Sm90Variant::with_layout(
@@ -1416,9 +1491,12 @@ pub(crate) mod tests {
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
     /// fewer than the clusters (split-K-like; `19f`: the 31 moved shape-layouts 0.920 of the time
-    /// before), not as the hybrid (`19e`: 4888x832x4528 TT 1.22x slower).
+    /// before), and since session 48 as the hybrid where they are more (`cluster_hybrids`;
+    /// `19e` had measured 4888x832x4528 TT 1.22x slower on 128x128 clusters, and the model
+    /// still leaves that shape unclustered in TT; `48b`: the 52 moved shape-layouts 0.92-0.98 of
+    /// the time by layout).
     #[test]
-    fn clusters_take_split_k_like_stream_k_only() {
+    fn clusters_take_split_k_like_stream_k_and_hybrids() {
         let dev = DeviceSpec::H200;
         let c2 = variant(128).with_cluster(2).unwrap();
         // 1528 x 896: 6 row pairs x 7 columns = 42 tiles under 66 clusters.
@@ -1430,10 +1508,12 @@ pub(crate) mod tests {
             assert!(d.sk_ctas <= 66 && d.grid <= 132, "{d:?}");
             assert!(d.is_data_parallel() || d.sk_tiles == 42, "{d:?}");
         }
-        // 4888 x 832: 20 row pairs x 7 columns = 140 tiles over 66 clusters: data-parallel.
+        // 4888 x 832: 20 row pairs x 7 columns = 140 tiles over 66 clusters: data-parallel
+        // and the hybrids (the last 8 units plus a wave of 66 split, or the 8 alone).
         let over = decompositions_with(&c2, &tn(4888, 832, 4528), &dev, Forced::Auto);
-        assert_eq!(over.len(), 1);
-        assert!(over[0].0.is_data_parallel());
+        let mut tags: Vec<(u64, u32)> = over.iter().map(|(d, _)| (d.sk_tiles, d.sk_ctas)).collect();
+        tags.sort();
+        assert_eq!(tags, vec![(0, 0), (8, 66), (74, 66)], "{over:?}");
         // The planner takes it where it measured fastest: 1528x896x14568 TN 75.3 us on 128x192
         // clusters sk30x60 against 92.7 for 128x128 clusters data-parallel (`19f`).
         let plan = &crate::plan::candidates(&under, &dev).unwrap()[0];
