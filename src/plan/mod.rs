@@ -748,8 +748,29 @@ fn swap_margin(p: &GemmProblem, swapped: &Plan) -> f64 {
     }
 }
 
+/// The direct plans' best estimates the transposed plans are held against (`swapped_plans`):
+/// of them all, and of those that are not hybrids over clusters (`streamk::is_cluster_hybrid`,
+/// session 48). The margin was fitted between plain plans, and a transposed plain plan held
+/// against a direct cluster hybrid lost where it should not: `48c`'s TT moves from a transposed
+/// plan onto a direct cluster hybrid the model put 3-9% slower ran 1.00-1.13x the time (the
+/// other TT moves 0.78-1.03x). So a transposed cluster hybrid must beat every direct plan by
+/// the margin, a plain one the plain direct plans, and the rest is ranked by estimate.
+#[derive(Clone, Copy, Debug)]
+pub struct DirectBest {
+    pub all: u64,
+    pub plain: u64,
+}
+
+/// Whether `c` (a plan of `p`) is a hybrid over clusters (`streamk::is_cluster_hybrid`).
+fn cluster_hybrid(c: &Plan, p: &GemmProblem, dev: &DeviceSpec) -> bool {
+    match c.kernel {
+        Kernel::Sm90(v) => streamk::is_cluster_hybrid(&v, p, &c.decomposition, dev),
+        _ => false,
+    }
+}
+
 /// The Hopper plans of `p` computed transposed (`Plan::swap`: D^T = op(B)^T op(A)^T, each
-/// operand keeping its majorness), given the best estimate of the direct plans (`None`: the
+/// operand keeping its majorness), given the best estimates of the direct plans (`None`: the
 /// direct problem has no Hopper plan).
 /// - A small m (decode-sized GEMMs in cuBLAS's column-major TN form put the tokens on m): all
 ///   of them, so the narrow tiles take it as n.
@@ -763,15 +784,27 @@ fn swap_margin(p: &GemmProblem, swapped: &Plan) -> f64 {
 ///
 /// Empty when the transposed problem has no Hopper plan either (the TMA rules fail alike:
 /// the same leading dimensions).
-pub fn swapped_plans(p: &GemmProblem, dev: &DeviceSpec, direct_best_ns: Option<u64>) -> Vec<Plan> {
-    if p.m == p.n && direct_best_ns.is_some() {
+pub fn swapped_plans(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    direct_best: Option<DirectBest>,
+) -> Vec<Plan> {
+    if p.m == p.n && direct_best.is_some() {
         return Vec::new(); // its own transpose, up to layouts
     }
-    let mut plans = hopper_plans(&p.transposed(), dev).unwrap_or_default();
-    match direct_best_ns {
+    let t = p.transposed();
+    let mut plans = hopper_plans(&t, dev).unwrap_or_default();
+    match direct_best {
         Some(_) if p.m <= SWAP_MAX_M && p.m < p.n => {}
         Some(best) => {
-            plans.retain(|s| (s.estimate_ns as f64) < best as f64 * (1.0 - swap_margin(p, s)));
+            plans.retain(|s| {
+                let against = if cluster_hybrid(s, &t, dev) {
+                    best.all
+                } else {
+                    best.plain
+                };
+                (s.estimate_ns as f64) < against as f64 * (1.0 - swap_margin(p, s))
+            });
         }
         None => {}
     }
@@ -842,7 +875,13 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                     );
                 }
             }
-            let best = h[0].estimate_ns;
+            let best = DirectBest {
+                all: h[0].estimate_ns,
+                plain: h
+                    .iter()
+                    .find(|c| !cluster_hybrid(c, p, dev))
+                    .map_or(h[0].estimate_ns, |c| c.estimate_ns),
+            };
             out.extend(h);
             // The transposed problem's plans go in by the model's estimate: before the first
             // plan modelled slower (D-copy plans lead whenever the copy pays, although their
@@ -1401,6 +1440,32 @@ mod tests {
             Kernel::Sm90(v) => v.block_n <= sm90::MAX_BIAS_ALONG_N_TILE,
             _ => false,
         }));
+    }
+
+    #[test]
+    fn transposed_plans_are_held_against_the_plain_direct_plans() {
+        // Session 48 (H200, TT): where a transposed plain plan was first, a direct hybrid over
+        // clusters the model puts slower does not take its place by the swap margin
+        // (6024x2136x8992 ran 1.13x the time on it, `48c`); where the cluster hybrid models
+        // far below everything, it is first (2904x1496x13976 175.2 us against 205.5 on the
+        // transposed 128x160 clusters, 6896x2520x8776 403.1 against 450.7 on 2 x 2, `48b`).
+        let dev = DeviceSpec::H200;
+        let tt = |m, n, k| crate::problem::dense_bf16(m, n, k, 1, 1);
+        let first = |m, n, k| tile_candidates(&tt(m, n, k), &dev).unwrap()[0];
+        let c = first(6024, 2136, 8992);
+        assert!(
+            c.swap && !cluster_hybrid(&c, &tt(6024, 2136, 8992).transposed(), &dev),
+            "{}",
+            c.name()
+        );
+        for (m, n, k) in [(2904, 1496, 13976), (6896, 2520, 8776)] {
+            let c = first(m, n, k);
+            assert!(
+                !c.swap && cluster_hybrid(&c, &tt(m, n, k), &dev),
+                "{m}x{n}x{k}: {}",
+                c.name()
+            );
+        }
     }
 
     #[test]

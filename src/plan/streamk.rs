@@ -812,6 +812,21 @@ pub fn cluster_hybrids() -> bool {
     *F
 }
 
+/// Whether `d` is one of `cluster_hybrids`' schedules: a Stream-K phase over multicast clusters
+/// of a problem with more cluster blocks than the device holds clusters (the split-K-like
+/// Stream-K over clusters, fewer blocks than clusters, is not).
+pub fn is_cluster_hybrid(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    d: &Decomposition,
+    dev: &DeviceSpec,
+) -> bool {
+    let cm = v.multicast_size();
+    cm > 1
+        && !d.is_data_parallel()
+        && v.num_tiles(p) / cm as u64 > dev.resident_clusters(cm).max(1) as u64
+}
+
 /// The decompositions worth considering for `v` on `p`, best first by the model (ties keep
 /// the data-parallel one first: it needs no workspace), each with its modelled seconds.
 /// `DEEPGEMM_DECOMPOSITION` narrows or forces the list (see `Forced`).
