@@ -1241,10 +1241,14 @@ pub(crate) mod tests {
         // + a Stream-K phase) are among the candidates, scheduled over clusters, as the kernel
         // walks them (units = blocks, CTAs = clusters; the grid counts CTAs).
         let dev = DeviceSpec::H200;
+        // A strided batch too: 5 x (8 x 4) tiles of 128x256, linear across the batches.
+        let mut batched = tn(1024, 1024, 2048);
+        batched.batch = 5;
         for p in [
             tn(2904, 1496, 13976),
             tn(4080, 2056, 5064),
             tn(8192, 8192, 1024),
+            batched,
         ] {
             for bn in [128, 256] {
                 let base = variant(bn);
