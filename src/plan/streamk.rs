@@ -802,9 +802,10 @@ pub fn solo_streamk() -> bool {
 /// problem has more cluster blocks than the device holds clusters, among the model's
 /// candidates; `DEEPGEMM_CLUSTER_SK=0` leaves them out (before session 48 only unclustered
 /// tiles had them: `19e`'s 4888x832x4528 TT on 128x128 clusters ran 1.22x the unclustered
-/// hybrid's time). Session 48's sweep (`48a`) of 47 large shapes found the unclustered hybrids
-/// 1.0-1.4x the best data-parallel plan (the 1.3-1.4x on lines mid-sector, where the
-/// clusters' B multicast halves the L2 requests). Read once.
+/// hybrid's time). Session 48's sweep (`48a`) of large shapes found the unclustered hybrids
+/// 0.99-1.43x the best data-parallel plan (1.12-1.43x on lines mid-sector, where the clusters'
+/// B multicast halves the L2 requests); with these, 59 moved shape-layouts out of sample ran
+/// 0.964 of their time (`48d`). Read once.
 pub fn cluster_hybrids() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
         !std::env::var("DEEPGEMM_CLUSTER_SK").is_ok_and(|v| v.trim() == "0")
