@@ -54,6 +54,25 @@ __device__ __forceinline__ void probe_consume(unsigned long long* full, unsigned
   g_cycles[blockIdx.x] = clock64_now() - t0;
 }
 
+// Both producers' prologue: the ring's first byte on the swizzle period, its barriers
+// initialised (a full barrier expects `full_count` arrivals, an empty one the consumer's), and
+// the CTA past them.
+__device__ __forceinline__ unsigned probe_ring_setup(const unsigned char* smem_raw,
+                                                     unsigned long long* full,
+                                                     unsigned long long* empty, int stages,
+                                                     unsigned full_count) {
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbarrier_init(smem_addr(&full[s]), full_count);
+      mbarrier_init(smem_addr(&empty[s]), 1);
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+  const unsigned raw = smem_addr(smem_raw);
+  return raw + ((1024u - (raw & 1023u)) & 1023u);
+}
+
 // 64 threads: thread 0 produces, thread 32 consumes. The maps view each operand as (64 k, row,
 // k-slab) with the row stride the pitch, as the kernel's K-major maps do.
 extern "C" __global__ void __launch_bounds__(64, 1)
@@ -62,19 +81,10 @@ extern "C" __global__ void __launch_bounds__(64, 1)
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   __shared__ unsigned long long full[kMaxStages];
   __shared__ unsigned long long empty[kMaxStages];
-  const unsigned raw = smem_addr(smem_raw);
-  const unsigned base = raw + ((1024u - (raw & 1023u)) & 1023u);
+  const unsigned base = probe_ring_setup(smem_raw, full, empty, stages, 1);
   const int stage_bytes = (bm + bn) * 128;
   const int a_row = (static_cast<int>(blockIdx.x) % a_tiles) * bm;
   const int b_row = (static_cast<int>(blockIdx.x) % b_tiles) * bn;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) {
-      mbarrier_init(smem_addr(&full[s]), 1);
-      mbarrier_init(smem_addr(&empty[s]), 1);
-    }
-    fence_barrier_init();
-  }
-  __syncthreads();
   if (threadIdx.x == 0) {
     for (int i = 0; i < iters; ++i) {
       const int s = i % stages;
@@ -99,19 +109,10 @@ extern "C" __global__ void __launch_bounds__(160, 1)
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   __shared__ unsigned long long full[kMaxStages];
   __shared__ unsigned long long empty[kMaxStages];
-  const unsigned raw = smem_addr(smem_raw);
-  const unsigned base = raw + ((1024u - (raw & 1023u)) & 1023u);
+  const unsigned base = probe_ring_setup(smem_raw, full, empty, stages, kCpThreads);
   const int stage_bytes = (bm + bn) * 128;
   const int a_row = (static_cast<int>(blockIdx.x) % a_tiles) * bm;
   const int b_row = (static_cast<int>(blockIdx.x) % b_tiles) * bn;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) {
-      mbarrier_init(smem_addr(&full[s]), kCpThreads);
-      mbarrier_init(smem_addr(&empty[s]), 1);
-    }
-    fence_barrier_init();
-  }
-  __syncthreads();
   if (threadIdx.x < kCpThreads) {
     const int chunks = (bm + bn) * 8;  // 16-byte chunks a stage, 8 a row
     for (int i = 0; i < iters; ++i) {

@@ -903,9 +903,6 @@ pub(crate) fn decompositions_solo_sk(
     if along_n && force == Forced::Auto && !cluster_n_pays(v, p) {
         return Vec::new();
     }
-    if force == Forced::Hybrid && along_n {
-        return Vec::new();
-    }
     // The scheduler's units: CTAs, or multicast clusters walking blocks of tiles (see
     // `Decomposition`), as many as the device holds at once; `sms` and `tiles` count those,
     // the grid CTAs.
@@ -918,7 +915,12 @@ pub(crate) fn decompositions_solo_sk(
         sk_ctas: 0,
         grid: (tiles.min(sms) * cm) as u32,
     };
-    let mut list = vec![dp];
+    // Under a forced `hybrid` only the hybrids below (none for clusters along n).
+    let mut list = if force == Forced::Hybrid {
+        Vec::new()
+    } else {
+        vec![dp]
+    };
     let sk = |sk_tiles: u64, ctas: u64| Decomposition {
         sk_tiles,
         sk_ctas: ctas as u32,
@@ -932,9 +934,6 @@ pub(crate) fn decompositions_solo_sk(
         // Clusters along n: data-parallel only unless forced (see `cluster_n_pays`).
         Forced::Auto if along_n => {}
         Forced::Auto | Forced::Hybrid => {
-            if force == Forced::Hybrid {
-                list.clear();
-            }
             // Clusters along m too since session 48 (`cluster_hybrids`); not along n.
             let hybrid_units =
                 cm == 1 || (v.cluster_m == 2 && (force == Forced::Hybrid || cluster_hybrids()));
