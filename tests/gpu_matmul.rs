@@ -835,6 +835,53 @@ fn swapped_bias_group(name: &str, shapes: &[((bool, bool), u64, u64, u64)], vari
     g.finish();
 }
 
+/// A 16-bit column-major D whose columns are not 16 bytes apart (odd leading dimensions), with
+/// beta = 0 written in place: the shapes reach the Hopper tiles 64+ wide, whose boxes such a D
+/// takes as 16-byte granules (SM90_FLAG_D_GRANULES, in kernels built with DG_D_GRANULES) or
+/// down its columns. Ragged m on both sides of a warpgroup's 64 rows, every epilogue, batches
+/// with odd strides, device scalars (the kernel checks beta), and a beta != 0 beside them.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn odd_d_in_place() {
+    let env = Env::new();
+    let mut g = Group::new("odd_d_in_place");
+    let shapes: [(u64, u64, u64); 8] = [
+        (63, 200, 256),
+        (64, 130, 320),
+        (65, 256, 192),
+        (127, 300, 512),
+        (129, 72, 256),
+        (200, 520, 128),
+        (1000, 257, 384),
+        (1003, 1001, 512),
+    ];
+    for (i, &(m, n, k)) in shapes.iter().enumerate() {
+        for (j, &cd) in [DType::BF16, DType::F16].iter().enumerate() {
+            let mut s = spec(cd, cd, false, TRANSPOSES[(i + j) % 4], m, n, k);
+            s.pad[D] = [1, 3, 5, 7][(i + 2 * j) % 4];
+            s.pad[C] = s.pad[D];
+            s.epi = Epi::ALL[(i + j) % Epi::ALL.len()];
+            if s.epi.has_bias() && j == 1 {
+                s.bias_type = Some(DType::F32);
+            }
+            if i % 3 == 2 {
+                s.batch = 2;
+                s.batch_pad = [0, 0, 3, 3];
+                s.bias_batch_stride = if s.epi.has_bias() { m + 1 } else { 0 };
+            }
+            s.device_scalars = i % 4 == 3;
+            g.lt_case(&env, &s, CallMode::USUAL);
+            if i % 2 == 0 {
+                // The same D with beta != 0: C is read, so the general epilogue stores it.
+                let mut t = s;
+                t.beta = 0.5;
+                g.lt_case(&env, &t, CallMode::USUAL);
+            }
+        }
+    }
+    g.finish();
+}
+
 /// The skinny kernel (`plan::skinny`: decode's GEMMs, one side of D at most 16, both operands
 /// K-major): the small side as m (computed transposed, a bias then along n) and as n, at 1, 3,
 /// 8, 9 and 16 columns (both column variants, ragged), long sides over and under whole CTAs

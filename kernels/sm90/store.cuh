@@ -29,6 +29,7 @@
 #pragma once
 
 #include "ptx/barrier.cuh"
+#include "ptx/smem.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/ldmatrix.cuh"
 #include "ptx/mbarrier.cuh"
@@ -85,6 +86,77 @@ __device__ __forceinline__ StoredBoxes stored_boxes(const Sm90Params& p, long lo
   const long long left = p.n - col_base;
   const int end = left >= kBlockN ? kBoxes : static_cast<int>((left + kBox - 1) / kBox);
   return {first, end};
+}
+
+// A column-major 16-bit D whose columns do not start on 16-byte boundaries (SM90_FLAG_D_GRANULES:
+// an odd leading dimension, PyTorch's logits at vocabulary 50257, 4095^3), which TMA cannot
+// store: the staged box (lines = columns, 128 bytes each, 128-byte swizzle) goes out as the
+// 16-byte granules of global memory each column covers, read from the line at their byte
+// shift (five words funnel-shifted by 16 bits where the shift is 2 mod 4), and the column's
+// few elements in the granules it shares with its neighbours (at most 7 at each end, more at
+// a ragged m) as single 16-bit stores. A quarter-warp takes a line, lane u the granule that
+// ends in the line's unit u (rows 8u..8u + 7) and that unit's elements outside granules. One
+// 16-byte store writes what the general epilogue's stores down the columns wrote 2 bytes a
+// lane (PyTorch's logits ran 1.38x an aligned D's time with those, BENCHMARKS.md session 15).
+// Word-wise reads, not a unit and a shuffle: with the later boxes' accumulators live, the
+// shuffled window spilled at 128 x 256. Every thread of the warpgroup calls it, after the
+// barrier that publishes the box.
+__device__ __forceinline__ void store_granules(unsigned buf, int tid, const Sm90Params& p,
+                                               long long row_base, long long col0, int box_cols,
+                                               long long batch) {
+  const int lane = tid % 32;
+  const int warp = tid / 32;
+  const int u = lane % 8;
+  const long long rows_left = p.m - row_base;
+  const int rows = rows_left < 64 ? static_cast<int>(rows_left) : 64;
+  unsigned short* const d = static_cast<unsigned short*>(p.d) + batch * p.d_bs + row_base;
+  // A runtime loop: the later boxes' accumulators are live here.
+#pragma unroll 1
+  for (int it = 0; it < 4; ++it) {
+    const int line = 16 * it + 4 * warp + lane / 8;
+    const long long col = col0 + line;
+    if (line >= box_cols || col >= p.n) {
+      continue;
+    }
+    unsigned short* const col_ptr = d + col * p.d_ns;
+    const unsigned long long g = reinterpret_cast<unsigned long long>(col_ptr);
+    const int o = static_cast<int>(g & 15ull);  // even: 16-bit elements
+    const unsigned long long g0 = g - o;
+    // The column's whole granules: [lo, hi) from g0, i.e. its rows [(16 lo - o) / 2,
+    // (16 hi - o) / 2).
+    const int lo = o != 0 ? 1 : 0;
+    const int hi = static_cast<int>((((g + 2ull * rows) & ~15ull) - g0) >> 4);
+    const unsigned line_addr = buf + 128u * static_cast<unsigned>(line);
+    const unsigned swizzle = static_cast<unsigned>(line) & 7u;
+    if (u >= lo && u < hi) {
+      // Granule u holds the line's bytes [16u - o, 16u - o + 16).
+      const int first_byte = 16 * u - o;
+      const int word = first_byte >> 2;
+      const unsigned bits = 8u * static_cast<unsigned>(first_byte & 3);
+      unsigned x[5];
+#pragma unroll
+      for (int j = 0; j < 5; ++j) {
+        const int wj = word + j;
+        x[j] = wj < 32 ? ld_shared_u32(line_addr + 16u * ((static_cast<unsigned>(wj) >> 2) ^ swizzle) +
+                                       4u * (static_cast<unsigned>(wj) & 3u))
+                       : 0u;
+      }
+      // funnelshift_r(a, b, s) = the low word of (b:a) >> s; s = 0 gives a.
+      *reinterpret_cast<U32x4*>(g0 + 16ull * static_cast<unsigned>(u)) =
+          U32x4{__funnelshift_r(x[0], x[1], bits), __funnelshift_r(x[1], x[2], bits),
+                __funnelshift_r(x[2], x[3], bits), __funnelshift_r(x[3], x[4], bits)};
+    }
+    const int first = (16 * lo - o) / 2;
+    const int last = (16 * hi - o) / 2;
+    const unsigned unit_addr = line_addr + 16u * (static_cast<unsigned>(u) ^ swizzle);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int r = 8 * u + i;
+      if (r < rows && !(hi > lo && r >= first && r < last)) {
+        col_ptr[r] = ld_shared_u16(unit_addr + 2u * i);
+      }
+    }
+  }
 }
 
 // Loads box `box` of C into the staging buffer `buf`, signalling `bar`; one thread. C's map
@@ -257,6 +329,12 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const int lane = tid % 32;
   const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
+  // D's boxes leave from registers (store_granules), not by TMA (gemm.cuh: DG_D_GRANULES).
+#ifdef DG_D_GRANULES
+  const bool granules = (p.flags & SM90_FLAG_D_GRANULES) != 0;
+#else
+  constexpr bool granules = false;
+#endif
   // A bias along n (a swapped problem): a value per column, staged as fp32 in this
   // warpgroup's `bias_n` (stage_bias_cols) and read back a fragment group at a time below.
   // kBiasColOk: built with it (gemm.cuh `TmaBiasCol`).
@@ -433,7 +511,9 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     fence_view_async_shared();
     trace.mark(2 + 3 * box);
     named_barrier_sync(barrier_id, 128);
-    if (tid == 0) {
+    if (!kLoadC && !kFixup && granules) {
+      store_granules(buf, tid, p, row_base, col0, box_cols, batch);
+    } else if (tid == 0) {
       const int col_coord = static_cast<int>(col0);
       if constexpr (kStoreCols == S::kBox) {
         if (row_major) {
