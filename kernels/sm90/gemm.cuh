@@ -1094,7 +1094,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               // The general staging is the TMA stores' (beta != 0 with C through TMA in the
               // launch's other tiles): their reads are done before it is written (the
               // epilogue's first barrier orders the other threads after this one).
-              if (tma_store && tid == 0) {
+              if (tma_store && (granules ? tid < 64 : tid == 0)) {
                 tma_store_wait_read<0>();
               }
             }
@@ -1126,7 +1126,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // complete when the kernel is, so only the reads are waited for (as CUTLASS's epilogue
     // tail): waiting for the writes kept each CTA resident for their round trip.
     if constexpr (kCanTmaStore) {
-      if (tma_store && tid == 0) {
+      // With D in granules, threads 0-63 issue the copies (store.cuh `store_granules`).
+      if (tma_store && (granules ? tid < 64 : tid == 0)) {
         tma_store_wait_read<0>();
       }
     }
