@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Session 49, calls c and d (~6 min): a column-major 16-bit D whose columns are not 16 bytes apart
+# Session 49, calls c and d (~6 min; the code measured is in commits ecdff9e (c: granules
+# from registers) and its successor (d: bulk copies), both slower and reverted, see
+# BENCHMARKS.md session 49): a column-major 16-bit D whose columns are not 16 bytes apart
 # (odd leading dimension: PyTorch's logits at vocabulary 50257, 4095^3, 4097x4096x4096, D's ld
 # + 1) stored as 16-byte granules from the TMA-store epilogue's staging (kernels/sm90/store.cuh
 # `store_granules`, SM90_FLAG_D_GRANULES), built only under DEEPGEMM_NVRTC_DEFINES=DG_D_GRANULES

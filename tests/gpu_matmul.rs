@@ -835,11 +835,11 @@ fn swapped_bias_group(name: &str, shapes: &[((bool, bool), u64, u64, u64)], vari
     g.finish();
 }
 
-/// A 16-bit column-major D whose columns are not 16 bytes apart (odd leading dimensions), with
-/// beta = 0 written in place: the shapes reach the Hopper tiles 64+ wide, whose boxes such a D
-/// takes as 16-byte granules (SM90_FLAG_D_GRANULES, in kernels built with DG_D_GRANULES) or
-/// down its columns. Ragged m on both sides of a warpgroup's 64 rows, every epilogue, batches
-/// with odd strides, device scalars (the kernel checks beta), and a beta != 0 beside them.
+/// A 16-bit column-major D whose columns are not 16 bytes apart (odd leading dimensions)
+/// written in place, beta = 0 and 0.5: shapes that reach the Hopper tiles 64+ wide, whose
+/// general epilogue stores such a D down its columns (session 49 also ran this group on two
+/// granule-store epilogues it measured and reverted, BENCHMARKS.md). Ragged m on both sides of
+/// a warpgroup's 64 rows, every epilogue, batches with odd strides, device scalars.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn odd_d_in_place() {

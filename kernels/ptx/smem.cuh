@@ -16,18 +16,3 @@ __device__ __forceinline__ unsigned ld_shared_u32(unsigned addr) {
   asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
   return v;
 }
-
-// One 16-bit value from shared memory at byte address `addr` (2-byte aligned).
-__device__ __forceinline__ unsigned short ld_shared_u16(unsigned addr) {
-  unsigned short v;
-  asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr) : "memory");
-  return v;
-}
-
-// Four 32-bit words to shared memory at byte address `addr` (16-byte aligned).
-__device__ __forceinline__ void st_shared_v4(unsigned addr, unsigned a, unsigned b, unsigned c,
-                                             unsigned d) {
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(a), "r"(b), "r"(c),
-               "r"(d)
-               : "memory");
-}

@@ -31,11 +31,3 @@ __device__ __forceinline__ void tma_store_wait_read() {
   asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
 }
 
-
-// A bulk copy of `bytes` (a multiple of 16) from shared memory at `src` to global memory at
-// `dst`, both 16-byte aligned, in this thread's bulk async-group (PTX ISA "cp.async.bulk").
-__device__ __forceinline__ void bulk_store(unsigned long long dst, unsigned src, unsigned bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(dst), "r"(src),
-               "r"(bytes)
-               : "memory");
-}

@@ -738,19 +738,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && beta != 0.f &&
                         (p.flags & SM90_FLAG_C_TMA) != 0 &&
                         !(kSlabs8 && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
-    // A D that TMA cannot store but whose columns take 16-byte stores (SM90_FLAG_D_GRANULES)
-    // goes the same way with beta = 0: only the boxes' last step differs (store.cuh).
-    // Built only with DG_D_GRANULES (DEEPGEMM_NVRTC_DEFINES) while it is measured: in every
-    // instantiation ptxas spills at 200-256 wide; without it such a D takes the general
-    // epilogue whatever the flag.
-#ifdef DG_D_GRANULES
-    const bool granules = (p.flags & SM90_FLAG_D_GRANULES) != 0 && beta == 0.f;
-#else
-    constexpr bool granules = false;
-#endif
     const bool tma_store = !kForceDownLanes && kCanTmaStore &&
-                           (((p.flags & SM90_FLAG_TMA_STORE) != 0 && (beta == 0.f || load_c)) ||
-                            granules);
+                           (p.flags & SM90_FLAG_TMA_STORE) != 0 && (beta == 0.f || load_c);
     const unsigned c_bars = smem_addr(&smem.c_full[consumer * StoreShape::kBuffers]);
     const bool plain =
         beta == 0.f && (p.flags & SM90_FLAG_BIAS) == 0 && p.activation == SM90_ACT_NONE;
@@ -766,7 +755,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                                    consumer * BiasCol::kStride);
     constexpr long long kSlotFloats = 64LL * BLOCK_N;  // one warpgroup's partial tile
     unsigned boxes = 0;  // TMA-store boxes this warpgroup has written (picks the staging buffer)
-    if (tma_store && !granules && tid == 0) {
+    if (tma_store && tid == 0) {
       tma_prefetch_descriptor(&tmap_d);
       if (load_c || (p.flags & SM90_FLAG_D_BOXES) != 0) {
         tma_prefetch_descriptor(&tmap_c);  // C's map, or D's whole-box map
@@ -1080,9 +1069,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           bool stored = false;
           if constexpr (kCanTmaStore) {
             // The partials join the accumulators on their way to the TMA stores.
-            // Not with D in granules (built without: ptxas spilled), whose owners store down
-            // the columns.
-            if (tma_store && !load_c && !granules) {
+            if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
                   acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
                   row_lo, col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
@@ -1094,7 +1081,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               // The general staging is the TMA stores' (beta != 0 with C through TMA in the
               // launch's other tiles): their reads are done before it is written (the
               // epilogue's first barrier orders the other threads after this one).
-              if (tma_store && (granules ? tid < 64 : tid == 0)) {
+              if (tma_store && tid == 0) {
                 tma_store_wait_read<0>();
               }
             }
@@ -1126,8 +1113,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // complete when the kernel is, so only the reads are waited for (as CUTLASS's epilogue
     // tail): waiting for the writes kept each CTA resident for their round trip.
     if constexpr (kCanTmaStore) {
-      // With D in granules, threads 0-63 issue the copies (store.cuh `store_granules`).
-      if (tma_store && (granules ? tid < 64 : tid == 0)) {
+      if (tma_store && tid == 0) {
         tma_store_wait_read<0>();
       }
     }

@@ -29,7 +29,6 @@
 #pragma once
 
 #include "ptx/barrier.cuh"
-#include "ptx/smem.cuh"
 #include "ptx/fence.cuh"
 #include "ptx/ldmatrix.cuh"
 #include "ptx/mbarrier.cuh"
@@ -86,110 +85,6 @@ __device__ __forceinline__ StoredBoxes stored_boxes(const Sm90Params& p, long lo
   const long long left = p.n - col_base;
   const int end = left >= kBlockN ? kBoxes : static_cast<int>((left + kBox - 1) / kBox);
   return {first, end};
-}
-
-// A column-major 16-bit D whose columns do not start on 16-byte boundaries (SM90_FLAG_D_GRANULES:
-// an odd leading dimension, PyTorch's logits at vocabulary 50257, 4095^3), which TMA cannot
-// store as a tensor: the staged box (lines = columns, 128 bytes each, 128-byte swizzle) is
-// rewritten in place so that each line's bytes sit at their global address's offset within 16
-// bytes, its whole 16-byte granules then go out by one bulk copy a column (asynchronous, like
-// the TMA store: the next tile's mainloop overlaps them), and its few elements in the granules
-// it shares with its neighbours (at most 7 at each end, more at a ragged m) as single 16-bit
-// stores. A quarter-warp takes a line, lane u granule u (the line's bytes 16u - o.., o the
-// column's offset, read as five words funnel-shifted by 16 bits where o is 2 mod 4) and the
-// end elements of the line's unit u. Threads 0-63 issue the copies of lines 0-63 and commit
-// a bulk group each box (empty where they issued none), so each waits for its own reads as
-// thread 0 does for the TMA store. Stores from registers instead (16-byte granules, session 49)
-// ran 4-13% slower than the general epilogue's stores down the columns. Every thread of the
-// warpgroup calls it, after the barrier that publishes the box.
-struct GranuleLine {
-  unsigned long long g0;  // the column's first element's address, rounded down to 16 bytes
-  int o;                  // that element's offset from g0 (even)
-  int lo, hi;             // the column's whole granules [lo, hi) from g0
-  bool ok;                // the column is inside D
-};
-__device__ __forceinline__ GranuleLine granule_line(const Sm90Params& p, long long row_base,
-                                                    long long col0, int box_cols, long long batch,
-                                                    int line, int rows) {
-  GranuleLine l;
-  const long long col = col0 + line;
-  l.ok = line < box_cols && col < p.n;
-  const unsigned long long g = reinterpret_cast<unsigned long long>(
-      static_cast<unsigned short*>(p.d) + batch * p.d_bs + row_base + col * p.d_ns);
-  l.o = static_cast<int>(g & 15ull);
-  l.g0 = g - l.o;
-  l.lo = l.o != 0 ? 1 : 0;
-  l.hi = static_cast<int>((((g + 2ull * rows) & ~15ull) - l.g0) >> 4);
-  return l;
-}
-__device__ __forceinline__ void store_granules(unsigned buf, int barrier_id, int tid,
-                                               const Sm90Params& p, long long row_base,
-                                               long long col0, int box_cols, long long batch) {
-  const int lane = tid % 32;
-  const int warp = tid / 32;
-  const int u = lane % 8;
-  const long long rows_left = p.m - row_base;
-  const int rows = rows_left < 64 ? static_cast<int>(rows_left) : 64;
-  // A runtime loop: the later boxes' accumulators are live here.
-#pragma unroll 1
-  for (int it = 0; it < 4; ++it) {
-    const int line = 16 * it + 4 * warp + lane / 8;
-    const GranuleLine l = granule_line(p, row_base, col0, box_cols, batch, line, rows);
-    const unsigned line_addr = buf + 128u * static_cast<unsigned>(line);
-    const unsigned swizzle = static_cast<unsigned>(line) & 7u;
-    // Granule u holds the line's bytes [16u - o, 16u - o + 16).
-    const int first_byte = 16 * u - l.o;
-    const int word = first_byte >> 2;
-    const unsigned bits = 8u * static_cast<unsigned>(first_byte & 3);
-    const bool granule = l.ok && u >= l.lo && u < l.hi;
-    unsigned x[5];
-#pragma unroll
-    for (int j = 0; j < 5; ++j) {
-      const int wj = word + j;
-      x[j] = granule && wj >= 0 && wj < 32
-                 ? ld_shared_u32(line_addr + 16u * ((static_cast<unsigned>(wj) >> 2) ^ swizzle) +
-                                 4u * (static_cast<unsigned>(wj) & 3u))
-                 : 0u;
-    }
-    // The unit's elements outside the whole granules, read before the line is rewritten.
-    const int first = (16 * l.lo - l.o) / 2;
-    const int last = (16 * l.hi - l.o) / 2;
-    const unsigned unit_addr = line_addr + 16u * (static_cast<unsigned>(u) ^ swizzle);
-    unsigned short ends[8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const int r = 8 * u + i;
-      const bool end = l.ok && r < rows && !(l.hi > l.lo && r >= first && r < last);
-      ends[i] = end ? ld_shared_u16(unit_addr + 2u * i) : 0;
-    }
-    __syncwarp();  // the line's 8 lanes have read it
-    if (granule) {
-      // funnelshift_r(a, b, s) = the low word of (b:a) >> s; s = 0 gives a.
-      st_shared_v4(line_addr + 16u * static_cast<unsigned>(u), __funnelshift_r(x[0], x[1], bits),
-                   __funnelshift_r(x[1], x[2], bits), __funnelshift_r(x[2], x[3], bits),
-                   __funnelshift_r(x[3], x[4], bits));
-    }
-    unsigned short* const col_ptr = reinterpret_cast<unsigned short*>(l.g0 + l.o);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const int r = 8 * u + i;
-      if (l.ok && r < rows && !(l.hi > l.lo && r >= first && r < last)) {
-        col_ptr[r] = ends[i];
-      }
-    }
-  }
-  // The rewritten lines, to the bulk copies (async proxy).
-  fence_view_async_shared();
-  named_barrier_sync(barrier_id, 128);
-  if (tid < 64) {
-    const GranuleLine l = granule_line(p, row_base, col0, box_cols, batch, tid, rows);
-    if (l.ok && l.hi > l.lo) {
-      bulk_store(l.g0 + 16ull * static_cast<unsigned>(l.lo),
-                 buf + 128u * static_cast<unsigned>(tid) + 16u * static_cast<unsigned>(l.lo),
-                 16u * static_cast<unsigned>(l.hi - l.lo));
-    }
-    tma_store_commit();
-  }
 }
 
 // Loads box `box` of C into the staging buffer `buf`, signalling `bar`; one thread. C's map
@@ -362,12 +257,6 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
   const int lane = tid % 32;
   const bool row_major = (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0;
   const bool bias_f32 = (p.flags & SM90_FLAG_BIAS_F32) != 0;
-  // D's boxes leave from registers (store_granules), not by TMA (gemm.cuh: DG_D_GRANULES).
-#ifdef DG_D_GRANULES
-  const bool granules = (p.flags & SM90_FLAG_D_GRANULES) != 0;
-#else
-  constexpr bool granules = false;
-#endif
   // A bias along n (a swapped problem): a value per column, staged as fp32 in this
   // warpgroup's `bias_n` (stage_bias_cols) and read back a fragment group at a time below.
   // kBiasColOk: built with it (gemm.cuh `TmaBiasCol`).
@@ -448,7 +337,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
       // C's box has landed in the buffer, which its last store had read before the load.
       mbarrier_wait_parity(c_bars + 8u * buf_index, (boxes / S::kBuffers) & 1u);
     } else {
-      if (granules ? tid < 64 : tid == 0) {
+      if (tid == 0) {
         tma_store_wait_read<1>();  // box - 2's store has read this buffer
       }
       named_barrier_sync(barrier_id, 128);
@@ -544,9 +433,7 @@ __device__ __forceinline__ void epilogue_tma_store(const float (&acc)[kAccRegs],
     fence_view_async_shared();
     trace.mark(2 + 3 * box);
     named_barrier_sync(barrier_id, 128);
-    if (!kLoadC && !kFixup && granules) {
-      store_granules(buf, barrier_id, tid, p, row_base, col0, box_cols, batch);
-    } else if (tid == 0) {
+    if (tid == 0) {
       const int col_coord = static_cast<int>(col0);
       if constexpr (kStoreCols == S::kBox) {
         if (row_major) {

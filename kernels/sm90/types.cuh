@@ -138,12 +138,6 @@ static_assert(sizeof(TmaDescriptor) == 128, "CUtensorMap is 128 bytes");
 // 16-column slabs (a slab store writes 32 bytes a row, a quarter of a whole box's); for a
 // column-major D in one store, D's map then having that box's width (BLOCK_N % 64 columns).
 #define SM90_FLAG_D_BOXES 256
-// Without SM90_FLAG_TMA_STORE: D is column-major and 16-bit but its columns do not start on
-// 16-byte boundaries (an odd leading dimension, an offset base), so TMA cannot store it, and
-// no bias runs along n. With beta = 0 the TMA-store epilogue's staging is used all the same and
-// its boxes leave as 16-byte granules from registers (sm90/store.cuh `store_granules`); with
-// beta != 0 the general epilogue's stores down the columns.
-#define SM90_FLAG_D_GRANULES 512
 
 #define SM90_ACT_NONE 0
 #define SM90_ACT_RELU 1

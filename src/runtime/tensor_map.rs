@@ -217,20 +217,6 @@ pub fn encode(args: &TiledEncode) -> Result<TensorMap> {
     Ok(map)
 }
 
-/// Whether D of `p` at `ptrs` suits FLAG_D_GRANULES (for a variant with the TMA-store
-/// epilogue, whose staging it uses): 16-bit, unit stride along m, 2-byte aligned, no bias along
-/// n, and a beta that may be 0 (0 on the host, or on the device, which the kernel checks).
-pub fn d_granules(p: &GemmProblem, ptrs: &GemmPointers) -> bool {
-    p.cd_type.size_bytes() == 2
-        && p.d.row == 1
-        && ptrs.d % 2 == 0
-        && !(p.epilogue.bias && p.bias_along_n)
-        && match ptrs.beta {
-            Scalar::Host(b) => b == 0.0,
-            Scalar::Device(_) => true,
-        }
-}
-
 /// The kernel's SM90_FLAG_TMA_STORE: D's tensor map is valid and D suits the TMA-store epilogue
 /// (taken when beta is 0).
 pub const FLAG_TMA_STORE: i32 = 4;
@@ -247,12 +233,6 @@ pub const FLAG_C_TMA: i32 = 128;
 /// `plan::sm90::row_slabs_of_8`, and get no flag); a column-major D's in one store, D's map
 /// then having that box's width (`with_tail_box`).
 pub const FLAG_D_BOXES: i32 = 256;
-/// The kernel's SM90_FLAG_D_GRANULES: without FLAG_TMA_STORE, D is 16-bit, column-major and
-/// TMA cannot store it (its columns are not 16 bytes apart or its address is off the 16-byte
-/// grid), beta may be 0 and no bias runs along n (`d_granules`). Kernels built with
-/// DG_D_GRANULES then store its boxes as 16-byte granules (kernels/sm90/store.cuh
-/// `store_granules`); the others ignore it.
-pub const FLAG_D_GRANULES: i32 = 512;
 /// The kernel's SM90_FLAG_BIAS_COL: the bias runs along n (`GemmProblem::bias_along_n`).
 pub const FLAG_BIAS_COL: i32 = 16;
 /// The kernel's SM90_FLAG_STREAM_A and _B: every element of A (B) is loaded once, so the
@@ -545,9 +525,6 @@ impl Sm90Params {
                 Some(StoreLayout::ColMajor) => flags |= FLAG_TMA_STORE,
                 Some(StoreLayout::RowMajor) => flags |= FLAG_TMA_STORE | FLAG_D_ROW_MAJOR,
                 None => {}
-            }
-            if layout.is_none() && !padded_d && d_granules(p, ptrs) {
-                flags |= FLAG_D_GRANULES;
             }
             if c_ok {
                 flags |= FLAG_C_TMA;
@@ -1670,32 +1647,7 @@ mod tests {
             d: 0x3008,
             ..zero_beta
         };
-        // Off the 16-byte grid: no TMA store, but 16-byte granules (column-major 16-bit D).
-        assert_eq!(Sm90Params::new(&p, &odd_d, 0).flags, FLAG_D_GRANULES);
-        let odd_d_beta = GemmPointers {
-            d: 0x3008,
-            ..host_beta
-        };
-        assert_eq!(
-            Sm90Params::new(&p, &odd_d_beta, 0).flags & FLAG_D_GRANULES,
-            0,
-            "beta != 0 on the host: the general epilogue reads C"
-        );
-        let odd_d_device_beta = GemmPointers { d: 0x3008, ..ptrs };
-        assert_eq!(
-            Sm90Params::new(&p, &odd_d_device_beta, 0).flags & FLAG_D_GRANULES,
-            FLAG_D_GRANULES,
-            "a device beta: the kernel checks it"
-        );
-        assert_eq!(
-            Sm90Params::new_with(&p, &odd_d, 0, false, None).flags,
-            0,
-            "a variant without the TMA-store staging takes the general epilogue"
-        );
-        let mut c_odd_ld = c;
-        c_odd_ld.ld = 305;
-        let p_odd_d = GemmProblem::new(&op, &a, &b, &c_odd_ld, &c_odd_ld).unwrap();
-        assert_eq!(Sm90Params::new(&p_odd_d, &zero_beta, 0).flags, FLAG_D_GRANULES, "odd ld");
+        assert_eq!(Sm90Params::new(&p, &odd_d, 0).flags, 0);
         // Row-major D says so.
         let mut c_row = c;
         c_row.order = crate::types::order::ROW;
