@@ -690,6 +690,15 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         busiest = busiest.max(loads / (rate * dev.sm_count.max(1) as f64 / 132.0));
     }
     busiest = busiest.max(l2_request_s(v, p, dev));
+    // Every tile of the busiest CTA but its last (there the TMA store's drain is exposed
+    // too): its data-parallel waves, and its Stream-K tiles (an owner stores through the
+    // general epilogue as well).
+    let sk_owned = if d.sk_tiles > 0 {
+        d.sk_tiles.div_ceil(d.sk_ctas.max(1) as u64) as f64
+    } else {
+        0.0
+    };
+    busiest += (dp_waves + sk_owned - 1.0).max(0.0) * in_place_d_tile_s(v, p);
     let bytes = operand_bytes + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
     // A soft maximum: when streaming the operands bounds the time, less compute still helps
@@ -730,6 +739,28 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     } else {
         t
     }
+}
+
+/// What the general epilogue costs a data-parallel tile of `v` over the TMA-store epilogue, where
+/// `v` has the latter but D rules it out (an odd leading dimension, left in place:
+/// `plan::pack::d_pays` chose against D's copy, or the plan is not packed), per tile of the
+/// busiest CTA (`plan::pack::in_place_d_tile_s`), charged to every wave but the last, whose
+/// TMA stores no next mainloop hides either (charged there too, it moved 127x4095x4096 from
+/// its split-K pairs, 5% faster than the Stream-K plan it took in session 12's run). Both
+/// layouts: a transposed plan turns a column-major D into a row-major one, whose element-wise
+/// stores cost far more (`in_place_d_tile_s`), and charging only one layout sent odd-D
+/// problems to the other. Session 49 (`49c`/`49d`, main's build): 4096³
+/// with D's ld 4097 on 128x256 193.9 us against 175.4 aligned, PyTorch's logits 50257x8192x768
+/// 1,309 against ~897 for the aligned 50304 (session 15), where the model had put them at the
+/// aligned time.
+fn in_place_d_tile_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
+    if v.tma_store_cols(p).is_none()
+        || crate::plan::sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_ok()
+    {
+        return 0.0;
+    }
+    let area = v.block_m as u64 * v.block_n as u64;
+    crate::plan::pack::in_place_d_tile_s(p, v.block_n, v.num_tiles(p), area)
 }
 
 /// What a data-parallel launch measures over its model beyond what a Stream-K or split-K one
@@ -1002,6 +1033,35 @@ pub(crate) mod tests {
             HOPPER_SMEM_BUDGET,
         )
         .unwrap()
+    }
+
+    /// An odd D left in place (stored down its columns by the general epilogue) costs every
+    /// tile of the busiest CTA but its last the general epilogue's excess, data-parallel and
+    /// Stream-K tiles alike; an aligned D nothing.
+    #[test]
+    fn an_odd_d_in_place_is_charged_its_general_epilogue() {
+        let dev = DeviceSpec::H200;
+        let v = variant(256);
+        let aligned = tn(4096, 4096, 4096);
+        let mut odd = aligned;
+        odd.d.col = 4097;
+        odd.c.col = 4097;
+        let per_tile = in_place_d_tile_s(&v, &odd);
+        assert!(per_tile > 3e-6 && per_tile < 4e-6, "8 rounds of 32 columns: {per_tile}");
+        assert_eq!(in_place_d_tile_s(&v, &aligned), 0.0);
+        let dp = Decomposition::data_parallel(v.num_tiles(&odd), &dev);
+        let extra = estimate_s(&v, &odd, &dp, &dev) - estimate_s(&v, &aligned, &dp, &dev);
+        // 512 tiles: 4 waves, 3 of them charged.
+        assert!((extra - 3.0 * per_tile).abs() < 1e-9, "{extra}");
+        // One wave: nothing to hide its stores under either way.
+        let one = tn(1024, 4096, 4096);
+        let mut one_odd = one;
+        one_odd.d.col = 1025;
+        one_odd.c.col = 1025;
+        let dp1 = Decomposition::data_parallel(v.num_tiles(&one), &dev);
+        assert_eq!(estimate_s(&v, &one_odd, &dp1, &dev), estimate_s(&v, &one, &dp1, &dev));
+        // A narrow tile has the general epilogue only: its estimate fitted it already.
+        assert_eq!(in_place_d_tile_s(&variant(32), &odd), 0.0);
     }
 
     #[test]
