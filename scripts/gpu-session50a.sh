@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prepared in session 49 for the next GPU session (~8 min): what 49 merged without its last
-# measurement.
+# Prepared in session 49 for the next GPU session (two calls: `moves` ~2.5 min, `grid` ~8.5
+# min): what 49 merged without its last measurement.
 #   1. The whole gpu_matmul grid at main's defaults (last run whole in session 47; sessions 48
 #      and 49 changed plans: the cluster hybrids, the odd-D charge), with the new
 #      odd_d_in_place group. Predicted: all pass.
@@ -10,10 +10,15 @@
 #      of them at 0.92 of the time before; predicted 0.93-0.97 over all 34 (the 25 others not
 #      timed, 3 of them sampled under its first form onto other plans).
 #     here:  bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh 9aeb881
-#     there: timeout 580 bash scripts/gpu-session50a.sh; . scripts/gpu-env.sh; finish
+#     there: timeout 580 bash scripts/gpu-session50a.sh moves|grid; . scripts/gpu-env.sh; finish
 # Here, after: python3 scripts/compare-runs.py scripts/sweeps/50a 'new-*.txt' 'old-*.txt'
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
+if [ "${1:-moves}" = grid ]; then
+    precompile_all
+    grid grid-50a 380
+    exit
+fi
 "$B" --precompile "$(paste -sd, .gpu/shapes/kernels-50a.txt)" >/dev/null
 echo "precompile ${SECONDS}s"
 A="--no-cublas --iters 30 --warmup 5 --check none"
@@ -28,5 +33,3 @@ for l in tn nn tt nt; do
     bench chk-$l --iters 3 --warmup 1 --layout ${l^^} --pad 0,0,0,1 --shapes .gpu/shapes/moved-49-pad-d-$l.txt
     grep -c PASS "$OUT/chk-$l.txt"
 done
-precompile_all
-grid grid-50a 330
