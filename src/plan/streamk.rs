@@ -754,8 +754,12 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
 /// 1,309 against ~897 for the aligned 50304 (session 15), where the model had put them at the
 /// aligned time.
 fn in_place_d_tile_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
+    // As padded: D's aligned copy in the workspace (a packed plan's problem) takes the TMA
+    // store although its lines end inside a 16-byte unit; an odd leading dimension fails
+    // either way.
+    let host_zero = crate::problem::Scalar::Host(0.0);
     if v.tma_store_cols(p).is_none()
-        || crate::plan::sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_ok()
+        || crate::plan::sm90::tma_store_with(p, 0x1000, host_zero, true).is_ok()
     {
         return 0.0;
     }
