@@ -887,7 +887,8 @@ mod tests {
         // us in place, session 49, against ~196 through the copy, session 32), then D's copy.
         assert!(c[0].swap && c[0].pack.is_none(), "{}", c[0].name());
         assert!(
-            c.iter().all(|q| q.swap || q.pack.is_some() || !matches!(q.kernel, Kernel::Sm90(_))),
+            c.iter()
+                .all(|q| q.swap || q.pack.is_some() || !matches!(q.kernel, Kernel::Sm90(_))),
             "a direct plan leaves the row-major D in place"
         );
         let first = *c

@@ -1051,7 +1051,10 @@ pub(crate) mod tests {
         odd.d.col = 4097;
         odd.c.col = 4097;
         let per_tile = in_place_d_tile_s(&v, &odd);
-        assert!(per_tile > 3e-6 && per_tile < 4e-6, "8 rounds of 32 columns: {per_tile}");
+        assert!(
+            per_tile > 3e-6 && per_tile < 4e-6,
+            "8 rounds of 32 columns: {per_tile}"
+        );
         assert_eq!(in_place_d_tile_s(&v, &aligned), 0.0);
         let dp = Decomposition::data_parallel(v.num_tiles(&odd), &dev);
         let extra = estimate_s(&v, &odd, &dp, &dev) - estimate_s(&v, &aligned, &dp, &dev);
@@ -1063,7 +1066,10 @@ pub(crate) mod tests {
         one_odd.d.col = 1025;
         one_odd.c.col = 1025;
         let dp1 = Decomposition::data_parallel(v.num_tiles(&one), &dev);
-        assert_eq!(estimate_s(&v, &one_odd, &dp1, &dev), estimate_s(&v, &one, &dp1, &dev));
+        assert_eq!(
+            estimate_s(&v, &one_odd, &dp1, &dev),
+            estimate_s(&v, &one, &dp1, &dev)
+        );
         // A narrow tile has the general epilogue only: its estimate fitted it already.
         assert_eq!(in_place_d_tile_s(&variant(32), &odd), 0.0);
     }
