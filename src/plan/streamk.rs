@@ -741,12 +741,15 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     }
 }
 
-/// What the general epilogue costs a data-parallel tile of `v` over the TMA-store epilogue, where
-/// `v` has the latter but D rules it out (an odd leading dimension, left in place:
-/// `plan::pack::d_pays` chose against D's copy, or the plan is not packed), per tile of the
-/// busiest CTA (`plan::pack::in_place_d_tile_s`), charged to every wave but the last, whose
-/// TMA stores no next mainloop hides either (charged there too, it moved 127x4095x4096 from
-/// its split-K pairs, 5% faster than the Stream-K plan it took in session 12's run). Both
+/// What the general epilogue costs a tile of `v` over the TMA-store epilogue, where `v` has the
+/// latter but D rules it out (an odd leading dimension, left in place: `plan::pack::d_pays`
+/// chose against D's copy, or the plan is not packed), per tile of the busiest CTA
+/// (`plan::pack::in_place_d_tile_s`). `estimate_s` charges it to every tile of that CTA but
+/// its last, whose TMA stores no next mainloop hides either (charged there too, it moved
+/// 127x4095x4096 from its split-K pairs, 5% faster than the Stream-K plan it took in session
+/// 12's run), Stream-K tiles included (an owner stores through the general epilogue too;
+/// charging data-parallel waves only moved plans onto hybrids that ran 1.05-1.08x slower,
+/// `49e`). Both
 /// layouts: a transposed plan turns a column-major D into a row-major one, whose element-wise
 /// stores cost far more (`in_place_d_tile_s`), and charging only one layout sent odd-D
 /// problems to the other. Session 49 (`49c`/`49d`, main's build): 4096³
