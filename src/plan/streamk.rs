@@ -692,12 +692,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     busiest = busiest.max(l2_request_s(v, p, dev));
     // Every tile of the busiest CTA but its last (there the TMA store's drain is exposed
     // too): its data-parallel waves, and its Stream-K tiles (an owner stores through the
-    // general epilogue as well).
-    let sk_owned = if d.sk_tiles > 0 {
-        d.sk_tiles.div_ceil(d.sk_ctas.max(1) as u64) as f64
-    } else {
-        0.0
-    };
+    // general epilogue as well; none without a Stream-K phase).
+    let sk_owned = d.sk_tiles.div_ceil(d.sk_ctas.max(1) as u64) as f64;
     busiest += (dp_waves + sk_owned - 1.0).max(0.0) * in_place_d_tile_s(v, p);
     let bytes = operand_bytes + (p.m * p.n * p.batch) as f64 * p.cd_type.size_bytes() as f64;
     let floor = bytes / (HBM_BYTES_PER_S * dev.sm_count.max(1) as f64 / 132.0);
@@ -749,13 +745,11 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
 /// 127x4095x4096 from its split-K pairs, 5% faster than the Stream-K plan it took in session
 /// 12's run), Stream-K tiles included (an owner stores through the general epilogue too;
 /// charging data-parallel waves only moved plans onto hybrids that ran 1.05-1.08x slower,
-/// `49e`). Both
-/// layouts: a transposed plan turns a column-major D into a row-major one, whose element-wise
-/// stores cost far more (`in_place_d_tile_s`), and charging only one layout sent odd-D
-/// problems to the other. Session 49 (`49c`/`49d`, main's build): 4096³
-/// with D's ld 4097 on 128x256 193.9 us against 175.4 aligned, PyTorch's logits 50257x8192x768
-/// 1,309 against ~897 for the aligned 50304 (session 15), where the model had put them at the
-/// aligned time.
+/// `49e`). Both layouts: a transposed plan turns a column-major D into a row-major one, whose
+/// element-wise stores cost far more, and charging only one layout sent odd-D problems to the
+/// other. Session 49 (`49c`/`49d`, main's build): 4096³ with D's ld 4097 on 128x256 193.9 us
+/// against 175.4 aligned, PyTorch's logits 50257x8192x768 1,309 against ~897 for the aligned
+/// 50304 (session 15), where the model had put them at the aligned time.
 fn in_place_d_tile_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     // As padded: D's aligned copy in the workspace (a packed plan's problem) takes the TMA
     // store although its lines end inside a 16-byte unit; an odd leading dimension fails
