@@ -9,6 +9,13 @@ __device__ __forceinline__ unsigned mul_hi_u32(unsigned a, unsigned b) {
   return hi;
 }
 
+// max(a, b) where a NaN in either gives NaN (fmaxf returns the other operand): one FMNMX.
+__device__ __forceinline__ float fmax_nan(float a, float b) {
+  float r;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+  return r;
+}
+
 // The SM's cycle counter (one for all threads of a CTA). Volatile: each read is a fresh sample.
 __device__ __forceinline__ long long clock64_now() {
   long long t;
