@@ -1,4 +1,4 @@
-// Integer and clock instructions with no C++ spelling that NVRTC compiles without headers.
+// Integer, clock and float instructions with no C++ spelling that NVRTC compiles without headers.
 #pragma once
 
 // The high 32 bits of the 64-bit product a * b (the multiply of a division by multiply and
