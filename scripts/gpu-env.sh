@@ -168,6 +168,23 @@ bench() {
     grep -E "^[0-9]+x[0-9]+x[0-9]+ |^ratio" "$OUT/$name.txt" | awk '{print $1, $5, $7, $9}' | tr '\n' ';'; echo
     grep -E "^\[" "$OUT/$name.txt" | sed -e 's/.*heuristic [0-9.]* ms, //' -e 's/); check.*//' -e 's/dg_sm90_bf16_bf16_tn_//' | tr '\n' ' ' | cut -c1-3000; echo
 }
+# `gelu_checks LAYOUT...`: the bench's check (full float64 reference to 1024³, sample and
+# cuBLASLt above) of GELU and GELU + bias, bf16 and fp16, on five shapes (tiny, 1000³, tiles past
+# the edges, two large) in each layout, into $OUT/chk-LAYOUT-DTYPE-EPILOGUE.txt; prints the
+# PASS / FAIL counts of each (session 50's GELU change).
+gelu_checks() {
+    local l d e
+    for l in "$@"; do
+        for d in bf16 fp16; do
+            for e in gelu gelu_bias; do
+                timeout 40 "$B" --iters 2 --warmup 1 --layout "$l" --dtype $d --epilogue $e \
+                    --shape 131x67x129 --shape 1000x1000x1000 --shape 2472x1544x72 \
+                    --shape 4096x14336x4096 --shape 8192x8192x1024 >"$OUT/chk-$l-$d-$e.txt" 2>&1
+                echo "chk $l $d $e rc=$? ${SECONDS}s: $(grep -c ' PASS$' "$OUT/chk-$l-$d-$e.txt") PASS, $(grep -c 'FAIL' "$OUT/chk-$l-$d-$e.txt") FAIL"
+            done
+        done
+    done
+}
 # `trace LABEL ARGS...`: a DG_TRACE run of deepgemm alone (kernels built with phase clocks,
 # kernels/sm90/trace.cuh; TRACE_DEFINES=A,B adds experiment defines); prints the last launch's
 # dg_trace lines, its CTAs' spread (dg_span) and CTA 0's first TMA-store epilogue box by box

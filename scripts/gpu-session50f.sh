@@ -17,13 +17,4 @@ for r in 1 2 3; do
     bench_old old-$r $A --epilogue gelu_bias
 done
 bench plain $A
-for l in TN NN TT NT; do
-    for d in bf16 fp16; do
-        for e in gelu gelu_bias; do
-            timeout 40 "$B" --iters 2 --warmup 1 --layout $l --dtype $d --epilogue $e --shape 131x67x129 \
-                --shape 1000x1000x1000 --shape 2472x1544x72 --shape 4096x14336x4096 \
-                --shape 8192x8192x1024 >"$OUT/chk-$l-$d-$e.txt" 2>&1
-            echo "chk $l $d $e rc=$? ${SECONDS}s: $(grep -c 'PASS$' "$OUT/chk-$l-$d-$e.txt") PASS, $(grep -c 'FAIL' "$OUT/chk-$l-$d-$e.txt") FAIL"
-        done
-    done
-done
+gelu_checks TN NN TT NT

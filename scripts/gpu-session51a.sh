@@ -17,16 +17,7 @@ if [ "${1:-checks}" = grid ]; then
     grid grid-51a $((570 - SECONDS))
     exit
 fi
-for l in TT NT; do
-    for d in bf16 fp16; do
-        for e in gelu gelu_bias; do
-            timeout 40 "$B" --iters 2 --warmup 1 --layout $l --dtype $d --epilogue $e --shape 131x67x129 \
-                --shape 1000x1000x1000 --shape 2472x1544x72 --shape 4096x14336x4096 \
-                --shape 8192x8192x1024 >"$OUT/chk-$l-$d-$e.txt" 2>&1
-            echo "chk $l $d $e rc=$? ${SECONDS}s: $(grep -c ' PASS$' "$OUT/chk-$l-$d-$e.txt") PASS, $(grep -c 'FAIL' "$OUT/chk-$l-$d-$e.txt") FAIL"
-        done
-    done
-done
+gelu_checks TT NT
 finish
 precompile_old bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n176k64_s5_c1x1,bf16_bf16_tn_m128n240k64_s4_c1x1
 A="--no-cublas --iters 30 --warmup 5 --check none --shapes .gpu/shapes/set-a.txt"
