@@ -92,12 +92,14 @@ pub fn run_accepted(
     let plan = match algo {
         None if plan::tuned::enabled() => {
             // The tuned winner among the plans these pointers and this workspace allow.
-            let plans: Vec<Plan> = plan::cache::candidates(problem, &ctx.device.spec)?
-                .plans()
-                .iter()
-                .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
-                .copied()
-                .collect();
+            let misaligned = plan::pack::pointer_misfits(ptrs);
+            let plans: Vec<Plan> =
+                plan::cache::candidates_for(problem, &ctx.device.spec, misaligned)?
+                    .plans()
+                    .iter()
+                    .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
+                    .copied()
+                    .collect();
             let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size);
             match plans.iter().find(|p| Some(p.name()) == name) {
                 Some(p) => *p,

@@ -1085,3 +1085,213 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
     }
     assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
 }
+
+/// MIN_ALIGNMENT_A/B_BYTES below TMA's 16 (PyTorch sets them to its pointers' alignment): the
+/// heuristic lists only plans that run at such addresses (the Hopper kernel on a packed copy
+/// of the operand, then in blocks whose copies fit less workspace, then the portable plan),
+/// their algos run there; an algo of the aligned list is refused at such an address, as
+/// cuBLASLt refuses an algo whose alignment the pointers do not meet. Without an algo, a call
+/// at such an address with less workspace than a whole copy runs in blocks (it ran the
+/// portable kernel before).
+#[test]
+fn min_alignment_preferences_list_algos_that_run_there() {
+    let h = testing::recording_lt_handle(DeviceSpec::H200);
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        Obj::Desc(d).set(DEEPGEMMLT_MATMUL_DESC_TRANSA, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // TN bf16 2048 x 2048 x 4096, every stride aligned.
+    let a = layout(DEEPGEMM_R_16BF, 4096, 2048, 4096);
+    let b = layout(DEEPGEMM_R_16BF, 4096, 2048, 4096);
+    let c = layout(DEEPGEMM_R_16BF, 2048, 2048, 2048);
+    let copy_a = 2048u64 * 4096 * 2;
+    let heuristic = |max_ws: u64, align: [u32; 4]| {
+        let pr = pref();
+        let pref = Obj::Pref(pr);
+        assert_eq!(
+            pref.set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, max_ws),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        for (attr, v) in [
+            DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+            DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+            DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+            DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
+        ]
+        .into_iter()
+        .zip(align)
+        {
+            assert_eq!(pref.set(attr, v), DEEPGEMM_STATUS_SUCCESS);
+        }
+        let blank = deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t::default(),
+            workspaceSize: 0,
+            state: DEEPGEMM_STATUS_LICENSE_ERROR,
+            wavesCount: -1.0,
+            reserved: [0; 4],
+        };
+        let mut res = [blank; 64];
+        let mut count = 0;
+        let st = deepgemmLtMatmulAlgoGetHeuristic(
+            h,
+            d,
+            a,
+            b,
+            c,
+            c,
+            pr,
+            64,
+            res.as_mut_ptr(),
+            &mut count,
+        );
+        pref.destroy();
+        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+        res[..count as usize].to_vec()
+    };
+    let one = 1.0f32;
+    let o = (&one as *const f32).cast::<c_void>();
+    let call = |algo: Option<&deepgemmLtMatmulAlgo_t>, a_at: usize, ws_size: usize| {
+        deepgemmLtMatmul(
+            h,
+            d,
+            o,
+            p(a_at),
+            a,
+            p(B),
+            b,
+            o,
+            p(C),
+            c,
+            D as *mut c_void,
+            c,
+            algo.map_or(null(), |x| x as *const _),
+            0x100_0000 as *mut c_void,
+            ws_size,
+            STREAM as deepgemmStream_t,
+        )
+    };
+    let last_plan = || testing::lt_recorded(h).last().unwrap().plan.unwrap();
+
+    // Default alignments (256) and 16: the aligned list, whose best plan reads A in place.
+    let aligned = heuristic(1 << 30, [256; 4]);
+    assert_eq!(heuristic(1 << 30, [16; 4]), aligned);
+    assert_eq!(aligned[0].algo.data[6], 0);
+    assert_eq!(
+        call(Some(&aligned[0].algo), A, 1 << 30),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert!(last_plan().pack.is_none(), "{}", last_plan().name());
+    // ... which a call with A 2 bytes off cannot run.
+    assert_eq!(
+        call(Some(&aligned[0].algo), A + 2, 1 << 30),
+        DEEPGEMM_STATUS_NOT_SUPPORTED
+    );
+    // C's and D's alignments change nothing here (only a transposed plan with a bias along n
+    // stores D through TMA unconditionally).
+    assert_eq!(heuristic(1 << 30, [256, 256, 2, 2]), aligned);
+
+    // A at 2 bytes: A packed whole first, then blocks of rows, then the portable plan.
+    let listed = heuristic(1 << 30, [2, 256, 256, 256]);
+    assert!(listed.len() >= 3);
+    assert!(
+        listed.iter().all(|r| r.algo.data[6] == 1),
+        "A's bit in word 6"
+    );
+    let (portable, hopper) = listed.split_last().unwrap();
+    assert_eq!(portable.workspaceSize, 0);
+    let whole = hopper
+        .iter()
+        .take_while(|r| r.workspaceSize as u64 >= copy_a)
+        .count();
+    assert!(whole >= 1 && whole < hopper.len(), "copies and blocks");
+    assert_eq!(
+        call(Some(&hopper[0].algo), A + 2, 1 << 30),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let packed = last_plan();
+    assert!(packed.name().contains("+pack_a"), "{}", packed.name());
+    assert_eq!(packed.pack.unwrap().a.unwrap().src_ld, 4096);
+    // The same algo with A aligned after all: it packs A anyway.
+    assert_eq!(
+        call(Some(&hopper[0].algo), A, 1 << 30),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(last_plan(), packed);
+    // The first block plan: within its own workspace, at A + 2.
+    let slab = hopper[whole];
+    let ws = slab.workspaceSize;
+    assert!((ws as u64) < copy_a);
+    assert_eq!(call(Some(&slab.algo), A + 2, ws), DEEPGEMM_STATUS_SUCCESS);
+    let blocks = last_plan();
+    assert!(
+        blocks.is_slabbed() && blocks.slabs[1] == 1,
+        "{}",
+        blocks.name()
+    );
+    assert_eq!(
+        call(Some(&slab.algo), A + 2, ws - 1),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    // Word 6 is checked: A's algo read as the aligned list's, or an unknown bit, is refused.
+    for w in [0, 4] {
+        let mut x = hopper[0].algo;
+        x.data[6] = w;
+        assert_eq!(
+            call(Some(&x), A + 2, 1 << 30),
+            DEEPGEMM_STATUS_INVALID_VALUE
+        );
+    }
+    // Less workspace than A's copy: the blocks come first.
+    let short = heuristic(copy_a - 256, [2, 256, 256, 256]);
+    assert_eq!(short[0].algo.data, slab.algo.data);
+
+    // B at 8 bytes: blocks of columns; both: either.
+    let b_listed = heuristic(copy_a - 256, [256, 8, 256, 256]);
+    assert!(b_listed.iter().all(|r| r.algo.data[6] == 2));
+    let both = heuristic(1 << 30, [4, 4, 256, 256]);
+    assert!(both.iter().all(|r| r.algo.data[6] == 3));
+    assert_eq!(
+        call(Some(&both[0].algo), A + 4, 1 << 30),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert!(
+        last_plan().name().contains("+pack_ab"),
+        "{}",
+        last_plan().name()
+    );
+
+    // algo = NULL: the call's own addresses choose (the planner, as gemm::run asks it).
+    {
+        use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec};
+        let mut op = OpSpec::new(DEEPGEMM_COMPUTE_32F, 0);
+        op.trans_a = 1;
+        let col = |r, c, ld| MatrixSpec::col(DEEPGEMM_R_16BF, r, c, ld);
+        let prob = GemmProblem::new(
+            &op,
+            &col(4096, 2048, 4096),
+            &col(4096, 2048, 4096),
+            &col(2048, 2048, 2048),
+            &col(2048, 2048, 2048),
+        )
+        .unwrap();
+        let ptrs = GemmPointers {
+            alpha: Scalar::Host(1.0),
+            beta: Scalar::Host(0.0),
+            a: A as u64 + 2,
+            b: B as u64,
+            c: C as u64,
+            d: D as u64,
+            bias: 0,
+        };
+        let chosen =
+            |ws| plan::cache::choose_for_call(&prob, &DeviceSpec::H200, &ptrs, ws).unwrap();
+        assert_eq!(chosen(1 << 30), packed);
+        assert_eq!(chosen(ws as u64), blocks, "blocks, not the portable kernel");
+        assert!(matches!(chosen(0).kernel, plan::Kernel::Portable(_)));
+    }
+    for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
+        o.destroy();
+    }
+    assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
+}

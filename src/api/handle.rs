@@ -125,8 +125,9 @@ impl Backend {
             } => {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 driver::same_device(*device, stream_dev.unwrap_or(*device))?;
+                // As `gemm::run` decodes it: the algo must also take these pointers.
                 let plan = algo
-                    .map(|a| plan::cache::decode_algo(a, problem, dev, workspace_size))
+                    .map(|a| plan::cache::for_call(problem, dev, ptrs, Some(a), workspace_size))
                     .transpose()?;
                 calls.lock().push(RecordedCall {
                     problem: *problem,

@@ -106,6 +106,24 @@ fn algo_label(backend: &Backend, p: &GemmProblem, algo: Option<&[u64; 8]>) -> St
     }
 }
 
+/// Pointers no more aligned than `min_alignment` (bytes, for A, B, C, D) allows: an address
+/// that is a multiple of the promised alignment and of no larger power of two (below 256),
+/// so a plan accepts them exactly when it runs at every address the caller may pass. The
+/// heuristic does not know beta: a C the same way.
+fn worst_pointers(p: &GemmProblem, min_alignment: &[u32; 4]) -> GemmPointers {
+    // 0 promises nothing: as 1.
+    let at = |base: u64, align: u32| base + (align.clamp(1, 256) as u64 % 256);
+    GemmPointers {
+        alpha: crate::problem::Scalar::Host(1.0),
+        beta: crate::problem::Scalar::Host(1.0),
+        a: at(0x1000_0000, min_alignment[0]),
+        b: at(0x2000_0000, min_alignment[1]),
+        c: at(0x3000_0000, min_alignment[2]),
+        d: at(0x4000_0000, min_alignment[3]),
+        bias: if p.epilogue.bias { 0x5000_0000 } else { 0 },
+    }
+}
+
 /// One heuristic result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
@@ -133,10 +151,14 @@ pub fn heuristic(
     }
     // The handle's device (its facts are cached: no context is resolved).
     let dev = backend.device_spec()?;
-    let ranked = plan::cache::candidates(p, &dev)?;
+    // The caller's MIN_ALIGNMENT_*_BYTES: addresses at those alignments, and the list made for
+    // A and B there (packed copies where TMA cannot read them in place).
+    let worst = worst_pointers(p, &pref.min_alignment);
+    let misaligned = plan::pack::pointer_misfits(&worst);
+    let ranked = plan::cache::candidates_for(p, &dev, misaligned)?;
     let mut fitting: Vec<Candidate> = ranked
         .iter()
-        .filter(|(pl, _)| pl.workspace <= pref.max_workspace)
+        .filter(|(pl, _)| pl.workspace <= pref.max_workspace && pl.accepts(p, &worst))
         .map(|(&plan, &algo)| Candidate {
             plan,
             algo,

@@ -45,6 +45,9 @@ pub struct PrefSnapshot {
     pub max_workspace: u64,
     /// 0 = no limit.
     pub max_waves: f32,
+    /// MIN_ALIGNMENT_{A,B,C,D}_BYTES: the alignment the caller promises for each pointer
+    /// (cuBLASLt lists only algos that run at it; default 256).
+    pub min_alignment: [u32; 4],
 }
 
 #[derive(Debug)]
@@ -75,6 +78,13 @@ impl MatmulPreference {
             search_mode: a.int(SEARCH_MODE) as u32,
             max_workspace: a.int(MAX_WORKSPACE_BYTES) as u64,
             max_waves,
+            min_alignment: [
+                MIN_ALIGNMENT_A_BYTES,
+                MIN_ALIGNMENT_B_BYTES,
+                MIN_ALIGNMENT_C_BYTES,
+                MIN_ALIGNMENT_D_BYTES,
+            ]
+            .map(|id| a.int(id) as u32),
         }
     }
 }

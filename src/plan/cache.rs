@@ -25,7 +25,7 @@ use once_cell::sync::Lazy;
 use parking_lot::RwLock;
 
 use crate::error::Result;
-use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, streamk};
+use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, pack::Which, streamk};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::{invalid, unsupported};
 
@@ -37,26 +37,68 @@ pub const CAPACITY: usize = 4096;
 /// Shards of the map (a power of two).
 const SHARDS: usize = 16;
 
-/// Everything `plan::candidates` depends on. Built only by `Key::new`, which reads the
-/// process's switches, so a key never pairs a problem with switches the planner does not use.
+/// Everything `plan::candidates_for` depends on. Built only by `Key::new` / `Key::misaligned`,
+/// which read the process's switches, so a key never pairs a problem with switches the planner
+/// does not use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
     problem: GemmProblem,
     dev: DeviceSpec,
     portable_only: bool,
     forced: streamk::Forced,
+    /// A's and B's base addresses assumed off TMA's 16 bytes (`plan::candidates_for`).
+    misaligned: Misaligned,
 }
 
 impl Key {
     pub fn new(problem: &GemmProblem, dev: &DeviceSpec) -> Key {
+        Key::misaligned(problem, dev, Which::NONE)
+    }
+
+    /// The key of `plan::candidates_for(problem, dev, which)` (its A and B only).
+    pub fn misaligned(problem: &GemmProblem, dev: &DeviceSpec, which: Which) -> Key {
         Key {
             problem: *problem,
             dev: *dev,
             portable_only: plan::portable_only(),
             forced: streamk::forced(),
+            misaligned: Misaligned::of(which),
         }
     }
 }
+
+/// Which of A and B a candidate list assumes at base addresses TMA cannot take, as the two
+/// low bits of an algo's word 6 (A = 1, B = 2; 0 for the aligned list), so that an algo the
+/// heuristic listed under a MIN_ALIGNMENT_A/B_BYTES preference below 16 decodes against the
+/// list it came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Misaligned(u8);
+
+impl Misaligned {
+    pub fn of(which: Which) -> Misaligned {
+        Misaligned(which.a as u8 | (which.b as u8) << 1)
+    }
+
+    /// From an algo's word 6; None for bits no list sets.
+    pub fn from_word(word: u64) -> Option<Misaligned> {
+        (word < 4).then_some(Misaligned(word as u8))
+    }
+
+    pub fn which(self) -> Which {
+        Which {
+            a: self.0 & 1 != 0,
+            b: self.0 & 2 != 0,
+            d: false,
+        }
+    }
+
+    pub fn word(self) -> u64 {
+        self.0 as u64
+    }
+}
+
+/// The word of an algo that holds its list's `Misaligned` (`Plan::to_algo` leaves it 0).
+pub const MISALIGNED_WORD: usize = 6;
 
 /// `plan::candidates` for one key, best first, with each plan's `Plan::to_algo`.
 #[derive(Debug, PartialEq, Eq)]
@@ -67,7 +109,20 @@ pub struct Ranked {
 
 impl Ranked {
     pub fn new(plans: Vec<Plan>) -> Ranked {
-        let algos = plans.iter().map(Plan::to_algo).collect();
+        Ranked::misaligned(plans, Misaligned::default())
+    }
+
+    /// The list `plan::candidates_for` makes for operands at misaligned base addresses: each
+    /// algo carries `m` in its word 6.
+    pub fn misaligned(plans: Vec<Plan>, m: Misaligned) -> Ranked {
+        let algos = plans
+            .iter()
+            .map(|p| {
+                let mut a = p.to_algo();
+                a[MISALIGNED_WORD] = m.word();
+                a
+            })
+            .collect();
         Ranked { plans, algos }
     }
 
@@ -181,7 +236,11 @@ impl PlanCache {
         if let Some(r) = shard.read().get(key) {
             return Ok(r.clone());
         }
-        let ranked = Arc::new(Ranked::new(plan::candidates(&key.problem, &key.dev)?));
+        let which = key.misaligned.which();
+        let ranked = Arc::new(Ranked::misaligned(
+            plan::candidates_for(&key.problem, &key.dev, which)?,
+            key.misaligned,
+        ));
         let mut map = shard.write();
         if map.len() >= self.shard_capacity && !map.contains_key(key) {
             map.clear();
@@ -206,23 +265,39 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Arc<Ranked>> {
     CACHE.get_or_plan(&Key::new(p, dev))
 }
 
-/// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words.
-pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
-    if data[0] != ALGO_MAGIC {
-        // Refused before the lookup, so that foreign words never plan (or fill the cache).
-        return Err(invalid!("algo was not produced by deepgemm's heuristic"));
-    }
-    candidates(p, dev)?.find_algo(data)
+/// `plan::candidates_for(p, dev, misaligned)` through the process-wide cache (its A and B).
+pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> Result<Arc<Ranked>> {
+    CACHE.get_or_plan(&Key::misaligned(p, dev, misaligned))
 }
 
-/// `plan::choose_for_call` through the cache.
+/// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words,
+/// in the list the algo's word 6 names (`Misaligned`).
+pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    let misaligned = Misaligned::from_word(data[MISALIGNED_WORD]);
+    let Some(m) = misaligned.filter(|_| data[0] == ALGO_MAGIC) else {
+        // Refused before the lookup, so that foreign words never plan (or fill the cache).
+        return Err(invalid!("algo was not produced by deepgemm's heuristic"));
+    };
+    candidates_for(p, dev, m.which())?.find_algo(data)
+}
+
+/// `plan::choose_for_call` through the cache: with A or B at a base address TMA cannot
+/// take, the first of that case's own candidates (`plan::candidates_for`: packed copies,
+/// then blocks, then the portable kernel) that fits the workspace.
 pub fn choose_for_call(
     p: &GemmProblem,
     dev: &DeviceSpec,
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    plan::choose_among(candidates(p, dev)?.plans(), p, dev, ptrs, workspace_size)
+    let misaligned = plan::pack::pointer_misfits(ptrs);
+    plan::choose_among(
+        candidates_for(p, dev, misaligned)?.plans(),
+        p,
+        dev,
+        ptrs,
+        workspace_size,
+    )
 }
 
 /// The caller's algo decoded for `p` on `dev` and checked against the workspace it comes with.

@@ -857,6 +857,47 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
     Ok(out)
 }
 
+/// Every plan for `p` on `dev` that runs with A and/or B at base addresses TMA cannot take
+/// (`misaligned`: its A and B only), best first: the Hopper plans on packed copies of those
+/// operands (and of any whose strides need it) where packing pays, then the same work in
+/// blocks whose copies fit smaller workspaces (`slab::slab_plans`), then the portable plan;
+/// where packing does not pay, the portable plan first. `candidates(p, dev)` when neither is
+/// misaligned. What the heuristic lists under a MIN_ALIGNMENT_A/B_BYTES preference below 16,
+/// and what a call at such addresses chooses from (`cache::choose_for_call`): before, such a
+/// call could take whole copies only, and with less workspace than they need (PyTorch's 32
+/// MiB against a 4097 x 4097 bf16 operand) ran the portable kernel.
+pub fn candidates_for(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: pack::Which,
+) -> Result<Vec<Plan>> {
+    let misaligned = pack::Which {
+        d: false,
+        ..misaligned
+    };
+    if !misaligned.a && !misaligned.b {
+        return candidates(p, dev);
+    }
+    let portable = portable(p, dev)?;
+    if portable_only() {
+        return Ok(vec![portable]);
+    }
+    let Ok(h) = pack::hopper_packed_plans(p, dev, misaligned) else {
+        return Ok(vec![portable]);
+    };
+    let mut out = Vec::with_capacity(h.len() + slab::MAX_SLAB_PLANS + 1);
+    if h[0].pack.is_some_and(|s| pack::pays(p, &s)) {
+        let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
+        out.extend(h);
+        out.extend(slab::slab_plans(p, dev, whole, misaligned));
+        out.push(portable);
+    } else {
+        out.push(portable);
+        out.extend(h);
+    }
+    Ok(out)
+}
+
 /// `candidates` without the skinny kernel: the Hopper tile plans (direct, transposed, packed,
 /// in slabs) and the portable plan.
 fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
@@ -904,7 +945,7 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                 // Then the same work in blocks whose copies fit smaller workspaces.
                 let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
                 out.extend(h);
-                out.extend(slab::slab_plans(p, dev, whole));
+                out.extend(slab::slab_plans(p, dev, whole, pack::Which::NONE));
                 out.push(portable);
             } else {
                 out.push(portable);
@@ -923,20 +964,29 @@ pub fn choose(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
 }
 
 /// The plan a call without an algo runs (`gemm::run`): the first candidate that fits in
-/// `workspace_size` bytes and accepts `ptrs`. Where a Hopper candidate is refused for A's or
-/// B's base address alone, the same kernel on packed copies of the misaligned operand(s) takes
-/// its place when the workspace holds them and packing pays; otherwise the search goes on
-/// (the portable plan, last, needs no workspace and takes any pointer).
+/// `workspace_size` bytes and accepts `ptrs`, among the candidates for A's and B's base
+/// addresses (`candidates_for`: where TMA cannot take one, the Hopper kernel on packed copies
+/// when the workspace holds them and packing pays, else in blocks whose copies fit, else the
+/// portable plan, last, which needs no workspace and takes any pointer).
 pub fn choose_for_call(
     p: &GemmProblem,
     dev: &DeviceSpec,
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    choose_among(&candidates(p, dev)?, p, dev, ptrs, workspace_size)
+    let misaligned = pack::pointer_misfits(ptrs);
+    choose_among(
+        &candidates_for(p, dev, misaligned)?,
+        p,
+        dev,
+        ptrs,
+        workspace_size,
+    )
 }
 
-/// `choose_for_call` over `candidates(p, dev)` computed before (`plan::cache` keeps them).
+/// `choose_for_call` over candidates computed before (`plan::cache` keeps them). A Hopper
+/// candidate refused for A's or B's base address alone is followed by its plans on packed
+/// copies (lists made for aligned addresses, e.g. a block's own, `slab::block_plan`).
 pub fn choose_among(
     candidates: &[Plan],
     p: &GemmProblem,

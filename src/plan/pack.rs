@@ -1359,9 +1359,20 @@ mod tests {
         );
         let both = call(1 << 30, aligned.0 + 4, aligned.1 + 8);
         assert_eq!(both.pack.unwrap().tag(), "ab");
-        // Too little workspace for the copies: the portable kernel, which needs none.
+        // Too little workspace for the copies: blocks of rows, each packing its rows of A
+        // (plan::slab, as for an odd leading dimension); with none, the portable kernel.
         let short = call(8192 * 2048 - 256, aligned.0 + 2, aligned.1);
-        assert!(matches!(short.kernel, Kernel::Portable(_)));
+        assert!(
+            short.is_slabbed() && short.slabs[1] == 1 && short.workspace < 8192 * 2048,
+            "{}",
+            short.name()
+        );
+        assert!(short.accepts(&p, &ptrs(aligned.0 + 2, aligned.1)));
+        let none = call(0, aligned.0 + 2, aligned.1);
+        assert!(matches!(none.kernel, Kernel::Portable(_)));
+        // B misaligned: blocks of columns.
+        let cols = call(8192 * 2048 - 256, aligned.0, aligned.1 + 8);
+        assert!(cols.is_slabbed() && cols.slabs[0] == 1, "{}", cols.name());
         // Too small to pay: portable even with workspace.
         let tiny = tn(32, 32, 32, None, None);
         let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30).unwrap();

@@ -66,13 +66,25 @@ pub fn blocks(p: &GemmProblem, slabs: [u32; 2]) -> Vec<(u64, u64, u64, u64)> {
 
 /// The slab plans of `p` on `dev`, fastest first by the model, each needing less workspace
 /// than the one before and than `whole_workspace` (the whole-operand packed plan's): empty when
-/// neither A nor B has strides TMA cannot take, or when no cut beats the portable kernel.
+/// neither A nor B has strides TMA cannot take or is in `misaligned` (operands whose base
+/// addresses TMA cannot take: a block's A and B start at the caller's addresses moved by a
+/// multiple of 16 bytes, whole lines or `SLAB_ALIGN` elements, so they misfit alike), or when
+/// no cut beats the portable kernel.
 /// A slab plan takes the first block's plan's kernel, grid and decomposition (what the
 /// heuristic reports; each block is planned again when it runs, `block_plan`), the largest
 /// workspace any block's plan needs, and the sum of the blocks' estimates plus `BLOCK_NS`
 /// each.
-pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Vec<Plan> {
-    let misfit = pack::stride_misfits(p);
+pub fn slab_plans(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    whole_workspace: u64,
+    misaligned: pack::Which,
+) -> Vec<Plan> {
+    let misaligned = pack::Which {
+        d: false,
+        ..misaligned
+    };
+    let misfit = pack::stride_misfits(p).or(misaligned);
     if !misfit.a && !misfit.b {
         return Vec::new();
     }
@@ -108,7 +120,7 @@ pub fn slab_plans(p: &GemmProblem, dev: &DeviceSpec, whole_workspace: u64) -> Ve
             // Blocks of one shape have the same plan (strides are the caller's throughout).
             let plan = *memo.entry((mc, nc)).or_insert_with(|| {
                 let b = p.block(m0, mc, n0, nc);
-                let plans = pack::hopper_packed_plans(&b, dev, pack::Which::NONE).ok()?;
+                let plans = pack::hopper_packed_plans(&b, dev, misaligned).ok()?;
                 // The block's fastest plan that needs no workspace past its copies: a split's
                 // partials (~4 MB over 120 CTAs of 128x64, whatever the block's size) would
                 // keep every cut above a small workspace, and at run time the block takes the
@@ -207,7 +219,7 @@ pub fn block_plan(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let ranked = cache::candidates(b, dev)?;
+    let ranked = cache::candidates_for(b, dev, pack::pointer_misfits(ptrs))?;
     let plans: Vec<Plan> = ranked
         .plans()
         .iter()
@@ -447,9 +459,9 @@ mod tests {
     fn aligned_or_small_problems_get_no_slab_plans() {
         let dev = h200();
         let aligned = tn(4096, 4096, 4096, 4096, 4096, 4096);
-        assert!(slab_plans(&aligned, &dev, u64::MAX).is_empty());
+        assert!(slab_plans(&aligned, &dev, u64::MAX, pack::Which::NONE).is_empty());
         // Too small to cut in the misfit dimension.
         let small = tn(100, 4096, 4097, 4097, 4104, 100);
-        assert!(slab_plans(&small, &dev, u64::MAX).is_empty());
+        assert!(slab_plans(&small, &dev, u64::MAX, pack::Which::NONE).is_empty());
     }
 }

@@ -75,8 +75,16 @@ pub const DEFAULT_GROUP_M: u32 = 16;
 /// cannot be read or written through TMA at all, only through copies or element-wise paths.
 pub const TMA_STRIDE_ALIGN: u64 = 16;
 pub const TMA_MAX_STRIDE: u64 = 1 << 40;
-/// TMA coordinates are signed 32-bit; the kernel adds a tile to them.
-const MAX_DIM: u64 = i32::MAX as u64 - 256;
+/// TMA coordinates are signed 32-bit; the kernel adds a tile to them, or a cluster's tiles
+/// (2 x 256 columns for a 2 x 2 cluster of 128x256: 256 of headroom let the last tile column's
+/// end overflow an int, a session-51 review).
+const MAX_DIM: u64 = i32::MAX as u64 - 1024;
+/// Headroom of the scheduler's 32-bit tile counter over tiles x k-iterations: a CTA's next
+/// data-parallel tile is its last one plus the grid (`dp_next += stride`,
+/// kernels/sm90/scheduler.cuh), up to two CTAs an SM; a wrapped counter would pass its
+/// `< num_tiles` test and write D far below its start (session-51 review: a solo launch of 264
+/// CTAs over ~2^31 one-iteration tiles).
+const SCHEDULER_HEADROOM: u64 = 1 << 16;
 
 /// The tiles (block_m, block_n) every type combination is built with: 128x256 for large
 /// problems, 128x128 for mid-sized ones (more tiles, better wave balance) and 128x64 for small n.
@@ -853,7 +861,7 @@ impl Sm90Variant {
                 self.split_k, self.split_k
             ));
         }
-        if self.num_tiles(p).saturating_mul(k_iters) > i32::MAX as u64 {
+        if self.num_tiles(p).saturating_mul(k_iters) > i32::MAX as u64 - SCHEDULER_HEADROOM {
             return Err("tiles x k-iterations exceed the scheduler's 32-bit counters".into());
         }
         let (lda, ldb) = self.leading_dims(p).map_err(|why| {
@@ -1936,6 +1944,15 @@ mod tests {
         assert!(v.fits(&tn(1 << 27, 1 << 14, 1 << 9)));
         let e = v.check(&tn(1 << 27, 1 << 14, 1 << 10)).unwrap_err();
         assert!(e.contains("32-bit counters"), "{e}");
+        // ... with room for a grid past the last tile (2^31 - 2^16 tiles of one iteration: a
+        // CTA's next tile index would pass 2^31 within a grid of 264).
+        let last_fits = 128 * ((1 << 16) - 3); // 2^15 x (2^16 - 3) tiles, 2^31 - 2^16 one more
+        assert!(v.fits(&tn(1 << 22, last_fits, 8)));
+        let e = v.check(&tn(1 << 22, last_fits + 1, 8)).unwrap_err();
+        assert!(e.contains("32-bit counters"), "{e}");
+        // A dimension leaves room for a cluster's 512 columns past it.
+        let e = v.check(&tn(128, i32::MAX as u64 - 1000, 64)).unwrap_err();
+        assert!(e.contains("32-bit coordinates"), "{e}");
         // Unaligned leading dimension: k = 4097 makes lda = 4097 elements, not 16-byte aligned.
         let e = v.check(&tn(128, 128, 4097)).unwrap_err();
         assert!(e.contains("16 bytes"), "{e}");
