@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 51 (no GPU lent) for the next GPU session, one call (~6-8 min): large
+# Prepared in session 51 (no GPU lent) for the next GPU session, two calls. `big` (~7 min): large
 # extents. No GPU run so far had an output, operand or batch of more than 2^31 elements, while
 # real ones do (PyTorch's logits at a 128256-word vocabulary and 17k tokens: D is 2.18e9
 # elements). Each case is the bench's check at `--check sample`: the float64 reference at ~400
@@ -7,8 +7,13 @@
 # poison, and the whole D compared with cuBLASLt's. Host memory: up to ~55 GB a case (C and its
 # float64 copy are built at D's size whatever beta).
 # Predicted: every case PASS, deepgemm's time 0.9-1.1x cuBLASLt's where the layout is aligned.
+# `pack` (~3 min): gpu_pack (~50 s): session 51's calls at misaligned A/B base addresses with too little
+# workspace for whole copies run in blocks (its new group, algo = NULL and the heuristic's algo
+# under MIN_ALIGNMENT_A/B_BYTES), and its other groups through the changed choice of plan.
+# Predicted: 14 / 0.
 #     here:  bash scripts/gpu-pack.sh
-#     there: timeout 590 bash scripts/gpu-session51b.sh; . scripts/gpu-env.sh; finish
+# Two calls (~3 and ~7 min):
+#     there: timeout 590 bash scripts/gpu-session51b.sh pack|big; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 # `big NAME ARGS...`: one checked launch pair into $OUT/big-NAME.txt; prints PASS / FAIL.
@@ -18,6 +23,24 @@ big() {
     echo "big $name rc=$? ${SECONDS}s: $(grep -c ' PASS$' "$OUT/big-$name.txt") PASS, $(grep -c 'FAIL' "$OUT/big-$name.txt") FAIL;" \
         "$(grep -m1 -oE 'dg_(sm90|portable|pack|skinny)[^ ,)]*' "$OUT/big-$name.txt")"
 }
+if [ "${1:-pack}" = pack ]; then
+timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
+echo "== gpu_pack rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_pack.txt")"
+grep -m5 -E "FAIL|panicked" "$OUT/gpu_pack.txt"
+# Views at an offset (`--offset`, MIN_ALIGNMENT_A/B_BYTES announced to both heuristics) with the
+# default 32 MiB of workspace: the blocks that replaced the portable kernel there, against
+# cuBLASLt, and the portable kernel they replaced (DEEPGEMM_KERNELS=portable). Predicted: the
+# blocks within ~10% of their model (--plans --offset 1,0: 8192³ slab4x1 1.49 ms), 4-10x the
+# portable kernel's speed; against cuBLASLt at those alignments, unknown (its own kernels for
+# 2-byte alignment).
+OFF="--check sample --iters 10 --warmup 2 --shape 4096x4096x8192 --shape 8192x8192x8192 --shape 4096x14336x4096 --shape 2048x2048x2048"
+bench offset-a $OFF --offset 1,0
+bench offset-b $OFF --offset 0,3
+bench offset-ab $OFF --offset 1,1
+DEEPGEMM_KERNELS=portable bench offset-a-portable --no-cublas --check none --iters 3 --warmup 1 --shape 4096x4096x8192 --shape 8192x8192x8192 --offset 1,0
+finish
+exit
+fi
 # D over 2^31 elements, every layout (bf16), and with an fp32 D.
 big tn-d --layout TN --shape 128256x17000x512
 big nt-d --layout NT --shape 128256x17000x256

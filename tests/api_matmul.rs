@@ -481,6 +481,26 @@ fn unsupported_requests_are_not_supported() {
             ),
         ),
         (
+            "aux scale mode",
+            (
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE, 3i32)
+                },
+                |s| {
+                    s.desc
+                        .set(DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_MODE, 0i32)
+                },
+            ),
+        ),
+        (
+            "D out scale mode",
+            (
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_D_OUT_SCALE_MODE, 3i32),
+                |s| s.desc.set(DEEPGEMMLT_MATMUL_DESC_D_OUT_SCALE_MODE, 0i32),
+            ),
+        ),
+        (
             "fill mode",
             (
                 |s| {
@@ -1290,6 +1310,98 @@ fn min_alignment_preferences_list_algos_that_run_there() {
         assert_eq!(chosen(ws as u64), blocks, "blocks, not the portable kernel");
         assert!(matches!(chosen(0).kernel, plan::Kernel::Portable(_)));
     }
+    for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
+        o.destroy();
+    }
+    assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
+}
+
+/// REDUCTION_SCHEME_MASK without COMPUTE_TYPE (2): no plan that splits k and adds fp32
+/// partials (Stream-K, split-K, split-K clusters) is listed; with the default mask they are
+/// (a long k over few tiles).
+#[test]
+fn reduction_scheme_mask_excludes_split_plans() {
+    use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
+    let h = testing::recording_lt_handle(DeviceSpec::H200);
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        Obj::Desc(d).set(DEEPGEMMLT_MATMUL_DESC_TRANSA, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let (m, n, k) = (256u64, 256u64, 65536u64);
+    let a = layout(DEEPGEMM_R_16BF, k, m, k as i64);
+    let b = layout(DEEPGEMM_R_16BF, k, n, k as i64);
+    let c = layout(DEEPGEMM_R_16BF, m, n, m as i64);
+    let mut op = OpSpec::new(DEEPGEMM_COMPUTE_32F, 0);
+    op.trans_a = 1;
+    let col = |r, cc, ld| MatrixSpec::col(DEEPGEMM_R_16BF, r, cc, ld);
+    let prob = GemmProblem::new(
+        &op,
+        &col(k, m, k as i64),
+        &col(k, n, k as i64),
+        &col(m, n, m as i64),
+        &col(m, n, m as i64),
+    )
+    .unwrap();
+    let listed = |mask: Option<u32>| -> Vec<plan::Plan> {
+        let pr = pref();
+        let pref = Obj::Pref(pr);
+        assert_eq!(
+            pref.set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, 1u64 << 30),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        if let Some(mask) = mask {
+            assert_eq!(
+                pref.set(DEEPGEMMLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, mask),
+                DEEPGEMM_STATUS_SUCCESS
+            );
+        }
+        let blank = deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t::default(),
+            workspaceSize: 0,
+            state: DEEPGEMM_STATUS_LICENSE_ERROR,
+            wavesCount: -1.0,
+            reserved: [0; 4],
+        };
+        let mut res = [blank; 64];
+        let mut count = 0;
+        let st = deepgemmLtMatmulAlgoGetHeuristic(
+            h,
+            d,
+            a,
+            b,
+            c,
+            c,
+            pr,
+            64,
+            res.as_mut_ptr(),
+            &mut count,
+        );
+        pref.destroy();
+        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+        res[..count as usize]
+            .iter()
+            .map(|r| plan::cache::from_algo(&r.algo.data, &prob, &DeviceSpec::H200).unwrap())
+            .collect()
+    };
+    let all = listed(None);
+    assert!(
+        all.iter().any(|p| p.reduces()),
+        "a long k is split by default"
+    );
+    for mask in [0u32, 1, 4, 5] {
+        let kept = listed(Some(mask));
+        assert!(!kept.is_empty());
+        assert!(kept.iter().all(|p| !p.reduces()), "mask {mask}");
+        assert_eq!(
+            kept,
+            all.iter()
+                .filter(|p| !p.reduces())
+                .copied()
+                .collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(listed(Some(2)), all);
     for o in [Obj::Desc(d), Obj::Layout(a), Obj::Layout(b), Obj::Layout(c)] {
         o.destroy();
     }

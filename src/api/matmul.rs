@@ -14,6 +14,9 @@ use crate::plan::{self, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::{invalid, log_trace, unsupported};
 
+/// cublasLtReductionScheme_t's COMPUTE_TYPE: partials kept in the compute type (fp32).
+const REDUCTION_COMPUTE_TYPE: u32 = 2;
+
 /// cuBLASLt requires the workspace pointer to be 256-byte aligned.
 pub const WORKSPACE_ALIGNMENT: u64 = 256;
 
@@ -159,6 +162,8 @@ pub fn heuristic(
     let mut fitting: Vec<Candidate> = ranked
         .iter()
         .filter(|(pl, _)| pl.workspace <= pref.max_workspace && pl.accepts(p, &worst))
+        // deepgemm's splits add fp32 partials: listed only where the mask allows that.
+        .filter(|(pl, _)| !pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
         .map(|(&plan, &algo)| Candidate {
             plan,
             algo,

@@ -157,7 +157,7 @@ pub static TABLE: [AttrDef; 37] = [
 ];
 
 /// Attributes that deepgemm stores but cannot honour with a non-zero value.
-const MUST_BE_ZERO: [i32; 18] = [
+const MUST_BE_ZERO: [i32; 20] = [
     EPILOGUE_AUX_POINTER,
     A_SCALE_POINTER,
     B_SCALE_POINTER,
@@ -174,7 +174,9 @@ const MUST_BE_ZERO: [i32; 18] = [
     B_SCALE_MODE,
     C_SCALE_MODE,
     D_SCALE_MODE,
+    EPILOGUE_AUX_SCALE_MODE,
     D_OUT_SCALE_POINTER,
+    D_OUT_SCALE_MODE,
     EMULATION_DESCRIPTOR,
 ];
 

@@ -48,6 +48,9 @@ pub struct PrefSnapshot {
     /// MIN_ALIGNMENT_{A,B,C,D}_BYTES: the alignment the caller promises for each pointer
     /// (cuBLASLt lists only algos that run at it; default 256).
     pub min_alignment: [u32; 4],
+    /// REDUCTION_SCHEME_MASK: the reductions of split k the caller allows (INPLACE 1,
+    /// COMPUTE_TYPE 2, OUTPUT_TYPE 4; default all).
+    pub reduction_mask: u32,
 }
 
 #[derive(Debug)]
@@ -85,6 +88,7 @@ impl MatmulPreference {
                 MIN_ALIGNMENT_D_BYTES,
             ]
             .map(|id| a.int(id) as u32),
+            reduction_mask: a.int(REDUCTION_SCHEME_MASK) as u32,
         }
     }
 }

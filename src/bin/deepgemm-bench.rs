@@ -367,11 +367,19 @@ fn print_all_plans(opts: &Options) -> ExitCode {
 /// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
 /// model's estimate; needs no GPU.
 fn print_plans(opts: &Options) -> ExitCode {
-    use deepgemm::plan::{DeviceSpec, candidates};
+    use deepgemm::plan::{DeviceSpec, candidates_for, pack::Which};
     let dev = DeviceSpec::H200;
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
-        let plans = match run::problem_of(&spec).and_then(|p| candidates(&p, &dev)) {
+        // `--offset`: the list the heuristic makes for those addresses' alignment.
+        let e = spec.ab.size() as u64;
+        let misaligned = Which {
+            a: opts.offset[0] * e % 16 != 0,
+            b: opts.offset[1] * e % 16 != 0,
+            d: false,
+        };
+        let plans = match run::problem_of(&spec).and_then(|p| candidates_for(&p, &dev, misaligned))
+        {
             Ok(p) => p,
             Err(e) => {
                 println!("{}x{}x{}: {e}", shape.0, shape.1, shape.2);

@@ -276,6 +276,13 @@ impl Plan {
         self.slabs != [1, 1]
     }
 
+    /// Whether tiles are split along k and their fp32 partials added (Stream-K and split-K
+    /// through the workspace, split-K clusters through shared memory): what cuBLASLt calls a
+    /// reduction in the compute type (REDUCTION_SCHEME_COMPUTE_TYPE).
+    pub fn reduces(&self) -> bool {
+        self.decomposition.sk_tiles > 0 || matches!(self.kernel, Kernel::Sm90(v) if v.split_k > 1)
+    }
+
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
     pub fn waves(&self, dev: &DeviceSpec) -> f32 {
         let ctas = self.grid.iter().map(|&g| g as f64).product::<f64>();

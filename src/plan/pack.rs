@@ -148,7 +148,12 @@ pub struct PackedOperand {
 impl PackedOperand {
     /// Bytes the pack kernel reads (the data, not the caller's padding).
     pub fn bytes_read(&self) -> u64 {
-        self.inner * self.outer * self.batch * self.elem_bytes as u64
+        // Saturating: only estimates read it, and absurd extents must not overflow (a debug
+        // build's panic would reach the C boundary as INTERNAL_ERROR).
+        self.inner
+            .saturating_mul(self.outer)
+            .saturating_mul(self.batch)
+            .saturating_mul(self.elem_bytes as u64)
     }
 
     /// Element strides of the logical operand (op(A) m x k, op(B) k x n) in the copy.
@@ -597,14 +602,17 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
 
 /// The model's time for one pack launch copying `o` (its bytes read and written).
 pub fn copy_s(o: &PackedOperand) -> f64 {
-    (o.bytes_read() + o.bytes) as f64 / PACK_BYTES_PER_S + PACK_LAUNCH_S
+    (o.bytes_read() as f64 + o.bytes as f64) / PACK_BYTES_PER_S + PACK_LAUNCH_S
 }
 
 /// The model's time for `p` on the portable kernel: its tensor rate, or its walk through k
 /// (`PORTABLE_K_S` a k per wave of resident tiles), whichever is longer, plus its fixed cost.
 pub fn portable_s(p: &GemmProblem) -> f64 {
     let tile = crate::plan::KernelVariant::portable(p.ab_type, p.cd_type, p.math).tile;
-    let tiles = p.m.div_ceil(tile.m as u64) * p.n.div_ceil(tile.n as u64) * p.batch.max(1);
+    let tiles =
+        p.m.div_ceil(tile.m as u64)
+            .saturating_mul(p.n.div_ceil(tile.n as u64))
+            .saturating_mul(p.batch.max(1));
     let waves = tiles.div_ceil(PORTABLE_RESIDENT_TILES);
     (p.flops() / PORTABLE_FLOPS).max(waves as f64 * p.k as f64 * PORTABLE_K_S) + PORTABLE_FIXED_S
 }

@@ -1083,7 +1083,7 @@ pub(crate) fn tma_stride_ok(stride_elems: i64, elem: u64) -> Result<(), &'static
     if stride_elems <= 0 {
         return Err("is not positive");
     }
-    let bytes = stride_elems as u64 * elem;
+    let bytes = (stride_elems as u64).saturating_mul(elem);
     if bytes % TMA_STRIDE_ALIGN != 0 {
         return Err("is not a multiple of 16 bytes (TMA)");
     }

@@ -84,6 +84,23 @@ pub fn tuned_name(
     if !tuned::enabled() || plans.len() < 2 || p.is_empty() {
         return None;
     }
+    // The scratch operands are sized by each operand's largest offset (`GemmProblem::extent`):
+    // a negative batch stride reaches below the start, so such a problem is not tuned (its
+    // first plan runs).
+    let strides = [
+        p.a.batch,
+        p.b.batch,
+        p.c.batch,
+        p.d.batch,
+        p.bias_batch_stride,
+    ];
+    if p.batch > 1 && strides.iter().any(|&s| s < 0) {
+        crate::log::hint(
+            "autotune",
+            "not tuned: a negative batch stride (the scratch copies start at offset 0)",
+        );
+        return None;
+    }
     // One tuning at a time: the lock also keeps two threads from tuning the same problem.
     let mut st = STATE.lock();
     let device = match st.device_keys.get(&ctx.device.ordinal) {

@@ -19,6 +19,9 @@ pub struct Prepared {
     pub data: HostData,
     pub a: DevBuf,
     pub b: DevBuf,
+    /// A's and B's addresses: their buffers' starts moved by `spec.shift`.
+    pub a_ptr: u64,
+    pub b_ptr: u64,
     /// None when C is D (in place) or when the caller passes D as C.
     pub c: Option<DevBuf>,
     pub bias: Option<DevBuf>,
@@ -31,13 +34,29 @@ pub struct Prepared {
     pub d_before: Vec<u8>,
 }
 
+/// A device copy of `data` whose first element sits `shift_bytes` past the allocation's
+/// (256-byte aligned) start, and that address.
+pub fn shifted(data: &[u8], shift_bytes: usize) -> CuResult<(DevBuf, u64)> {
+    if shift_bytes == 0 {
+        let buf = DevBuf::from_bytes(data)?;
+        let ptr = buf.ptr;
+        return Ok((buf, ptr));
+    }
+    let mut v = vec![0u8; shift_bytes];
+    v.extend_from_slice(data);
+    let buf = DevBuf::from_bytes(&v)?;
+    let ptr = buf.ptr + shift_bytes as u64;
+    Ok((buf, ptr))
+}
+
 impl Prepared {
     /// Fresh random inputs for `spec` drawn from `rng`, uploaded. `separate_c` allocates
     /// C apart from D (tests); otherwise C's pointer is D's (the bench, beta = 0).
     pub fn new(spec: &GemmSpec, rng: &mut Rng, separate_c: bool) -> CuResult<Prepared> {
         let data = HostData::random(spec, rng);
-        let a = DevBuf::from_bytes(&data.a)?;
-        let b = DevBuf::from_bytes(&data.b)?;
+        let e = spec.ab.size();
+        let (a, a_ptr) = shifted(&data.a, spec.shift[host::A] as usize * e)?;
+        let (b, b_ptr) = shifted(&data.b, spec.shift[host::B] as usize * e)?;
         let c = if separate_c && !spec.in_place {
             Some(DevBuf::from_bytes(&data.c)?)
         } else {
@@ -67,6 +86,8 @@ impl Prepared {
             data,
             a,
             b,
+            a_ptr,
+            b_ptr,
             c,
             bias,
             scalars,
@@ -103,8 +124,8 @@ impl Prepared {
         Args {
             alpha,
             beta,
-            a: self.a.ptr,
-            b: self.b.ptr,
+            a: self.a_ptr,
+            b: self.b_ptr,
             c: self.c.as_ref().map_or(d.ptr, |c| c.ptr),
             d: d.ptr,
             workspace: workspace.map_or(0, |w| w.ptr),

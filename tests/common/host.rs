@@ -348,6 +348,9 @@ pub struct GemmSpec {
     pub device_scalars: bool,
     /// C is filled with NaN (only meaningful with beta == 0: C must not be read).
     pub c_nan: bool,
+    /// Elements by which A's and B's base addresses sit past an aligned allocation (a view at
+    /// an offset; TMA needs 16 bytes), announced to the heuristic as MIN_ALIGNMENT_A/B_BYTES.
+    pub shift: [u64; 2],
 }
 
 pub const A: usize = 0;
@@ -379,7 +382,14 @@ impl GemmSpec {
             in_place: false,
             device_scalars: false,
             c_nan: false,
+            shift: [0; 2],
         }
+    }
+
+    /// The alignment (bytes, at most 256) of A's or B's base address: MIN_ALIGNMENT_*_BYTES.
+    pub fn alignment(&self, which: usize) -> u32 {
+        let bytes = self.shift[which] * self.ab.size() as u64;
+        1u32 << (bytes | 256).trailing_zeros()
     }
 
     /// cublasComputeType_t: COMPUTE_32F (68) or COMPUTE_32F_FAST_TF32 (77).
@@ -489,6 +499,9 @@ impl fmt::Display for GemmSpec {
         )?;
         if self.batch > 1 {
             write!(f, " batch_pad={:?}", self.batch_pad)?;
+        }
+        if self.shift != [0; 2] {
+            write!(f, " shift(AB)={:?}", self.shift)?;
         }
         write!(
             f,

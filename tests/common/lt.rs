@@ -50,6 +50,8 @@ pub mod attr {
     pub const LAYOUT_BATCH_COUNT: i32 = 5;
     pub const LAYOUT_STRIDED_BATCH_OFFSET: i32 = 6;
     pub const PREF_MAX_WORKSPACE_BYTES: i32 = 1;
+    pub const PREF_MIN_ALIGNMENT_A_BYTES: i32 = 5;
+    pub const PREF_MIN_ALIGNMENT_B_BYTES: i32 = 6;
     pub const POINTER_MODE_DEVICE: i32 = 1;
     pub const SCALE_R_32F: i32 = 0;
 }
@@ -380,6 +382,15 @@ impl<'a> Descs<'a> {
             what: "MatmulPreference",
         };
         pref.set(attr::PREF_MAX_WORKSPACE_BYTES, max_workspace)?;
+        // A view at an offset: the alignment its address has, as PyTorch announces it.
+        for (w, id) in [
+            (A, attr::PREF_MIN_ALIGNMENT_A_BYTES),
+            (B, attr::PREF_MIN_ALIGNMENT_B_BYTES),
+        ] {
+            if spec.shift[w] != 0 {
+                pref.set(id, spec.alignment(w))?;
+            }
+        }
         Ok(Descs {
             desc,
             layouts,

@@ -18,6 +18,9 @@ usage: deepgemm-bench [options]
   --batch N            strided batch count (default 1)
   --pad A,B,C,D        extra leading-dimension elements of A, B, C and D (default 0,0,0,0;
                        e.g. 1,1,0,1 makes 4096^3's leading dimensions 4097, 4096 for C)
+  --offset A,B         A's and B's addresses this many elements past an aligned allocation
+                       (a view at an offset; default 0,0), announced to both heuristics as
+                       MIN_ALIGNMENT_A/B_BYTES
   --iters N            timed launches per library (default 50), median reported
   --warmup N           untimed launches per library first (default 10)
   --check C            full (float64 CPU reference), sample (reference at a few hundred
@@ -100,6 +103,9 @@ pub struct Options {
     /// Extra leading-dimension elements of A, B, C and D (`--pad`): odd leading dimensions on
     /// any shape, one operand at a time.
     pub pad: [u64; 4],
+    /// Elements by which A's and B's addresses sit past an aligned allocation (`--offset`),
+    /// announced to both libraries' heuristics as MIN_ALIGNMENT_A/B_BYTES.
+    pub offset: [u64; 2],
     pub iters: usize,
     /// Launches per timed sample (`--chain`), back to back between its two events.
     pub chain: usize,
@@ -149,6 +155,7 @@ impl Default for Options {
             epi: Epi::Default,
             batch: 1,
             pad: [0; 4],
+            offset: [0; 2],
             iters: 50,
             chain: 1,
             warmup: 10,
@@ -261,6 +268,19 @@ fn parse_pad(v: &str) -> Result<[u64; 4], String> {
     Ok(pad)
 }
 
+/// `--offset` values: `A,B` elements past an aligned allocation (e.g. `1,0`).
+fn parse_offset(v: &str) -> Result<[u64; 2], String> {
+    let bad = || format!("--offset '{v}': expected two integers >= 0, A,B");
+    let parts: Vec<u64> = v
+        .split(',')
+        .map(|s| s.trim().parse::<u64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    match parts[..] {
+        [a, b] => Ok([a, b]),
+        _ => Err(bad()),
+    }
+}
+
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, String> {
     let mut o = Options::default();
@@ -336,6 +356,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             }
             "--batch" => o.batch = parse_count(flag, value()?, 1)?,
             "--pad" => o.pad = parse_pad(value()?)?,
+            "--offset" => o.offset = parse_offset(value()?)?,
             "--iters" => o.iters = parse_count(flag, value()?, 1)? as usize,
             "--chain" => o.chain = parse_count(flag, value()?, 1)? as usize,
             "--warmup" => o.warmup = parse_count(flag, value()?, 0)? as usize,

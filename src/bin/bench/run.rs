@@ -148,6 +148,7 @@ pub fn spec_for(opts: &Options, (m, n, k): (u64, u64, u64)) -> GemmSpec {
     s.trans_b = opts.trans_b;
     s.batch = opts.batch;
     s.pad = opts.pad;
+    s.shift = opts.offset;
     if opts.beta == 0.0 {
         // C's pointer is D's (C is not read): its layout too.
         s.pad[host::C] = s.pad[host::D];
@@ -214,11 +215,10 @@ pub fn problem_of(spec: &GemmSpec) -> deepgemm::error::Result<deepgemm::problem:
 }
 
 /// deepgemm's kernel name for the algo its heuristic returned, decoded with the
-/// library's own `Plan::from_algo` over the same problem.
+/// library's own `plan::cache::from_algo` over the same problem (the list its word 6 names).
 fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
-    use deepgemm::plan::Plan;
     let dev = device_spec(gpu);
-    match problem_of(spec).and_then(|p| Plan::from_algo(&algo.data, &p, &dev)) {
+    match problem_of(spec).and_then(|p| deepgemm::plan::cache::from_algo(&algo.data, &p, &dev)) {
         Ok(plan) => plan.name(),
         // Not a plan `plan::choose` makes for this problem: show the raw words.
         Err(e) => format!("algo {:x?} ({e})", &algo.data[1..4]),
@@ -482,7 +482,6 @@ impl Bench<'_> {
         reference: &[u8],
         r: &mut ShapeResult,
     ) -> Result<(), String> {
-        use deepgemm::plan::Plan;
         let dev = device_spec(self.gpu);
         let problem = problem_of(spec).map_err(|e| e.to_string())?;
         let tol = spec.tolerance();
@@ -495,7 +494,7 @@ impl Bench<'_> {
                 rank,
                 ..Default::default()
             };
-            match Plan::from_algo(&h.algo.data, &problem, &dev) {
+            match deepgemm::plan::cache::from_algo(&h.algo.data, &problem, &dev) {
                 Ok(plan) => {
                     e.name = plan.name();
                     e.estimate_us = plan.estimate_ns as f64 * 1e-3;
