@@ -806,11 +806,23 @@ enum deepgemmStatus_t deepgemmCreate(deepgemmHandle_t *handle);
 enum deepgemmStatus_t deepgemmDestroy(deepgemmHandle_t handle);
 
 /**
- * Sets the stream later calls on this handle are enqueued on (NULL: default stream). As
- * with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the
- * handle's returns DEEPGEMM_STATUS_INVALID_VALUE.
+ * Sets the stream later calls on this handle are enqueued on (NULL: default stream), and, as
+ * cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to none. As with cuBLAS
+ * the stream is not checked here: a GEMM on a stream of another device than the handle's
+ * returns DEEPGEMM_STATUS_INVALID_VALUE.
  */
 enum deepgemmStatus_t deepgemmSetStream(deepgemmHandle_t handle, deepgemmStream_t streamId);
+
+/**
+ * cublasSetWorkspace: `workspaceSizeInBytes` bytes of device memory at `workspace` that later
+ * GEMMs on this handle may use (Stream-K and split-K partials, packed copies of operands TMA
+ * cannot read in place, as deepgemmLtMatmul's workspace); the caller keeps it alive while
+ * they run. 256-byte aligned; NULL with a size: DEEPGEMM_STATUS_INVALID_VALUE; NULL with 0:
+ * no workspace (a new handle's). As in cuBLAS, deepgemmSetStream resets it to none.
+ */
+enum deepgemmStatus_t deepgemmSetWorkspace(deepgemmHandle_t handle,
+                                           void *workspace,
+                                           size_t workspaceSizeInBytes);
 
 /**
  * Writes the handle's stream to `*streamId`.
@@ -829,7 +841,8 @@ enum deepgemmStatus_t deepgemmGetPointerMode(deepgemmHandle_t handle, deepgemmPo
 
 /**
  * C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
- * output). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
+ * output), on the handle's stream with its workspace (deepgemmSetWorkspace; none by default,
+ * which rules out split-k plans and packed copies). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
  * m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
  * handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
  * accepted and means "let deepgemm choose".

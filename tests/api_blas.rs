@@ -444,3 +444,84 @@ fn strided_batched() {
     assert_eq!(call(0, 20, 15, 12), DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(testing::recorded(h.0).len(), 2);
 }
+
+/// deepgemmSetWorkspace (cublasSetWorkspace): GemmEx and GemmStridedBatchedEx then run with
+/// that workspace (before, always none: no Stream-K or split-K plan, and operands TMA cannot
+/// read ran the portable kernel); a misaligned address, or NULL with a size, is refused and
+/// leaves the workspace as it was; SetStream resets it to none, as cublasSetStream does.
+#[test]
+fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
+    let h = handle();
+    let ws = 0x100_0000usize;
+    let recorded_ws = |h: &H| {
+        let c = *testing::recorded(h.0)
+            .last()
+            .expect("a call reached the runtime");
+        (c.workspace, c.workspace_size)
+    };
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded_ws(&h), (0, 0), "a new handle has none");
+    assert_eq!(
+        deepgemmSetWorkspace(h.0, ws as *mut c_void, 32 << 20),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded_ws(&h), (ws as u64, 32 << 20));
+    // Refused: the workspace stays.
+    for (ptr, size) in [(ws + 16, 1024usize), (ws + 128, 0), (0, 1024)] {
+        assert_eq!(
+            deepgemmSetWorkspace(h.0, ptr as *mut c_void, size),
+            DEEPGEMM_STATUS_INVALID_VALUE,
+            "{ptr:#x} {size}"
+        );
+    }
+    let batched = deepgemmGemmStridedBatchedEx(
+        h.0,
+        EX.transa,
+        EX.transb,
+        EX.m,
+        EX.n,
+        EX.k,
+        (&1.0f32 as *const f32).cast(),
+        A as *const c_void,
+        EX.at,
+        EX.lda,
+        20,
+        B as *const c_void,
+        EX.bt,
+        EX.ldb,
+        15,
+        (&0.0f32 as *const f32).cast(),
+        C as *mut c_void,
+        EX.ct,
+        EX.ldc,
+        12,
+        2,
+        EX.compute,
+        EX.algo,
+    );
+    assert_eq!(batched, DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded_ws(&h), (ws as u64, 32 << 20));
+    // NULL with 0: none.
+    assert_eq!(
+        deepgemmSetWorkspace(h.0, null_mut(), 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded_ws(&h), (0, 0));
+    // SetStream drops it.
+    assert_eq!(
+        deepgemmSetWorkspace(h.0, ws as *mut c_void, 4096),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        deepgemmSetStream(h.0, 0xabc0usize as deepgemmStream_t),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded_ws(&h), (0, 0));
+    assert_eq!(
+        deepgemmSetWorkspace(null_mut(), ws as *mut c_void, 4096),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+}

@@ -137,6 +137,48 @@ fn gemm_strided_batched_ex() {
     g.finish();
 }
 
+/// GemmEx and GemmStridedBatchedEx with a workspace set on the handle (deepgemmSetWorkspace,
+/// session 51): odd leading dimensions and A or B one element past an aligned allocation
+/// (packed copies in the workspace, or blocks of them where it is smaller: before, the
+/// portable kernel), and long k over few tiles (Stream-K and split-K partials); 64 MiB and 4
+/// MiB, every type and transpose.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_ex_with_workspace() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let ws = common::device::DevBuf::alloc(64 << 20).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_ex_with_workspace");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, bytes) in [64usize << 20, 4 << 20].into_iter().enumerate() {
+                let (m, n, k) = [(1024, 768, 1088), (128, 256, 8192)][(i + j) % 2];
+                let mut s = ex_spec(ab, cd, tf32, tr, m, n, k);
+                match (i + 2 * j) % 4 {
+                    0 => s.pad = [1, 0, 0, 0],
+                    1 => s.shift = [1, 0],
+                    2 => s.shift = [0, 3],
+                    _ => s.pad = [3, 1, 0, 2],
+                }
+                s.beta = if i % 2 == 0 { 0.0 } else { 0.5 };
+                s.c_nan = s.beta == 0.0;
+                let r = (|| {
+                    h.set_stream(env.stream.raw())?;
+                    h.set_workspace(ws.ptr, bytes)?;
+                    let prep = Prepared::new(&s, &mut g.rng, true)?;
+                    let c = prep.new_output()?;
+                    let args = prep.args(&c, None, env.stream.raw());
+                    blas::gemm_ex(&h, &s, j == 1, args.alpha, args.beta, args.a, args.b, c.ptr)?;
+                    env.stream.synchronize()?;
+                    Ok(prep.check_full(&c.download()?))
+                })();
+                g.record(&s, &format!("workspace {bytes}"), r);
+            }
+        }
+    }
+    g.finish();
+}
+
 /// GemmEx on the handle's default stream (none set: the legacy NULL stream).
 #[test]
 #[ignore = "needs a CUDA GPU"]

@@ -268,6 +268,11 @@ static void handles(void) {
         deepgemmPointerMode_t mode = -1;
         CHECK_STATUS(deepgemmGetPointerMode(h, &mode), DEEPGEMM_STATUS_SUCCESS);
         CHECK(mode == DEEPGEMM_POINTER_MODE_DEVICE);
+        /* cublasSetWorkspace's rules: 256-byte aligned, NULL only with 0 bytes. */
+        CHECK_STATUS(deepgemmSetWorkspace(h, NULL, 0), DEEPGEMM_STATUS_SUCCESS);
+        CHECK_STATUS(deepgemmSetWorkspace(h, NULL, 1024), DEEPGEMM_STATUS_INVALID_VALUE);
+        CHECK_STATUS(deepgemmSetWorkspace(h, (void *)(uintptr_t)0x10010, 1024),
+                     DEEPGEMM_STATUS_INVALID_VALUE);
         CHECK_STATUS(deepgemmDestroy(h), DEEPGEMM_STATUS_SUCCESS);
     } else {
         CHECK(st == DEEPGEMM_STATUS_NOT_INITIALIZED);
@@ -289,6 +294,7 @@ static void handles(void) {
                  DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK(count == -1);
     CHECK_STATUS(deepgemmSetStream(NULL, stream), DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK_STATUS(deepgemmSetWorkspace(NULL, NULL, 0), DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmGemmEx(NULL, DEEPGEMM_OP_N, DEEPGEMM_OP_N, 4, 4, 4, &alpha, NULL,
                                 DEEPGEMM_R_16BF, 4, NULL, DEEPGEMM_R_16BF, 4, &beta, NULL,
                                 DEEPGEMM_R_16BF, 4, DEEPGEMM_COMPUTE_32F, DEEPGEMM_GEMM_DEFAULT),

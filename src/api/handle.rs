@@ -187,6 +187,9 @@ pub struct BlasHandle {
     pub backend: Backend,
     stream: AtomicUsize,
     pointer_mode: AtomicI32,
+    /// cublasSetWorkspace's (address, bytes): the caller's device memory that GEMMs on this
+    /// handle may use (Stream-K and split-K partials, packed copies); (0, 0): none.
+    workspace: parking_lot::Mutex<(u64, u64)>,
 }
 
 impl BlasHandle {
@@ -211,6 +214,7 @@ impl BlasHandle {
             backend,
             stream: AtomicUsize::new(0),
             pointer_mode: AtomicI32::new(pointer_mode::HOST),
+            workspace: parking_lot::Mutex::new((0, 0)),
         }
     }
 
@@ -218,8 +222,36 @@ impl BlasHandle {
         self.stream.load(Ordering::Acquire) as *mut c_void
     }
 
+    /// cublasSetStream: also drops the workspace set before (cuBLAS resets it to its default
+    /// pool, since memory given for one stream's work must not serve another's).
     pub fn set_stream(&self, stream: *mut c_void) {
+        let mut ws = self.workspace.lock();
         self.stream.store(stream as usize, Ordering::Release);
+        *ws = (0, 0);
+    }
+
+    /// The workspace (address, bytes) GEMMs on this handle use now.
+    pub fn workspace(&self) -> (u64, u64) {
+        *self.workspace.lock()
+    }
+
+    /// cublasSetWorkspace: `bytes` of device memory at `address` (256-byte aligned, as
+    /// cuBLASLt's workspace; NULL only with 0 bytes, which means none), used by this handle's
+    /// later GEMMs on its stream; the caller keeps it alive while they run.
+    pub fn set_workspace(&self, address: u64, bytes: u64) -> Result<()> {
+        if address == 0 && bytes > 0 {
+            return Err(invalid!(
+                "workspace is NULL but workspaceSizeInBytes is {bytes}"
+            ));
+        }
+        if address % super::matmul::WORKSPACE_ALIGNMENT != 0 {
+            return Err(invalid!(
+                "workspace {address:#x} is not {}-byte aligned",
+                super::matmul::WORKSPACE_ALIGNMENT
+            ));
+        }
+        *self.workspace.lock() = (address, bytes);
+        Ok(())
     }
 
     pub fn pointer_mode(&self) -> i32 {

@@ -31,9 +31,10 @@ pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t 
     })
 }
 
-/// Sets the stream later calls on this handle are enqueued on (NULL: default stream). As
-/// with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the
-/// handle's returns DEEPGEMM_STATUS_INVALID_VALUE.
+/// Sets the stream later calls on this handle are enqueued on (NULL: default stream), and, as
+/// cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to none. As with cuBLAS
+/// the stream is not checked here: a GEMM on a stream of another device than the handle's
+/// returns DEEPGEMM_STATUS_INVALID_VALUE.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmSetStream(
@@ -43,6 +44,23 @@ pub extern "C" fn deepgemmSetStream(
     ffi_boundary("deepgemmSetStream", || {
         try_handle(handle)?.set_stream(streamId.cast());
         Ok(())
+    })
+}
+
+/// cublasSetWorkspace: `workspaceSizeInBytes` bytes of device memory at `workspace` that later
+/// GEMMs on this handle may use (Stream-K and split-K partials, packed copies of operands TMA
+/// cannot read in place, as deepgemmLtMatmul's workspace); the caller keeps it alive while
+/// they run. 256-byte aligned; NULL with a size: DEEPGEMM_STATUS_INVALID_VALUE; NULL with 0:
+/// no workspace (a new handle's). As in cuBLAS, deepgemmSetStream resets it to none.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmSetWorkspace(
+    handle: deepgemmHandle_t,
+    workspace: *mut c_void,
+    workspaceSizeInBytes: usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSetWorkspace", || {
+        try_handle(handle)?.set_workspace(workspace as u64, workspaceSizeInBytes as u64)
     })
 }
 
@@ -108,11 +126,21 @@ fn gemm_ex(
         d: c as u64,
         bias: 0,
     };
-    api::matmul::matmul(&h.backend, &p, &ptrs, None, 0, 0, h.stream())
+    let (workspace, workspace_size) = h.workspace();
+    api::matmul::matmul(
+        &h.backend,
+        &p,
+        &ptrs,
+        None,
+        workspace,
+        workspace_size,
+        h.stream(),
+    )
 }
 
 /// C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
-/// output). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
+/// output), on the handle's stream with its workspace (deepgemmSetWorkspace; none by default,
+/// which rules out split-k plans and packed copies). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
 /// m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
 /// handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
 /// accepted and means "let deepgemm choose".

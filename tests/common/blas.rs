@@ -35,6 +35,14 @@ impl BlasHandle {
         )
     }
 
+    /// deepgemmSetWorkspace (after set_stream, which resets it).
+    pub fn set_workspace(&self, ptr: u64, bytes: usize) -> Result<(), String> {
+        check(
+            "SetWorkspace",
+            deepgemmSetWorkspace(self.0, ptr as *mut c_void, bytes),
+        )
+    }
+
     /// HOST (false) or DEVICE (true) alpha/beta.
     pub fn set_device_scalars(&self, device: bool) -> Result<(), String> {
         let mode = if device {
