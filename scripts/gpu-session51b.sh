@@ -27,6 +27,11 @@ if [ "${1:-pack}" = pack ]; then
 timeout 150 .gpu/tests/gpu_pack --ignored --test-threads=1 >"$OUT/gpu_pack.txt" 2>&1
 echo "== gpu_pack rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_pack.txt")"
 grep -m5 -E "FAIL|panicked" "$OUT/gpu_pack.txt"
+# gpu_blas: deepgemmSetWorkspace's new group (GemmEx with a workspace: packed copies, blocks,
+# split-k partials), and the others. Predicted: 4 / 0.
+timeout 120 .gpu/tests/gpu_blas --ignored --test-threads=1 >"$OUT/gpu_blas.txt" 2>&1
+echo "== gpu_blas rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas.txt")"
+grep -m5 -E "FAIL|panicked" "$OUT/gpu_blas.txt"
 # Views at an offset (`--offset`, MIN_ALIGNMENT_A/B_BYTES announced to both heuristics) with the
 # default 32 MiB of workspace: the blocks that replaced the portable kernel there, against
 # cuBLASLt, and the portable kernel they replaced (DEEPGEMM_KERNELS=portable). Predicted: the
