@@ -299,6 +299,15 @@ fn precompile(names: &str, manifest: Option<&std::path::Path>) -> ExitCode {
         let mut lines = String::new();
         for k in &kernels {
             match registry::cache_file(k, "sm_90a") {
+                Ok(Some(f)) if !f.is_file() => {
+                    // The cache could not be written (it says why at DEEPGEMM_LOG_LEVEL >= 1).
+                    eprintln!(
+                        "deepgemm-bench: --manifest: {} is not in the disk cache ({})",
+                        k.name(),
+                        f.display()
+                    );
+                    return ExitCode::from(EXIT_FAILED);
+                }
                 Ok(Some(f)) => {
                     let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
                     lines.push_str(&name.unwrap_or_default());

@@ -52,10 +52,17 @@ pub fn default_dir() -> Option<PathBuf> {
     env("HOME").map(|h| PathBuf::from(h).join(".cache").join("deepgemm"))
 }
 
+/// The largest entry read back: a CUBIN is a few MB at most, so a larger file is not one.
+const MAX_ENTRY_BYTES: u64 = 256 << 20;
+
 pub struct DiskCache {
     dir: Option<PathBuf>,
-    /// Set after the first failed write: warn once, then stay in memory.
+    /// Set when the location cannot take files (no directory, no permission, a read-only
+    /// file system): warn once, then stay in memory.
     write_failed: AtomicBool,
+    /// Set after the first other write failure (a full disk, ...), which is warned about once
+    /// and does not stop later writes.
+    write_warned: AtomicBool,
     tmp_counter: AtomicU64,
 }
 
@@ -71,6 +78,7 @@ impl DiskCache {
         DiskCache {
             dir,
             write_failed: AtomicBool::new(false),
+            write_warned: AtomicBool::new(false),
             tmp_counter: AtomicU64::new(0),
         }
     }
@@ -86,9 +94,16 @@ impl DiskCache {
             .map(|d| d.join(format!("{name}-{key:032x}.cubin")))
     }
 
-    /// The cached binary, or None when absent, unreadable, truncated or corrupt.
+    /// The cached binary, or None when absent, unreadable, truncated or corrupt, or not a
+    /// regular file of a CUBIN's size (a FIFO or a device planted at its name would block a
+    /// read or never end it).
     pub fn load(&self, name: &str, key: u128) -> Option<Vec<u8>> {
-        let bytes = fs::read(self.entry_path(name, key)?).ok()?;
+        let path = self.entry_path(name, key)?;
+        let meta = fs::metadata(&path).ok()?;
+        if !meta.is_file() || meta.len() > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let bytes = fs::read(&path).ok()?;
         if bytes.len() < HEADER || &bytes[..8] != MAGIC {
             return None;
         }
@@ -106,38 +121,73 @@ impl DiskCache {
     }
 
     /// Writes an entry atomically (temp file in the same directory, then rename). Failures
-    /// are reported once and otherwise ignored: the cache is an optimisation.
-    pub fn store(&self, name: &str, key: u128, data: &[u8]) {
+    /// are reported once and otherwise ignored: the cache is an optimisation. Whether the
+    /// entry was written (`--precompile` checks it).
+    pub fn store(&self, name: &str, key: u128, data: &[u8]) -> bool {
         let Some(path) = self.entry_path(name, key) else {
-            return;
+            return false;
         };
         if self.write_failed.load(Ordering::Relaxed) {
-            return;
+            return false;
         }
-        if let Err(e) = self.try_store(&path, data) {
+        let Err(e) = self.try_store(&path, data) else {
+            return true;
+        };
+        let dir = path.parent().unwrap_or(Path::new("?")).display();
+        // The location itself refuses files: stop trying. Anything else (a full disk) may
+        // pass: keep writing, warn once.
+        let location = e.kind() == std::io::ErrorKind::PermissionDenied
+            || e.kind() == std::io::ErrorKind::ReadOnlyFilesystem
+            || e.kind() == std::io::ErrorKind::NotADirectory
+            || !path.parent().is_some_and(Path::is_dir);
+        if location {
             if !self.write_failed.swap(true, Ordering::Relaxed) {
                 crate::log::error(
                     "jit",
                     format!(
-                        "kernel cache {} is not writable ({e}); compiled kernels stay in memory only",
-                        path.parent().unwrap_or(Path::new("?")).display()
+                        "kernel cache {dir} is not writable ({e}); compiled kernels stay in memory only"
                     ),
                 );
             }
+        } else if !self.write_warned.swap(true, Ordering::Relaxed) {
+            crate::log::error(
+                "jit",
+                format!("kernel cache {dir}: an entry could not be written ({e})"),
+            );
         }
+        false
     }
 
     fn try_store(&self, path: &Path, data: &[u8]) -> std::io::Result<()> {
         let dir = path.parent().expect("cache path has a parent");
-        fs::create_dir_all(dir)?;
-        let tmp = dir.join(format!(
-            ".tmp-{}-{}-{}",
-            std::process::id(),
-            self.tmp_counter.fetch_add(1, Ordering::Relaxed),
-            path.file_name().and_then(|f| f.to_str()).unwrap_or("entry")
-        ));
+        create_dir(dir)?;
+        // A name no other writer uses (processes in other containers share pids) and that
+        // only this call creates (O_EXCL: never through a link planted at it).
+        let mut opened = None;
+        for _ in 0..4 {
+            let tmp = dir.join(format!(
+                ".tmp-{}-{}-{:016x}-{}",
+                std::process::id(),
+                self.tmp_counter.fetch_add(1, Ordering::Relaxed),
+                random_u64(),
+                path.file_name().and_then(|f| f.to_str()).unwrap_or("entry")
+            ));
+            match create_new(&tmp) {
+                Ok(f) => {
+                    opened = Some((f, tmp));
+                    break;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        let Some((mut f, tmp)) = opened else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "no free temporary name",
+            ));
+        };
         let result = (|| {
-            let mut f = fs::File::create(&tmp)?;
             f.write_all(MAGIC)?;
             f.write_all(&(data.len() as u64).to_le_bytes())?;
             f.write_all(&checksum(data).to_le_bytes())?;
@@ -150,6 +200,33 @@ impl DiskCache {
         }
         result
     }
+}
+
+/// The cache directory and its parents, as the user's own (0755 before the umask).
+fn create_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o755);
+    b.create(dir)
+}
+
+/// A new file that must not exist yet (never opened through a symbolic link), 0644 before the
+/// umask: no other user may write an entry this process wrote.
+fn create_new(path: &Path) -> std::io::Result<fs::File> {
+    let mut o = fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o644);
+    o.open(path)
+}
+
+/// 64 random bits (std's per-process random hash keys, advanced each call).
+fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(std::process::id() as u64);
+    h.finish()
 }
 
 #[cfg(test)]
@@ -221,6 +298,37 @@ mod tests {
         assert_eq!(c.load("k", 1), None);
         c.store("k", 1, b"data"); // second failure is silent
         let _ = fs::remove_file(&dir);
+    }
+
+    /// What another user of a shared directory could plant at an entry's name: a FIFO is
+    /// not read (a read would block), a symbolic link is replaced by the entry, never written
+    /// through.
+    #[cfg(unix)]
+    #[test]
+    fn planted_files_are_neither_read_nor_written_through() {
+        let dir = temp_dir("planted");
+        let c = DiskCache::new(Some(dir.clone()));
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = c.entry_path("k", 5).unwrap();
+        let cpath = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(cpath.as_ptr(), 0o600) }, 0);
+        assert_eq!(c.load("k", 5), None, "a FIFO is not an entry");
+        let victim = dir.join("victim");
+        fs::write(&victim, b"keep me").unwrap();
+        let link = c.entry_path("k", 6).unwrap();
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        assert_eq!(c.load("k", 6), None, "not a cache entry");
+        assert!(c.store("k", 6, b"cubin"));
+        assert_eq!(fs::read(&victim).unwrap(), b"keep me");
+        assert!(
+            !fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(c.load("k", 6).as_deref(), Some(&b"cubin"[..]));
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -57,12 +57,15 @@ fn slot<K: Eq + std::hash::Hash, T>(map: &SlotMap<K, T>, key: K) -> Slot<T> {
     map.lock().entry(key).or_default().clone()
 }
 
+/// Key -> the outcome its first asker got, a failure included (`Tables::cubin`).
+type OutcomeMap<K, T> = Mutex<HashMap<K, Arc<OnceCell<Result<Arc<T>>>>>>;
+
 /// The registry's bookkeeping, apart from NVRTC and the driver: which CUBINs exist per
 /// (variant, architecture) and which loads per (device, variant), each made at most once
 /// however many threads ask. What a load yields (`L`) and how CUBINs are made and loaded are
 /// the caller's, so the keying is unit-tested on the CPU with plain values.
 struct Tables<L> {
-    cubins: SlotMap<(Kernel, String), Vec<u8>>,
+    cubins: OutcomeMap<(Kernel, String), Vec<u8>>,
     loaded: SlotMap<(i32, Kernel), L>,
     /// Successful loads.
     loads: AtomicU64,
@@ -77,16 +80,24 @@ impl<L> Tables<L> {
         }
     }
 
-    /// The CUBIN of `k` for `arch`: `make` runs for the first asker only (again after a
-    /// failure); every device of that architecture shares the result.
+    /// The CUBIN of `k` for `arch`: `make` runs for the first asker only; every device of
+    /// that architecture shares the result, and every later asker a failure too. A compile
+    /// fails the same way each time (the same source, options and NVRTC): kept, so threads
+    /// waiting on it and later calls get its error at once instead of compiling again one
+    /// after another for seconds each (a session-51 review measured 8 waiters, 8 compiles).
     fn cubin(
         &self,
         k: &Kernel,
         arch: &str,
         make: impl FnOnce() -> Result<Vec<u8>>,
     ) -> Result<Arc<Vec<u8>>> {
-        let cell = slot(&self.cubins, (*k, arch.to_string()));
-        cell.get_or_try_init(|| make().map(Arc::new)).cloned()
+        let cell = self
+            .cubins
+            .lock()
+            .entry((*k, arch.to_string()))
+            .or_default()
+            .clone();
+        cell.get_or_init(|| make().map(Arc::new)).clone()
     }
 
     /// `k` for device `device` (facts `spec`): ARCH_MISMATCH when the device cannot run it;
@@ -501,6 +512,45 @@ mod tests {
         assert_eq!(on1.device, 1);
         assert_eq!(t.entries(), [(0, bf16().name()), (1, bf16().name())]);
         assert_eq!(c.makes().len(), 1, "the retry reuses the CUBIN");
+    }
+
+    /// A CUBIN that failed to compile is not compiled again: its error goes to every asker
+    /// on every device of that architecture, waiting threads included.
+    #[test]
+    fn a_failed_compile_is_remembered() {
+        let t: Tables<FakeLoad> = Tables::new();
+        let makes = AtomicUsize::new(0);
+        let ask = |device| {
+            t.load(
+                device,
+                &DeviceSpec::H200,
+                &bf16(),
+                |_| {
+                    makes.fetch_add(1, Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    Err(Error::Internal("nvrtcCompileProgram failed".into()))
+                },
+                |_| panic!("nothing to load"),
+            )
+        };
+        let barrier = Barrier::new(8);
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let (ask, barrier) = (&ask, &barrier);
+                s.spawn(move || {
+                    barrier.wait();
+                    let r = ask(i % 2);
+                    assert!(matches!(r, Err(Error::Internal(_))), "{r:?}");
+                });
+            }
+        });
+        assert!(matches!(ask(2), Err(Error::Internal(_))));
+        assert_eq!(
+            makes.load(Ordering::Relaxed),
+            1,
+            "one compile, its failure kept"
+        );
+        assert!(t.entries().is_empty());
     }
 
     /// 8 threads per device, 2 devices, 2 variants, all released at once: one CUBIN per
