@@ -97,7 +97,7 @@ pub unsafe fn substitute(
         x.compute_type,
         x.a_type,
         math,
-        crate::config::get().tf32_disabled,
+        crate::config::tf32_disabled(),
     )?;
     let (mut op, a, b, c) = match describe(&x) {
         Ok(Some(d)) => d,

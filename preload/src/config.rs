@@ -69,7 +69,25 @@ impl Config {
     }
 }
 
-/// The process's configuration.
+/// NVIDIA_TF32_OVERRIDE=0, read at the first GEMM that asks, not with the rest at load time
+/// (`get` runs from the load-time constructor): a program may set it after this library is
+/// loaded and before cuBLAS reads it (Python's os.environ before `import torch`), and cuBLAS
+/// then runs exact fp32 (a session-51 review found the preload substituting TF32 there).
+pub fn tf32_disabled() -> bool {
+    static V: OnceLock<bool> = OnceLock::new();
+    *V.get_or_init(|| {
+        Config::parse(
+            None,
+            None,
+            None,
+            std::env::var("NVIDIA_TF32_OVERRIDE").ok().as_deref(),
+            None,
+        )
+        .tf32_disabled
+    })
+}
+
+/// The process's configuration (its `tf32_disabled` aside: see `tf32_disabled()`).
 pub fn get() -> &'static Config {
     static CONFIG: OnceLock<Config> = OnceLock::new();
     CONFIG.get_or_init(|| {

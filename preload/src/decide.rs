@@ -196,6 +196,14 @@ pub fn effective_compute(
         ));
     }
     if ab_type != dt::R_32F {
+        if mode == math_mode::PEDANTIC || compute == ct::COMPUTE_32F_PEDANTIC {
+            // cuBLAS's pedantic modes keep tensor cores out (IEEE fp32 accumulation), which
+            // deepgemm's 16-bit plans do not.
+            return Err(Forward::new(
+                Reason::ComputeType,
+                "pedantic math on 16-bit inputs (cuBLAS runs it without tensor cores)",
+            ));
+        }
         return Ok(compute);
     }
     let no_tf32 = tf32_disabled || mode == math_mode::PEDANTIC;
@@ -470,6 +478,17 @@ mod tests {
             effective_compute(ct::COMPUTE_32F, dt::R_16F, TENSOR_OP, false),
             Ok(ct::COMPUTE_32F)
         );
+        // ... but pedantic math or compute keeps them on cuBLAS (no tensor cores there).
+        for (compute, math) in [
+            (ct::COMPUTE_32F, PEDANTIC),
+            (ct::COMPUTE_32F_PEDANTIC, DEFAULT),
+            (ct::COMPUTE_32F_PEDANTIC, PEDANTIC | 16),
+        ] {
+            for ab in [dt::R_16BF, dt::R_16F] {
+                let e = effective_compute(compute, ab, math, false).unwrap_err();
+                assert_eq!(e.reason, Reason::ComputeType);
+            }
+        }
         // And the resulting problems compute what was decided.
         let (mut op, a, b, c) = specs(dt::R_32F, dt::R_32F);
         op.compute_type = f32c(DEFAULT, false).unwrap();

@@ -1,6 +1,6 @@
 //! The only `#[no_mangle]` functions of the library: cuBLAS's and cuBLASLt's GEMM entry
-//! points, and cuBLAS's cublasSetWorkspace_v2 and cublasDestroy_v2 (forwarded, after noting
-//! the handle's workspace: `workspace`), with their exact C signatures. exports.map (the linker version script) lists
+//! points, and cuBLAS's cublasSetWorkspace_v2, cublasDestroy_v2 and cublasSetStream_v2
+//! (forwarded, after noting or forgetting the handle's workspace: `workspace`), with their exact C signatures. exports.map (the linker version script) lists
 //! the same names; tests/symbols.rs checks that the .so exports these and nothing else.
 //!
 //! Each is a thin shell: find the real function (else NOT_INITIALIZED), then `dispatch`
@@ -22,7 +22,7 @@ use crate::stats::{Entry, Reason};
 
 /// The addresses of our exports: a lookup of the real function that returns one of them
 /// (a second interposer, RTLD_NEXT oddities) is discarded.
-pub fn addresses() -> [usize; 9] {
+pub fn addresses() -> [usize; 10] {
     [
         cublasLtMatmul as *const () as usize,
         cublasGemmEx as *const () as usize,
@@ -33,6 +33,7 @@ pub fn addresses() -> [usize; 9] {
         cublasHgemm as *const () as usize,
         cublasSetWorkspace_v2 as *const () as usize,
         cublasDestroy_v2 as *const () as usize,
+        cublasSetStream_v2 as *const () as usize,
     ]
 }
 
@@ -88,6 +89,27 @@ pub unsafe extern "C" fn cublasDestroy_v2(handle: Handle) -> Status {
     };
     // SAFETY: the real function with the caller's argument.
     unsafe { f(handle) }
+}
+
+/// cublasSetStream_v2: forwarded; when the real library accepts it, the handle's noted
+/// workspace is forgotten, as cuBLAS resets a handle's workspace to its default pool on
+/// SetStream (a buffer given for one stream's work must not serve another's, and the caller
+/// may free it, believing cuBLAS no longer uses it: a session-51 review).
+///
+/// # Safety
+/// cuBLAS's contract for cublasSetStream_v2.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cublasSetStream_v2(handle: Handle, streamId: *mut c_void) -> Status {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let Some(f) = real::blas().set_stream else {
+        return missing_function("cublasSetStream_v2", &SAID);
+    };
+    // SAFETY: the real function with the caller's arguments.
+    let status = unsafe { f(handle, streamId) };
+    if status == crate::dispatch::STATUS_SUCCESS {
+        let _ = std::panic::catch_unwind(|| crate::workspace::forget(handle));
+    }
+    status
 }
 
 /// cublasLtMatmul: substituted when deepgemm computes the described operation exactly;

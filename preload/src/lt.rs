@@ -275,13 +275,12 @@ pub unsafe fn substitute(real: &Lt, x: &LtCall) -> Result<GemmProblem, Forward> 
                 sm_target,
             ));
         }
-        let cfg = crate::config::get();
         let op = OpSpec {
             compute_type: decide::effective_compute(
                 compute,
                 ta,
                 decide::math_mode::DEFAULT,
-                cfg.tf32_disabled,
+                crate::config::tf32_disabled(),
             )?,
             scale_type: scale,
             pointer_mode: rd.required(x.desc, md::POINTER_MODE, 4)? as i32,

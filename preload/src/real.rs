@@ -166,6 +166,7 @@ pub type HgemmFn = unsafe extern "C" fn(
 pub type GetStreamFn = unsafe extern "C" fn(Handle, *mut *mut c_void) -> Status;
 pub type SetWorkspaceFn = unsafe extern "C" fn(Handle, *mut c_void, usize) -> Status;
 pub type DestroyFn = unsafe extern "C" fn(Handle) -> Status;
+pub type SetStreamFn = unsafe extern "C" fn(Handle, *mut c_void) -> Status;
 /// cublasGetPointerMode_v2, cublasGetMathMode and cublasGetSmCountTarget: an int-sized out.
 pub type GetIntFn = unsafe extern "C" fn(Handle, *mut i32) -> Status;
 
@@ -192,6 +193,7 @@ pub struct Blas {
     /// Interposed to learn each handle's workspace (`workspace`).
     pub set_workspace: Option<SetWorkspaceFn>,
     pub destroy: Option<DestroyFn>,
+    pub set_stream: Option<SetStreamFn>,
 }
 
 const LT_SONAMES: [&CStr; 3] = [
@@ -288,6 +290,7 @@ pub fn blas() -> &'static Blas {
                 &ours
             ),
             destroy: lookup!(BLAS_SONAMES, c"cublasDestroy_v2", DestroyFn, &ours),
+            set_stream: lookup!(BLAS_SONAMES, c"cublasSetStream_v2", SetStreamFn, &ours),
         }
     })
 }

@@ -3,7 +3,8 @@
 //! that handle may use it as cuBLAS would: deepgemm's Stream-K and split-K plans need one
 //! (a decode GEMM's best plan, 16x4096x4096 over 64 CTAs, takes 0.5 MB), and without it the
 //! classic entry points ran only the plans that need none. `cublasDestroy_v2` forgets the
-//! handle, so a later handle at the same address starts without one, as in cuBLAS.
+//! handle, so a later handle at the same address starts without one, as in cuBLAS, and so does
+//! `cublasSetStream_v2` (cuBLAS resets the workspace there; PyTorch sets it again after).
 //!
 //! The map is read on each substituted classic call and written only when a handle's
 //! workspace changes (a read first: PyTorch sets the same buffer again before every GEMM).

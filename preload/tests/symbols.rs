@@ -1,5 +1,5 @@
 //! The preload library's dynamic symbol table holds exactly the cuBLAS/cuBLASLt GEMM entry
-//! points and cuBLAS's cublasSetWorkspace_v2 / cublasDestroy_v2: no deepgemm C API, no Rust or libstd symbols (they would clash with a
+//! points and cuBLAS's cublasSetWorkspace_v2 / cublasDestroy_v2 / cublasSetStream_v2: no deepgemm C API, no Rust or libstd symbols (they would clash with a
 //! libdeepgemm.so or another Rust library in the same process), and it does not link cuBLAS
 //! or CUDA itself (the real functions are found at run time). Needs binutils' nm.
 
@@ -8,13 +8,14 @@ mod common;
 use std::collections::BTreeSet;
 use std::process::Command;
 
-const EXPORTS: [&str; 9] = [
+const EXPORTS: [&str; 10] = [
     "cublasDestroy_v2",
     "cublasGemmBatchedEx",
     "cublasGemmEx",
     "cublasGemmStridedBatchedEx",
     "cublasHgemm",
     "cublasLtMatmul",
+    "cublasSetStream_v2",
     "cublasSetWorkspace_v2",
     "cublasSgemmStridedBatched",
     "cublasSgemm_v2",
