@@ -28,7 +28,7 @@ pub fn tuned_choice(problem: &GemmProblem, plans: &[Plan], max_workspace: u64) -
         return None;
     }
     let ctx = driver::enter(std::ptr::null_mut()).ok()?;
-    autotune::tuned_name(&ctx, problem, plans, max_workspace)
+    autotune::tuned_name(&ctx, problem, plans, max_workspace, std::ptr::null_mut())
 }
 
 /// The device facts of `stream`'s device (NULL: the current context's).
@@ -100,7 +100,7 @@ pub fn run_accepted(
                     .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
                     .copied()
                     .collect();
-            let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size);
+            let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size, stream.cast());
             match plans.iter().find(|p| Some(p.name()) == name) {
                 Some(p) => *p,
                 None => {

@@ -69,6 +69,56 @@ pub fn version() -> Result<(i32, i32)> {
     })
 }
 
+/// The `sm_*` architectures this NVRTC compiles for (numbers: 75, 80, 90, ...), asked once.
+pub fn supported_archs() -> Result<Vec<i32>> {
+    static ARCHS: OnceCell<Vec<i32>> = OnceCell::new();
+    ARCHS
+        .get_or_try_init(|| {
+            guarded("architecture query", || {
+                let mut n = 0;
+                // SAFETY: valid out-pointer.
+                unsafe { sys::nvrtcGetNumSupportedArchs(&mut n) }
+                    .result()
+                    .map_err(|e| Error::Internal(format!("nvrtcGetNumSupportedArchs: {e}")))?;
+                let mut archs = vec![0i32; n.max(0) as usize];
+                // SAFETY: `archs` holds the `n` entries NVRTC reported.
+                unsafe { sys::nvrtcGetSupportedArchs(archs.as_mut_ptr()) }
+                    .result()
+                    .map_err(|e| Error::Internal(format!("nvrtcGetSupportedArchs: {e}")))?;
+                Ok(archs)
+            })
+        })
+        .cloned()
+}
+
+/// ARCH_MISMATCH when `options` target an `sm_*` architecture this NVRTC cannot compile for
+/// (NVRTC 13 has no sm_70; an old NVRTC no sm_90a): its own error there is an invalid
+/// option, which said INTERNAL_ERROR (a session-51 review).
+fn check_arch(name: &str, options: &[String]) -> Result<()> {
+    let Some(arch) = options
+        .iter()
+        .find_map(|o| o.strip_prefix("--gpu-architecture=sm_"))
+    else {
+        return Ok(());
+    };
+    let number: String = arch.chars().take_while(char::is_ascii_digit).collect();
+    let (Ok(number), Ok(archs)) = (number.parse::<i32>(), supported_archs()) else {
+        return Ok(()); // NVRTC itself says what is wrong
+    };
+    if archs.contains(&number) {
+        return Ok(());
+    }
+    let (major, minor) = version()?;
+    Err(Error::ArchMismatch(format!(
+        "NVRTC {major}.{minor} cannot compile {name} for sm_{arch} (it targets sm_{}); install          an NVRTC that supports this GPU",
+        archs
+            .iter()
+            .map(i32::to_string)
+            .collect::<Vec<_>>()
+            .join(", sm_")
+    )))
+}
+
 /// Destroys the program when dropped, on every path out of `compile`.
 struct Program(sys::nvrtcProgram);
 
@@ -99,6 +149,7 @@ pub fn compile(name: &str, source: &str, options: &[String]) -> Result<Compiled>
             "NVRTC option {bad:?} contains a NUL byte"
         )));
     }
+    check_arch(name, options)?;
     guarded("compilation", || {
         let prog = Program(
             result::create_program(&src, Some(&prog_name))
@@ -197,6 +248,25 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, Error::Internal(_)), "{err}");
+    }
+
+    /// An architecture this NVRTC does not target (sm_50: none since CUDA 12) is an
+    /// ARCH_MISMATCH naming the ones it does, not an invalid option.
+    #[test]
+    fn an_architecture_nvrtc_lacks_is_a_mismatch() {
+        if skip() {
+            return;
+        }
+        let archs = supported_archs().unwrap();
+        assert!(archs.contains(&80) && archs.contains(&90), "{archs:?}");
+        let err = compile(
+            "dg_old",
+            "extern \"C\" __global__ void k() {}",
+            &["--gpu-architecture=sm_50".into()],
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::ArchMismatch(_)), "{err}");
+        assert!(err.message().contains("sm_90"), "{err}");
     }
 
     /// Meaningful where NVRTC is absent (run with DEEPGEMM_SKIP_NVRTC_TESTS=1 and no

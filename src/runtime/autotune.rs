@@ -41,6 +41,21 @@ static STATE: Lazy<Mutex<State>> = Lazy::new(|| {
     })
 });
 
+/// Held while a tuning runs (one at a time: they time the device), apart from `STATE`, so that
+/// calls whose problem is already tuned are not kept waiting behind one that compiles and times
+/// its candidates (a session-51 review).
+static TUNING: Lazy<Mutex<()>> = Lazy::new(|| Mutex::new(()));
+
+/// Whether work enqueued on `stream` is being captured into a CUDA graph: tuning's allocations,
+/// copies and synchronisations are illegal there, so a captured call is not tuned.
+fn capturing(stream: CUstream) -> bool {
+    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: `stream` is the caller's (or NULL); valid out-pointer.
+    let r = unsafe { sys::cuStreamIsCapturing(stream, &mut status) };
+    r != sys::CUresult::CUDA_SUCCESS
+        || status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
+}
+
 fn table_path() -> Option<std::path::PathBuf> {
     crate::jit::cache::default_dir().map(|d| d.join(tuned::FILE))
 }
@@ -80,6 +95,7 @@ pub fn tuned_name(
     p: &GemmProblem,
     plans: &[Plan],
     max_ws: u64,
+    stream: CUstream,
 ) -> Option<String> {
     if !tuned::enabled() || plans.len() < 2 || p.is_empty() {
         return None;
@@ -101,35 +117,55 @@ pub fn tuned_name(
         );
         return None;
     }
-    // One tuning at a time: the lock also keeps two threads from tuning the same problem.
-    let mut st = STATE.lock();
-    let device = match st.device_keys.get(&ctx.device.ordinal) {
-        Some(d) => d.clone(),
-        None => match device_key(ctx) {
-            Ok(d) => {
-                st.device_keys.insert(ctx.device.ordinal, d.clone());
-                d
-            }
-            Err(e) => {
-                crate::log::hint("autotune", format!("no device identity: {e}"));
-                return None;
-            }
-        },
-    };
-    let key = Key {
-        device,
-        signature: tuned::signature(p, max_ws),
-    };
-    let table = st.table.get_or_insert_with(|| {
-        table_path()
-            .and_then(|f| std::fs::read_to_string(f).ok())
-            .map(|t| Table::parse(&t))
-            .unwrap_or_default()
-    });
-    if let Some(e) = table.get(&key) {
-        if plans.iter().any(|q| q.name() == e.plan) {
-            return Some(e.plan.clone());
+    let key = {
+        let mut st = STATE.lock();
+        let device = match st.device_keys.get(&ctx.device.ordinal) {
+            Some(d) => d.clone(),
+            None => match device_key(ctx) {
+                Ok(d) => {
+                    st.device_keys.insert(ctx.device.ordinal, d.clone());
+                    d
+                }
+                Err(e) => {
+                    crate::log::hint("autotune", format!("no device identity: {e}"));
+                    return None;
+                }
+            },
+        };
+        Key {
+            device,
+            signature: tuned::signature(p, max_ws),
         }
+    };
+    // The tuned winner, if this signature was tuned (here or by an earlier process).
+    let known = || -> Option<String> {
+        let mut st = STATE.lock();
+        let table = st.table.get_or_insert_with(|| {
+            table_path()
+                .and_then(|f| std::fs::read_to_string(f).ok())
+                .map(|t| Table::parse(&t))
+                .unwrap_or_default()
+        });
+        let e = table.get(&key)?;
+        plans
+            .iter()
+            .any(|q| q.name() == e.plan)
+            .then(|| e.plan.clone())
+    };
+    if let Some(name) = known() {
+        return Some(name);
+    }
+    if capturing(stream) {
+        crate::log::hint(
+            "autotune",
+            "not tuned: the stream is being captured into a graph",
+        );
+        return None;
+    }
+    // One tuning at a time; a thread that waited here finds what the one before tuned.
+    let _tuning = TUNING.lock();
+    if let Some(name) = known() {
+        return Some(name);
     }
     let timed: Vec<Plan> = plans.iter().take(CANDIDATES).copied().collect();
     match tune(p, &timed) {
@@ -159,7 +195,9 @@ pub fn tuned_name(
                 });
             }
             let name = best.plan.clone();
-            table.insert(key, best);
+            if let Some(table) = STATE.lock().table.as_mut() {
+                table.insert(key, best);
+            }
             Some(name)
         }
         Ok(None) => None,

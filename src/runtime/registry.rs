@@ -275,7 +275,7 @@ pub fn get(ctx: &ContextGuard, k: &Kernel) -> Result<Arc<Loaded>> {
 }
 
 /// Loads a CUBIN as a context-independent library and finds `k`'s entry in it, opted into
-/// its dynamic shared memory on device `ordinal`.
+/// its dynamic shared memory on device `ordinal` (`find_kernel`).
 fn load_library(ordinal: i32, k: &Kernel, bin: &[u8]) -> Result<Loaded> {
     let name = k.name();
     let mut library: CUlibrary = std::ptr::null_mut();
@@ -295,6 +295,15 @@ fn load_library(ordinal: i32, k: &Kernel, bin: &[u8]) -> Result<Loaded> {
         },
         "cuLibraryLoadData",
     )?;
+    // The library is unloaded again if the rest fails (the next call loads it anew).
+    find_kernel(ordinal, k, library, name).inspect_err(|_| {
+        // SAFETY: loaded above and handed to no one.
+        let _ = unsafe { sys::cuLibraryUnload(library) };
+    })
+}
+
+/// `k`'s entry in `library`, opted into its dynamic shared memory on device `ordinal`.
+fn find_kernel(ordinal: i32, k: &Kernel, library: CUlibrary, name: String) -> Result<Loaded> {
     let cname = CString::new(name.clone()).expect("kernel names have no NUL");
     let mut kernel: CUkernel = std::ptr::null_mut();
     // SAFETY: library was just loaded; the entry name is the kernel's extern "C" symbol.
