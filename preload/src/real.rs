@@ -196,12 +196,21 @@ pub struct Blas {
     pub set_stream: Option<SetStreamFn>,
 }
 
-const LT_SONAMES: [&CStr; 3] = [
+/// Every major version a host may have loaded (step 1 finds the one it did: a CUDA 11 build of
+/// PyTorch loads .so.11, and without it here step 3 would load a .so.12 or .so.13 from the
+/// path and hand it the .so.11's handles, or find nothing: a session-51 review).
+const LT_SONAMES: [&CStr; 4] = [
     c"libcublasLt.so.13",
     c"libcublasLt.so.12",
+    c"libcublasLt.so.11",
     c"libcublasLt.so",
 ];
-const BLAS_SONAMES: [&CStr; 3] = [c"libcublas.so.13", c"libcublas.so.12", c"libcublas.so"];
+const BLAS_SONAMES: [&CStr; 4] = [
+    c"libcublas.so.13",
+    c"libcublas.so.12",
+    c"libcublas.so.11",
+    c"libcublas.so",
+];
 
 /// Finds `name` for a library known by `sonames`; `None` when no step finds it or every
 /// hit is one of `ours` (our own exports).
