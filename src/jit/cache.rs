@@ -64,7 +64,12 @@ pub struct DiskCache {
     /// and does not stop later writes.
     write_warned: AtomicBool,
     tmp_counter: AtomicU64,
+    /// Set once this process has swept the directory's stale temporary files.
+    swept: AtomicBool,
 }
+
+/// Temporary files older than this are a crashed writer's (a write takes milliseconds).
+const STALE_TMP: std::time::Duration = std::time::Duration::from_secs(3600);
 
 static GLOBAL: Lazy<DiskCache> = Lazy::new(|| DiskCache::new(default_dir()));
 
@@ -80,6 +85,7 @@ impl DiskCache {
             write_failed: AtomicBool::new(false),
             write_warned: AtomicBool::new(false),
             tmp_counter: AtomicU64::new(0),
+            swept: AtomicBool::new(false),
         }
     }
 
@@ -161,6 +167,9 @@ impl DiskCache {
     fn try_store(&self, path: &Path, data: &[u8]) -> std::io::Result<()> {
         let dir = path.parent().expect("cache path has a parent");
         create_dir(dir)?;
+        if !self.swept.swap(true, Ordering::Relaxed) {
+            sweep_stale_tmp(dir);
+        }
         // A name no other writer uses (processes in other containers share pids) and that
         // only this call creates (O_EXCL: never through a link planted at it).
         let mut opened = None;
@@ -199,6 +208,23 @@ impl DiskCache {
             let _ = fs::remove_file(&tmp);
         }
         result
+    }
+}
+
+/// Removes temporary files that writers which crashed mid-write left in `dir` (once a
+/// process, at its first write): without it they stay forever.
+fn sweep_stale_tmp(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let stale = e.file_name().to_string_lossy().starts_with(".tmp-")
+            && e.metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE_TMP));
+        if stale {
+            let _ = fs::remove_file(e.path());
+        }
     }
 }
 
@@ -328,6 +354,32 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(c.load("k", 6).as_deref(), Some(&b"cubin"[..]));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A crashed writer's temporary file (over an hour old) is removed at the process's
+    /// first write; one being written now is not.
+    #[test]
+    fn stale_temporary_files_are_swept() {
+        let dir = temp_dir("sweep");
+        fs::create_dir_all(&dir).unwrap();
+        let (old, fresh) = (
+            dir.join(".tmp-1-0-dead-x.cubin"),
+            dir.join(".tmp-2-0-live-y.cubin"),
+        );
+        fs::write(&old, b"partial").unwrap();
+        fs::write(&fresh, b"partial").unwrap();
+        let two_hours = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(two_hours)
+            .unwrap();
+        let c = DiskCache::new(Some(dir.clone()));
+        assert!(c.store("k", 9, b"cubin"));
+        assert!(!old.exists(), "stale temporary file kept");
+        assert!(fresh.exists(), "a live writer's file removed");
         let _ = fs::remove_dir_all(&dir);
     }
 
