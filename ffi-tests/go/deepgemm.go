@@ -39,6 +39,10 @@ static enum deepgemmStatus_t dg_set_stream(deepgemmHandle_t h, uintptr_t s) {
     return deepgemmSetStream(h, (deepgemmStream_t)s);
 }
 
+static enum deepgemmStatus_t dg_set_workspace(deepgemmHandle_t h, uintptr_t ws, size_t size) {
+    return deepgemmSetWorkspace(h, (void *)ws, size);
+}
+
 static enum deepgemmStatus_t dg_get_stream(deepgemmHandle_t h, uintptr_t *s) {
     deepgemmStream_t got;
     enum deepgemmStatus_t st = deepgemmGetStream(h, &got);
@@ -500,6 +504,12 @@ func (h *Handle) Close() error {
 
 // SetStream is deepgemmSetStream.
 func (h *Handle) SetStream(s Stream) error { return check(C.dg_set_stream(h.ptr(), C.uintptr_t(s))) }
+
+// SetWorkspace is deepgemmSetWorkspace: device memory (256-byte aligned) that later GemmEx
+// calls on this handle may use; SetStream resets it to none, as cublasSetStream does.
+func (h *Handle) SetWorkspace(ws DevPtr, bytes uintptr) error {
+	return check(C.dg_set_workspace(h.ptr(), C.uintptr_t(ws), C.size_t(bytes)))
+}
 
 // Stream is deepgemmGetStream.
 func (h *Handle) Stream() (Stream, error) {

@@ -14,7 +14,7 @@ module DeepGEMM
 export DeepGEMMError, lt_version, get_version, status_name, status_string, lt_status_name,
        lt_status_string, set_log_level, MatmulDesc, MatrixLayout, Preference, LtHandle, Handle,
        HeuristicResult, set_attr!, get_attr, attr_size, destroy!, heuristic, matmul!,
-       set_stream!, get_stream, set_pointer_mode!, get_pointer_mode, gemm_ex!
+       set_stream!, get_stream, set_workspace!, set_pointer_mode!, get_pointer_mode, gemm_ex!
 
 # The library: DEEPGEMM_LIBRARY, else PREFIX/lib/libdeepgemm.so.MAJOR-linked name under
 # DEEPGEMM_PREFIX, else whatever the loader finds as libdeepgemm.so.
@@ -261,6 +261,11 @@ end
 
 set_stream!(h::Handle, s::Ptr{Cvoid}) =
     check(ccall((:deepgemmSetStream, libdeepgemm), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), h.ptr, s))
+# deepgemmSetWorkspace: device memory (256-byte aligned) later gemm_ex! calls may use;
+# set_stream! resets it to none, as cublasSetStream does.
+set_workspace!(h::Handle, ws::UInt64, bytes::Integer) =
+    check(ccall((:deepgemmSetWorkspace, libdeepgemm), Cint, (Ptr{Cvoid}, UInt64, Csize_t),
+                h.ptr, ws, bytes))
 function get_stream(h::Handle)
     s = Ref{Ptr{Cvoid}}(Ptr{Cvoid}(1))
     check(ccall((:deepgemmGetStream, libdeepgemm), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), h.ptr, s))
