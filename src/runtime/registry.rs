@@ -91,13 +91,18 @@ impl<L> Tables<L> {
         arch: &str,
         make: impl FnOnce() -> Result<Vec<u8>>,
     ) -> Result<Arc<Vec<u8>>> {
-        let cell = self
-            .cubins
-            .lock()
-            .entry((*k, arch.to_string()))
-            .or_default()
-            .clone();
-        cell.get_or_init(|| make().map(Arc::new)).clone()
+        let key = (*k, arch.to_string());
+        let cell = self.cubins.lock().entry(key.clone()).or_default().clone();
+        let out = cell.get_or_init(|| make().map(Arc::new)).clone();
+        if let Err(Error::NotInitialized(_)) = out {
+            // No NVRTC (yet): not kept, so a library installed while the process runs is
+            // found by a later call (`nvrtc::is_available` re-checks).
+            let mut map = self.cubins.lock();
+            if map.get(&key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                map.remove(&key);
+            }
+        }
+        out
     }
 
     /// `k` for device `device` (facts `spec`): ARCH_MISMATCH when the device cannot run it;
@@ -560,6 +565,22 @@ mod tests {
             "one compile, its failure kept"
         );
         assert!(t.entries().is_empty());
+        // No NVRTC is not kept: a later call looks again.
+        let missing = |device| {
+            t.load(
+                device,
+                &DeviceSpec::A100,
+                &bf16(),
+                |_| {
+                    makes.fetch_add(1, Ordering::Relaxed);
+                    Err(Error::NotInitialized("libnvrtc could not be loaded".into()))
+                },
+                |_| panic!("nothing to load"),
+            )
+        };
+        assert!(matches!(missing(3), Err(Error::NotInitialized(_))));
+        assert!(matches!(missing(3), Err(Error::NotInitialized(_))));
+        assert_eq!(makes.load(Ordering::Relaxed), 3);
     }
 
     /// 8 threads per device, 2 devices, 2 variants, all released at once: one CUBIN per
