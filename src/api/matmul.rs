@@ -156,12 +156,17 @@ pub fn heuristic(
     let dev = backend.device_spec()?;
     // The caller's MIN_ALIGNMENT_*_BYTES: addresses at those alignments, and the list made for
     // A and B there (packed copies where TMA cannot read them in place).
+    // With every alignment TMA's 16 bytes or more (the defaults), the list is as before: a
+    // plan that also needs C's layout for TMA when beta != 0 stays listed (the call's beta
+    // decides, as it always did).
     let worst = worst_pointers(p, &pref.min_alignment);
     let misaligned = plan::pack::pointer_misfits(&worst);
+    let below_tma = pref.min_alignment.iter().any(|&a| a < 16);
     let ranked = plan::cache::candidates_for(p, &dev, misaligned)?;
     let mut fitting: Vec<Candidate> = ranked
         .iter()
-        .filter(|(pl, _)| pl.workspace <= pref.max_workspace && pl.accepts(p, &worst))
+        .filter(|(pl, _)| pl.workspace <= pref.max_workspace)
+        .filter(|(pl, _)| !below_tma || pl.accepts(p, &worst))
         // deepgemm's splits add fp32 partials: listed only where the mask allows that.
         .filter(|(pl, _)| !pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
         .map(|(&plan, &algo)| Candidate {
