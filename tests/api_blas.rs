@@ -92,6 +92,37 @@ fn gemm_ex(h: &H, x: Ex, alpha: *const c_void, beta: *const c_void) -> deepgemmS
     )
 }
 
+/// GemmStridedBatchedEx on EX's arguments, alpha 1 and beta 0, with these batch strides of A,
+/// B and C.
+fn strided(h: &H, batch: i32, [sa, sb, sc]: [i64; 3]) -> deepgemmStatus_t {
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    deepgemmGemmStridedBatchedEx(
+        h.0,
+        EX.transa,
+        EX.transb,
+        EX.m,
+        EX.n,
+        EX.k,
+        (&alpha as *const f32).cast(),
+        A as *const c_void,
+        EX.at,
+        EX.lda,
+        sa,
+        B as *const c_void,
+        EX.bt,
+        EX.ldb,
+        sb,
+        (&beta as *const f32).cast(),
+        C as *mut c_void,
+        EX.ct,
+        EX.ldc,
+        sc,
+        batch,
+        EX.compute,
+        EX.algo,
+    )
+}
+
 fn run(h: &H, x: Ex) -> deepgemmStatus_t {
     let (alpha, beta) = (1.5f32, 0.25f32);
     gemm_ex(
@@ -403,34 +434,7 @@ fn device_pointer_mode() {
 #[test]
 fn strided_batched() {
     let h = handle();
-    let (alpha, beta) = (1.0f32, 0.0f32);
-    let call = |batch: i32, sa: i64, sb: i64, sc: i64| {
-        deepgemmGemmStridedBatchedEx(
-            h.0,
-            EX.transa,
-            EX.transb,
-            EX.m,
-            EX.n,
-            EX.k,
-            (&alpha as *const f32).cast(),
-            A as *const c_void,
-            EX.at,
-            EX.lda,
-            sa,
-            B as *const c_void,
-            EX.bt,
-            EX.ldb,
-            sb,
-            (&beta as *const f32).cast(),
-            C as *mut c_void,
-            EX.ct,
-            EX.ldc,
-            sc,
-            batch,
-            EX.compute,
-            EX.algo,
-        )
-    };
+    let call = |batch: i32, sa: i64, sb: i64, sc: i64| strided(&h, batch, [sa, sb, sc]);
     assert_eq!(call(3, 20, 15, 12), DEEPGEMM_STATUS_SUCCESS);
     let p = testing::recorded(h.0)[0].problem;
     assert_eq!(p.batch, 3);
@@ -475,31 +479,7 @@ fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
             "{ptr:#x} {size}"
         );
     }
-    let batched = deepgemmGemmStridedBatchedEx(
-        h.0,
-        EX.transa,
-        EX.transb,
-        EX.m,
-        EX.n,
-        EX.k,
-        (&1.0f32 as *const f32).cast(),
-        A as *const c_void,
-        EX.at,
-        EX.lda,
-        20,
-        B as *const c_void,
-        EX.bt,
-        EX.ldb,
-        15,
-        (&0.0f32 as *const f32).cast(),
-        C as *mut c_void,
-        EX.ct,
-        EX.ldc,
-        12,
-        2,
-        EX.compute,
-        EX.algo,
-    );
+    let batched = strided(&h, 2, [20, 15, 12]);
     assert_eq!(batched, DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(recorded_ws(&h), (ws as u64, 32 << 20));
     // NULL with 0: none.

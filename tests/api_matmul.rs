@@ -22,6 +22,29 @@ fn p(addr: usize) -> *const c_void {
     addr as *const c_void
 }
 
+/// Every algo the heuristic lists (up to 64) for A, B and C = D laid out as `[a, b, c]`;
+/// panics unless SUCCESS.
+fn all_algos(
+    h: deepgemmLtHandle_t,
+    d: deepgemmLtMatmulDesc_t,
+    [a, b, c]: [deepgemmLtMatrixLayout_t; 3],
+    pr: deepgemmLtMatmulPreference_t,
+) -> Vec<deepgemmLtMatmulHeuristicResult_t> {
+    let blank = deepgemmLtMatmulHeuristicResult_t {
+        algo: deepgemmLtMatmulAlgo_t::default(),
+        workspaceSize: 77,
+        state: DEEPGEMM_STATUS_LICENSE_ERROR,
+        wavesCount: -1.0,
+        reserved: [0; 4],
+    };
+    let mut res = [blank; 64];
+    let mut count = 0;
+    let st =
+        deepgemmLtMatmulAlgoGetHeuristic(h, d, a, b, c, c, pr, 64, res.as_mut_ptr(), &mut count);
+    assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+    res[..count as usize].to_vec()
+}
+
 /// A bf16 problem, D(5x3) = alpha * A(5x7) B(7x3) + beta * C, all column-major.
 struct Setup {
     h: deepgemmLtHandle_t,
@@ -994,30 +1017,9 @@ fn odd_leading_dimensions_get_a_packed_plan_with_workspace() {
             Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, max_ws),
             DEEPGEMM_STATUS_SUCCESS
         );
-        let blank = deepgemmLtMatmulHeuristicResult_t {
-            algo: deepgemmLtMatmulAlgo_t::default(),
-            workspaceSize: 77,
-            state: DEEPGEMM_STATUS_LICENSE_ERROR,
-            wavesCount: -1.0,
-            reserved: [0; 4],
-        };
-        let mut res = [blank; 64];
-        let mut count = 0;
-        let st = deepgemmLtMatmulAlgoGetHeuristic(
-            h,
-            d,
-            a,
-            b,
-            c,
-            c,
-            pr,
-            64,
-            res.as_mut_ptr(),
-            &mut count,
-        );
+        let res = all_algos(h, d, [a, b, c], pr);
         Obj::Pref(pr).destroy();
-        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
-        res[..count as usize].to_vec()
+        res
     };
     // Packed Hopper plans first (their schedules may add Stream-K workspace after the
     // copies), then the same in blocks that need less (plan::slab, each less than the one
@@ -1144,30 +1146,9 @@ fn min_alignment_preferences_list_algos_that_run_there() {
         {
             assert_eq!(pref.set(attr, v), DEEPGEMM_STATUS_SUCCESS);
         }
-        let blank = deepgemmLtMatmulHeuristicResult_t {
-            algo: deepgemmLtMatmulAlgo_t::default(),
-            workspaceSize: 0,
-            state: DEEPGEMM_STATUS_LICENSE_ERROR,
-            wavesCount: -1.0,
-            reserved: [0; 4],
-        };
-        let mut res = [blank; 64];
-        let mut count = 0;
-        let st = deepgemmLtMatmulAlgoGetHeuristic(
-            h,
-            d,
-            a,
-            b,
-            c,
-            c,
-            pr,
-            64,
-            res.as_mut_ptr(),
-            &mut count,
-        );
+        let res = all_algos(h, d, [a, b, c], pr);
         pref.destroy();
-        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
-        res[..count as usize].to_vec()
+        res
     };
     let one = 1.0f32;
     let o = (&one as *const f32).cast::<c_void>();
@@ -1356,31 +1337,9 @@ fn reduction_scheme_mask_excludes_split_plans() {
                 DEEPGEMM_STATUS_SUCCESS
             );
         }
-        let blank = deepgemmLtMatmulHeuristicResult_t {
-            algo: deepgemmLtMatmulAlgo_t::default(),
-            workspaceSize: 0,
-            state: DEEPGEMM_STATUS_LICENSE_ERROR,
-            wavesCount: -1.0,
-            reserved: [0; 4],
-        };
-        let mut res = [blank; 64];
-        let mut count = 0;
-        let st = deepgemmLtMatmulAlgoGetHeuristic(
-            h,
-            d,
-            a,
-            b,
-            c,
-            c,
-            pr,
-            64,
-            res.as_mut_ptr(),
-            &mut count,
-        );
+        let res = all_algos(h, d, [a, b, c], pr);
         pref.destroy();
-        assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
-        res[..count as usize]
-            .iter()
+        res.iter()
             .map(|r| plan::cache::from_algo(&r.algo.data, &prob, &DeviceSpec::H200).unwrap())
             .collect()
     };

@@ -174,16 +174,6 @@ impl Drop for PlanLog {
     }
 }
 
-/// A device copy of `data` whose first element sits `shift_bytes` past a 256-byte aligned
-/// allocation, and that address.
-fn shifted(data: &[u8], shift_bytes: usize) -> Result<(DevBuf, u64), String> {
-    let mut v = vec![0u8; shift_bytes];
-    v.extend_from_slice(data);
-    let buf = DevBuf::from_bytes(&v)?;
-    let ptr = buf.ptr + shift_bytes as u64;
-    Ok((buf, ptr))
-}
-
 /// Runs `s` once on fresh data as `call` says, with `ws` as the workspace; returns the
 /// comparison with the full float64 reference and the heuristic's answer (if asked).
 fn run(
@@ -193,31 +183,19 @@ fn run(
     call: Call,
     rng: &mut Rng,
 ) -> Result<(Comparison, Option<HeuristicResult>), String> {
-    let prep = Prepared::new(s, rng, true)?;
+    // A and B `call.shift` elements past aligned allocations: Prepared uploads them there and
+    // Descs announces their alignment as MIN_ALIGNMENT_A/B_BYTES, as PyTorch does.
+    let mut s = s.clone();
+    s.shift = call.shift;
+    let prep = Prepared::new(&s, rng, true)?;
     let d = prep.new_output()?;
-    let descs = Descs::new(env.handle.api, s, prep.bias_ptr(), call.workspace)?;
-    let e = s.ab.size();
-    // As PyTorch does: the preference promises the alignment the shifted pointers have.
-    let mut shifted_spec = s.clone();
-    shifted_spec.shift = call.shift;
-    for (w, id) in [
-        (A, lt::attr::PREF_MIN_ALIGNMENT_A_BYTES),
-        (B, lt::attr::PREF_MIN_ALIGNMENT_B_BYTES),
-    ] {
-        if call.shift[w] != 0 {
-            descs.pref.set(id, shifted_spec.alignment(w))?;
-        }
-    }
+    let descs = Descs::new(env.handle.api, &s, prep.bias_ptr(), call.workspace)?;
     let h = if call.heuristic {
         Some(descs.heuristic(&env.handle, call.workspace)?)
     } else {
         None
     };
-    let (_a_buf, a_ptr) = shifted(&prep.data.a, call.shift[A] as usize * e)?;
-    let (_b_buf, b_ptr) = shifted(&prep.data.b, call.shift[B] as usize * e)?;
     let mut args = prep.args(&d, None, env.stream.raw());
-    args.a = a_ptr;
-    args.b = b_ptr;
     if call.workspace > 0 {
         assert!(call.workspace <= ws.bytes as u64);
         args.workspace = ws.ptr;

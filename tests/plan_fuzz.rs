@@ -8,32 +8,24 @@ use deepgemm::plan::{self, DeviceSpec, Kernel, pack};
 use deepgemm::problem::{GemmPointers, GemmProblem, MatrixSpec, OpSpec, Scalar};
 use deepgemm::types::{compute_type as ct, cuda_data_type as dt, epilogue};
 
-/// xorshift64*: deterministic, so a failure names its seed and case.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len() as u64) as usize]
-    }
-    /// A dimension: mostly small and ragged, sometimes huge.
-    fn dim(&mut self) -> u64 {
-        match self.below(10) {
-            0 => 0,
-            1 => 1 + self.below(16),
-            2..=5 => 1 + self.below(5000),
-            6 | 7 => 1 + self.below(70_000),
-            8 => 1 << (20 + self.below(21)),
-            _ => (1 << 31) - self.below(2048),
-        }
+use common::host::Rng;
+
+/// One of `v`.
+fn pick<T: Copy>(rng: &mut Rng, v: &[T]) -> T {
+    v[rng.below(v.len() as u64) as usize]
+}
+
+/// A dimension: mostly small and ragged, sometimes huge.
+fn dim(rng: &mut Rng) -> u64 {
+    match rng.below(10) {
+        0 => 0,
+        1 => 1 + rng.below(16),
+        2..=5 => 1 + rng.below(5000),
+        6 | 7 => 1 + rng.below(70_000),
+        8 => 1 << (20 + rng.below(21)),
+        _ => (1 << 31) - rng.below(2048),
     }
 }
 
@@ -70,7 +62,7 @@ fn layout(rng: &mut Rng, dtype: i32, rows: u64, cols: u64, batch: i32, shared: b
 #[test]
 fn random_problems_plan_without_panics() {
     let seed = 0x5e55_1051_u64;
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let types = [
         (dt::R_16BF, dt::R_16BF, ct::COMPUTE_32F),
         (dt::R_16BF, dt::R_32F, ct::COMPUTE_32F),
@@ -88,8 +80,8 @@ fn random_problems_plan_without_panics() {
     let devices = [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4];
     let (mut accepted, mut refused) = (0, 0);
     for case in 0..1200 {
-        let (ab, cd, compute) = rng.pick(&types);
-        let (m, n, k) = (rng.dim(), rng.dim(), rng.dim());
+        let (ab, cd, compute) = pick(&mut rng, &types);
+        let (m, n, k) = (dim(&mut rng), dim(&mut rng), dim(&mut rng));
         let batch = match rng.below(6) {
             0 => 1 + rng.below(64) as i32,
             1 => i32::MAX - rng.below(3) as i32,
@@ -99,7 +91,7 @@ fn random_problems_plan_without_panics() {
         let mut op = OpSpec::new(compute, dt::R_32F);
         op.trans_a = rng.below(2) as i32;
         op.trans_b = rng.below(2) as i32;
-        op.epilogue = rng.pick(&epilogues);
+        op.epilogue = pick(&mut rng, &epilogues);
         let (ar, ac) = if op.trans_a == 0 { (m, k) } else { (k, m) };
         let (br, bc) = if op.trans_b == 0 { (k, n) } else { (n, k) };
         let a = layout(&mut rng, ab, ar, ac, batch, shared);
@@ -113,7 +105,7 @@ fn random_problems_plan_without_panics() {
             continue;
         };
         accepted += 1;
-        let dev = rng.pick(&devices);
+        let dev = pick(&mut rng, &devices);
         let misaligned = pack::Which {
             a: rng.below(4) == 0,
             b: rng.below(4) == 0,
@@ -150,7 +142,7 @@ fn random_problems_plan_without_panics() {
             d: 0x3000_0000,
             bias: if p.epilogue.bias { 0x4000_0000 } else { 0 },
         };
-        let ws = rng.pick(&[0u64, 1 << 20, 32 << 20, 1 << 40]);
+        let ws = pick(&mut rng, &[0u64, 1 << 20, 32 << 20, 1 << 40]);
         let chosen = plan::choose_for_call(&p, &dev, &ptrs, ws)
             .unwrap_or_else(|e| panic!("{what}: no plan for the call: {e}"));
         assert!(chosen.workspace <= ws, "{what}: {}", chosen.name());

@@ -239,17 +239,7 @@ impl BlasHandle {
     /// cuBLASLt's workspace; NULL only with 0 bytes, which means none), used by this handle's
     /// later GEMMs on its stream; the caller keeps it alive while they run.
     pub fn set_workspace(&self, address: u64, bytes: u64) -> Result<()> {
-        if address == 0 && bytes > 0 {
-            return Err(invalid!(
-                "workspace is NULL but workspaceSizeInBytes is {bytes}"
-            ));
-        }
-        if address % super::matmul::WORKSPACE_ALIGNMENT != 0 {
-            return Err(invalid!(
-                "workspace {address:#x} is not {}-byte aligned",
-                super::matmul::WORKSPACE_ALIGNMENT
-            ));
-        }
+        super::matmul::check_workspace(address, bytes)?;
         *self.workspace.lock() = (address, bytes);
         Ok(())
     }

@@ -46,6 +46,22 @@ pub fn reject_emulated(compute_type: i32) -> Result<()> {
     Ok(())
 }
 
+/// cuBLASLt's rules for a workspace (a matmul's, or cublasSetWorkspace's): NULL only with a
+/// size of 0, and 256-byte aligned.
+pub fn check_workspace(workspace: u64, workspace_size: u64) -> Result<()> {
+    if workspace == 0 && workspace_size > 0 {
+        return Err(invalid!(
+            "workspace is NULL but workspaceSizeInBytes is {workspace_size}"
+        ));
+    }
+    if workspace % WORKSPACE_ALIGNMENT != 0 {
+        return Err(invalid!(
+            "workspace {workspace:#x} is not {WORKSPACE_ALIGNMENT}-byte aligned"
+        ));
+    }
+    Ok(())
+}
+
 /// Checks a call's pointers and workspace and runs it with the caller's algo (if any), which
 /// the backend decodes (`plan::cache::for_call`). `algo == None` lets deepgemm choose, as
 /// cuBLASLt does for a NULL algo.
@@ -60,16 +76,7 @@ pub fn matmul(
     stream: *mut c_void,
 ) -> Result<()> {
     ptrs.check(p)?;
-    if workspace == 0 && workspace_size > 0 {
-        return Err(invalid!(
-            "workspace is NULL but workspaceSizeInBytes is {workspace_size}"
-        ));
-    }
-    if workspace % WORKSPACE_ALIGNMENT != 0 {
-        return Err(invalid!(
-            "workspace {workspace:#x} is not {WORKSPACE_ALIGNMENT}-byte aligned"
-        ));
-    }
+    check_workspace(workspace, workspace_size)?;
     if p.is_empty() || p.batch == 0 {
         // D has no element: nothing to do (cuBLASLt returns SUCCESS), but an algo that does
         // not fit the problem or the workspace is still refused.

@@ -80,10 +80,6 @@ pub fn slab_plans(
     whole_workspace: u64,
     misaligned: pack::Which,
 ) -> Vec<Plan> {
-    let misaligned = pack::Which {
-        d: false,
-        ..misaligned
-    };
     let misfit = pack::stride_misfits(p).or(misaligned);
     if !misfit.a && !misfit.b {
         return Vec::new();
