@@ -93,6 +93,11 @@ typedef struct deepgemmContext *deepgemmHandle_t;
 typedef int32_t deepgemmPointerMode_t;
 
 /**
+ * cublasMath_t: the handle API's math mode (deepgemmSetMathMode).
+ */
+typedef int32_t deepgemmMath_t;
+
+/**
  * cublasOperation_t. OP_C on real types is a transpose; OP_CONJG is rejected.
  */
 typedef int32_t deepgemmOperation_t;
@@ -327,6 +332,16 @@ typedef int32_t deepgemmLtBatchMode_t;
 #define DEEPGEMM_OP_C 2
 
 #define DEEPGEMM_OP_CONJG 3
+
+#define DEEPGEMM_DEFAULT_MATH 0
+
+#define DEEPGEMM_TENSOR_OP_MATH 1
+
+#define DEEPGEMM_PEDANTIC_MATH 2
+
+#define DEEPGEMM_TF32_TENSOR_OP_MATH 3
+
+#define DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION 16
 
 #define DEEPGEMM_POINTER_MODE_HOST 0
 
@@ -840,6 +855,22 @@ enum deepgemmStatus_t deepgemmSetPointerMode(deepgemmHandle_t handle, deepgemmPo
 enum deepgemmStatus_t deepgemmGetPointerMode(deepgemmHandle_t handle, deepgemmPointerMode_t *mode);
 
 /**
+ * cublasSetMathMode: DEEPGEMM_DEFAULT_MATH (0), DEEPGEMM_TENSOR_OP_MATH (1, deprecated; fp32
+ * stays exact), DEEPGEMM_PEDANTIC_MATH (2) or DEEPGEMM_TF32_TENSOR_OP_MATH (3), optionally
+ * | DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION (16: always honoured, every split adds
+ * fp32 partials); INVALID_VALUE otherwise. It decides the compute type of later GemmEx calls
+ * as in cuBLAS: fp32 inputs at DEEPGEMM_COMPUTE_32F run on TF32 tensor cores only under
+ * TF32_TENSOR_OP_MATH (never with NVIDIA_TF32_OVERRIDE=0), pedantic math keeps the
+ * prescribed precision (an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs then runs exact).
+ */
+enum deepgemmStatus_t deepgemmSetMathMode(deepgemmHandle_t handle, deepgemmMath_t mode);
+
+/**
+ * Writes the handle's math mode to `*mode` (DEEPGEMM_DEFAULT_MATH for a new handle).
+ */
+enum deepgemmStatus_t deepgemmGetMathMode(deepgemmHandle_t handle, deepgemmMath_t *mode);
+
+/**
  * C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
  * output), on the handle's stream with its workspace (deepgemmSetWorkspace; none by default,
  * which rules out split-k plans and packed copies). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
@@ -978,6 +1009,24 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightH
                                                        int32_t requestedAlgoCount,
                                                        struct deepgemmLtMatmulHeuristicResult_t *heuristicResultsArray,
                                                        int32_t *returnAlgoCount);
+
+/**
+ * cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
+ * operation, and with what: on SUCCESS `*result` holds the algo, the workspace it needs, its
+ * waves count and state SUCCESS. INVALID_VALUE (nothing written) for an algo deepgemm did not
+ * make, or made for another problem (algos are bound to their problem: its shape, types,
+ * layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
+ * it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
+ * operands' addresses are not known here: deepgemmLtMatmul checks the algo against them.
+ */
+enum deepgemmStatus_t deepgemmLtMatmulAlgoCheck(deepgemmLtHandle_t lightHandle,
+                                                deepgemmLtMatmulDesc_t operationDesc,
+                                                deepgemmLtMatrixLayout_t Adesc,
+                                                deepgemmLtMatrixLayout_t Bdesc,
+                                                deepgemmLtMatrixLayout_t Cdesc,
+                                                deepgemmLtMatrixLayout_t Ddesc,
+                                                const struct deepgemmLtMatmulAlgo_t *algo,
+                                                struct deepgemmLtMatmulHeuristicResult_t *result);
 
 /**
  * D = epilogue(alpha * op(A) op(B) + beta * C), cuBLASLt semantics. Asynchronous: returns

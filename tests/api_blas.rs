@@ -505,3 +505,87 @@ fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
         DEEPGEMM_STATUS_NOT_INITIALIZED
     );
 }
+
+#[test]
+fn math_mode_decides_tf32_and_pedantic() {
+    let h = handle();
+    let mut mode = 7;
+    assert_eq!(deepgemmGetMathMode(h.0, &mut mode), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(mode, DEEPGEMM_DEFAULT_MATH, "a new handle's");
+    // What a call's problem computes with under each mode: (inputs, compute type) -> Math.
+    let f32_in = |compute| Ex {
+        at: DEEPGEMM_R_32F,
+        bt: DEEPGEMM_R_32F,
+        compute,
+        ..EX
+    };
+    let math_under = |mode, x: Ex| {
+        assert_eq!(deepgemmSetMathMode(h.0, mode), DEEPGEMM_STATUS_SUCCESS);
+        assert_eq!(run(&h, x), DEEPGEMM_STATUS_SUCCESS, "mode {mode}");
+        testing::recorded(h.0).last().unwrap().problem.math
+    };
+    let flag = DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    // fp32 at COMPUTE_32F: exact, TF32 only under TF32_TENSOR_OP_MATH (flag or not).
+    // (NVIDIA_TF32_OVERRIDE=0 is the unit tests' in api::blas: read once a process.)
+    for (m, want) in [
+        (DEEPGEMM_DEFAULT_MATH, Math::Ffma),
+        (DEEPGEMM_TENSOR_OP_MATH, Math::Ffma),
+        (DEEPGEMM_PEDANTIC_MATH, Math::Ffma),
+        (DEEPGEMM_TF32_TENSOR_OP_MATH, Math::MmaTf32),
+        (DEEPGEMM_TF32_TENSOR_OP_MATH | flag, Math::MmaTf32),
+        (DEEPGEMM_DEFAULT_MATH | flag, Math::Ffma),
+    ] {
+        assert_eq!(
+            math_under(m, f32_in(DEEPGEMM_COMPUTE_32F)),
+            want,
+            "mode {m}"
+        );
+    }
+    // An explicit FAST_TF32 is TF32 but under pedantic math.
+    assert_eq!(
+        math_under(
+            DEEPGEMM_DEFAULT_MATH,
+            f32_in(DEEPGEMM_COMPUTE_32F_FAST_TF32)
+        ),
+        Math::MmaTf32
+    );
+    assert_eq!(
+        math_under(
+            DEEPGEMM_PEDANTIC_MATH,
+            f32_in(DEEPGEMM_COMPUTE_32F_FAST_TF32)
+        ),
+        Math::Ffma
+    );
+    // 16-bit inputs run on tensor cores whatever the mode.
+    for m in [
+        DEEPGEMM_DEFAULT_MATH,
+        DEEPGEMM_PEDANTIC_MATH,
+        DEEPGEMM_TF32_TENSOR_OP_MATH,
+    ] {
+        assert_eq!(math_under(m, EX), Math::Mma, "mode {m}");
+    }
+    assert_eq!(deepgemmGetMathMode(h.0, &mut mode), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(mode, DEEPGEMM_TF32_TENSOR_OP_MATH);
+    // Modes cuBLAS does not define are refused and change nothing.
+    for bad in [-1, 4, 15, 17 + 16, 32, 1 << 20] {
+        assert_eq!(
+            deepgemmSetMathMode(h.0, bad),
+            DEEPGEMM_STATUS_INVALID_VALUE,
+            "mode {bad}"
+        );
+    }
+    assert_eq!(deepgemmGetMathMode(h.0, &mut mode), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(mode, DEEPGEMM_TF32_TENSOR_OP_MATH);
+    assert_eq!(
+        deepgemmGetMathMode(h.0, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(
+        deepgemmSetMathMode(null_mut(), 0),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmGetMathMode(null_mut(), &mut mode),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+}

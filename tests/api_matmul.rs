@@ -1366,3 +1366,114 @@ fn reduction_scheme_mask_excludes_split_plans() {
     }
     assert_eq!(deepgemmLtDestroy(h), DEEPGEMM_STATUS_SUCCESS);
 }
+
+#[test]
+fn algo_check_reports_what_the_heuristic_listed() {
+    // 512x512x16384 bf16 (sm90 plans, the split ones with workspace) and Setup's small one.
+    let big = Setup {
+        h: testing::recording_lt_handle(DeviceSpec::H200),
+        desc: Obj::Desc(desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F)),
+        a: Obj::Layout(layout(DEEPGEMM_R_16BF, 512, 16384, 512)),
+        b: Obj::Layout(layout(DEEPGEMM_R_16BF, 16384, 512, 16384)),
+        c: Obj::Layout(layout(DEEPGEMM_R_16BF, 512, 512, 512)),
+        d: Obj::Layout(layout(DEEPGEMM_R_16BF, 512, 512, 512)),
+    };
+    let small = Setup::new();
+    let pr = pref();
+    let ws: u64 = 64 << 20;
+    assert_eq!(
+        deepgemmLtMatmulPreferenceSetAttribute(
+            pr,
+            DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+            (&ws as *const u64).cast(),
+            8
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let blank = deepgemmLtMatmulHeuristicResult_t {
+        algo: deepgemmLtMatmulAlgo_t { data: [7; 8] },
+        workspaceSize: 77,
+        state: DEEPGEMM_STATUS_LICENSE_ERROR,
+        wavesCount: -1.0,
+        reserved: [9; 4],
+    };
+    let check = |s: &Setup, algo: *const deepgemmLtMatmulAlgo_t, out| {
+        deepgemmLtMatmulAlgoCheck(
+            s.h,
+            s.desc_raw(),
+            Setup::raw(s.a),
+            Setup::raw(s.b),
+            Setup::raw(s.c),
+            Setup::raw(s.d),
+            algo,
+            out,
+        )
+    };
+    let (st, res, count) = big.heuristic(pr, 8);
+    assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+    assert!(count > 1, "{count} candidates");
+    let listed = &res[..count as usize];
+    assert!(listed.iter().any(|r| r.workspaceSize > 0));
+    // Each listed algo checks out with the heuristic's own figures.
+    for r in listed {
+        let mut out = blank;
+        assert_eq!(check(&big, &r.algo, &mut out), DEEPGEMM_STATUS_SUCCESS);
+        assert_eq!(out.algo.data, r.algo.data);
+        assert_eq!(out.workspaceSize, r.workspaceSize);
+        assert_eq!(out.wavesCount, r.wavesCount);
+        assert_eq!(out.state, DEEPGEMM_STATUS_SUCCESS);
+        assert_eq!(out.reserved, [0; 4]);
+    }
+    // Refused, with the result untouched: another problem's algo, a corrupted one, one deepgemm
+    // never made, NULL arguments.
+    let (st, small_res, _) = small.heuristic(pr, 1);
+    assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
+    let mut corrupt = listed[0].algo;
+    corrupt.data[1] ^= 1;
+    let zeroed = deepgemmLtMatmulAlgo_t::default();
+    for (s, algo) in [
+        (&big, &small_res[0].algo),
+        (&small, &listed[0].algo),
+        (&big, &corrupt),
+        (&big, &zeroed),
+    ] {
+        let mut out = blank;
+        assert_eq!(check(s, algo, &mut out), DEEPGEMM_STATUS_INVALID_VALUE);
+        assert_eq!(out.workspaceSize, 77);
+    }
+    let mut out = blank;
+    assert_eq!(check(&big, null(), &mut out), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        check(&big, &listed[0].algo, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(out.workspaceSize, 77);
+    assert_eq!(
+        deepgemmLtMatmulAlgoCheck(
+            null_mut(),
+            big.desc_raw(),
+            Setup::raw(big.a),
+            Setup::raw(big.b),
+            Setup::raw(big.c),
+            Setup::raw(big.d),
+            &listed[0].algo,
+            &mut out
+        ),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmLtMatmulAlgoCheck(
+            big.h,
+            null_mut(),
+            Setup::raw(big.a),
+            Setup::raw(big.b),
+            Setup::raw(big.c),
+            Setup::raw(big.d),
+            &listed[0].algo,
+            &mut out
+        ),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(out.workspaceSize, 77);
+    Obj::Pref(pr).destroy();
+}

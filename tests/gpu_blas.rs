@@ -9,6 +9,10 @@ use common::blas::{self, BlasHandle};
 use common::case::{Prepared, TYPE_COMBOS};
 use common::host::{DType, GemmSpec, Rng};
 use common::suite::{Env, Group};
+use deepgemm::ffi::{
+    DEEPGEMM_COMPUTE_32F, DEEPGEMM_COMPUTE_32F_FAST_TF32, DEEPGEMM_DEFAULT_MATH,
+    DEEPGEMM_PEDANTIC_MATH, DEEPGEMM_TF32_TENSOR_OP_MATH,
+};
 
 const TRANSPOSES: [(bool, bool); 4] = [(false, false), (false, true), (true, false), (true, true)];
 
@@ -96,6 +100,60 @@ fn gemm_ex() {
                 }
                 let r = run_ex(&env, &h, &s, false, &mut g.rng);
                 g.record(&s, "GemmEx", r);
+            }
+        }
+    }
+    g.finish();
+}
+
+/// The handle's math mode on fp32 inputs (cuBLAS's rules): COMPUTE_32F under
+/// TF32_TENSOR_OP_MATH runs TF32 (checked at TF32's tolerance), an explicit FAST_TF32 under
+/// PEDANTIC_MATH runs exact fp32 (checked at fp32's); every transpose, tail shapes, beta != 0.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_ex_math_mode() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_ex_math_mode");
+    let shapes = [(17u64, 129u64, 64u64), (256, 384, 1000), (1024, 512, 4097)];
+    // (math mode, compute type passed, TF32 tolerance)
+    let modes = [
+        (DEEPGEMM_TF32_TENSOR_OP_MATH, DEEPGEMM_COMPUTE_32F, true),
+        (
+            DEEPGEMM_PEDANTIC_MATH,
+            DEEPGEMM_COMPUTE_32F_FAST_TF32,
+            false,
+        ),
+        (DEEPGEMM_DEFAULT_MATH, DEEPGEMM_COMPUTE_32F, false),
+    ];
+    for &(mode, compute, tf32) in &modes {
+        h.set_math_mode(mode).unwrap_or_else(|e| panic!("{e}"));
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for &(m, n, k) in &shapes {
+                let mut s = ex_spec(DType::F32, DType::F32, tf32, tr, m, n, k);
+                if i % 2 == 1 {
+                    s.alpha = -0.75;
+                    s.beta = 0.5;
+                }
+                let r = (|| {
+                    h.set_stream(env.stream.raw())?;
+                    h.set_device_scalars(false)?;
+                    let prep = Prepared::new(&s, &mut g.rng, true)?;
+                    let c = prep.new_output()?;
+                    let args = prep.args(&c, None, env.stream.raw());
+                    blas::gemm_ex_as(
+                        &h,
+                        &s,
+                        false,
+                        compute,
+                        args.alpha,
+                        args.beta,
+                        [args.a, args.b, c.ptr],
+                    )?;
+                    env.stream.synchronize()?;
+                    Ok(prep.check_full(&c.download()?))
+                })();
+                g.record(&s, &format!("GemmEx math {mode} compute {compute}"), r);
             }
         }
     }

@@ -273,6 +273,16 @@ static void handles(void) {
         CHECK_STATUS(deepgemmSetWorkspace(h, NULL, 1024), DEEPGEMM_STATUS_INVALID_VALUE);
         CHECK_STATUS(deepgemmSetWorkspace(h, (void *)(uintptr_t)0x10010, 1024),
                      DEEPGEMM_STATUS_INVALID_VALUE);
+        /* cublasSetMathMode's values; an undefined one changes nothing. */
+        deepgemmMath_t math = -1;
+        CHECK_STATUS(deepgemmGetMathMode(h, &math), DEEPGEMM_STATUS_SUCCESS);
+        CHECK(math == DEEPGEMM_DEFAULT_MATH);
+        CHECK_STATUS(deepgemmSetMathMode(h, DEEPGEMM_TF32_TENSOR_OP_MATH |
+                                                DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION),
+                     DEEPGEMM_STATUS_SUCCESS);
+        CHECK_STATUS(deepgemmSetMathMode(h, 4), DEEPGEMM_STATUS_INVALID_VALUE);
+        CHECK_STATUS(deepgemmGetMathMode(h, &math), DEEPGEMM_STATUS_SUCCESS);
+        CHECK(math == (DEEPGEMM_TF32_TENSOR_OP_MATH | 16));
         CHECK_STATUS(deepgemmDestroy(h), DEEPGEMM_STATUS_SUCCESS);
     } else {
         CHECK(st == DEEPGEMM_STATUS_NOT_INITIALIZED);
@@ -293,7 +303,11 @@ static void handles(void) {
                                                   results, &count),
                  DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK(count == -1);
+    deepgemmLtMatmulAlgo_t algo = {{0}};
+    CHECK_STATUS(deepgemmLtMatmulAlgoCheck(NULL, NULL, NULL, NULL, NULL, NULL, &algo, results),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmSetStream(NULL, stream), DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK_STATUS(deepgemmSetMathMode(NULL, DEEPGEMM_DEFAULT_MATH), DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmSetWorkspace(NULL, NULL, 0), DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmGemmEx(NULL, DEEPGEMM_OP_N, DEEPGEMM_OP_N, 4, 4, 4, &alpha, NULL,
                                 DEEPGEMM_R_16BF, 4, NULL, DEEPGEMM_R_16BF, 4, &beta, NULL,

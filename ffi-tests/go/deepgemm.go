@@ -125,6 +125,7 @@ type (
 	ComputeType      int32
 	Operation        int32
 	PointerMode      int32
+	MathMode         int32
 	MatmulDescAttr   int32
 	MatrixLayoutAttr int32
 	PreferenceAttr   int32
@@ -154,6 +155,10 @@ const (
 
 	PointerModeHost   PointerMode = C.DEEPGEMM_POINTER_MODE_HOST
 	PointerModeDevice PointerMode = C.DEEPGEMM_POINTER_MODE_DEVICE
+
+	DefaultMath      MathMode = C.DEEPGEMM_DEFAULT_MATH
+	PedanticMath     MathMode = C.DEEPGEMM_PEDANTIC_MATH
+	TF32TensorOpMath MathMode = C.DEEPGEMM_TF32_TENSOR_OP_MATH
 
 	GemmDefault         GemmAlgo = C.DEEPGEMM_GEMM_DEFAULT
 	GemmDefaultTensorOp GemmAlgo = C.DEEPGEMM_GEMM_DEFAULT_TENSOR_OP
@@ -518,6 +523,12 @@ func (h *Handle) Stream() (Stream, error) {
 		return 0, err
 	}
 	return Stream(s), nil
+}
+
+// SetMathMode is deepgemmSetMathMode: with TF32TensorOpMath, fp32 GemmEx calls at
+// ComputeType 32F run on TF32 tensor cores, as cublasSetMathMode makes them.
+func (h *Handle) SetMathMode(m MathMode) error {
+	return check(C.deepgemmSetMathMode(h.ptr(), C.deepgemmMath_t(m)))
 }
 
 // SetPointerMode is deepgemmSetPointerMode. GemmEx here takes host scalars, so it needs

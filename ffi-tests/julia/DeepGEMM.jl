@@ -14,7 +14,8 @@ module DeepGEMM
 export DeepGEMMError, lt_version, get_version, status_name, status_string, lt_status_name,
        lt_status_string, set_log_level, MatmulDesc, MatrixLayout, Preference, LtHandle, Handle,
        HeuristicResult, set_attr!, get_attr, attr_size, destroy!, heuristic, matmul!,
-       set_stream!, get_stream, set_workspace!, set_pointer_mode!, get_pointer_mode, gemm_ex!
+       set_stream!, get_stream, set_workspace!, set_math_mode!, set_pointer_mode!, get_pointer_mode,
+       gemm_ex!
 
 # The library: DEEPGEMM_LIBRARY, else PREFIX/lib/libdeepgemm.so.MAJOR-linked name under
 # DEEPGEMM_PREFIX, else whatever the loader finds as libdeepgemm.so.
@@ -266,6 +267,10 @@ set_stream!(h::Handle, s::Ptr{Cvoid}) =
 set_workspace!(h::Handle, ws::UInt64, bytes::Integer) =
     check(ccall((:deepgemmSetWorkspace, libdeepgemm), Cint, (Ptr{Cvoid}, UInt64, Csize_t),
                 h.ptr, ws, bytes))
+# deepgemmSetMathMode: 3 (DEEPGEMM_TF32_TENSOR_OP_MATH) lets fp32 gemm_ex! calls at
+# COMPUTE_32F run on TF32 tensor cores, as cublasSetMathMode does.
+set_math_mode!(h::Handle, mode::Integer) =
+    check(ccall((:deepgemmSetMathMode, libdeepgemm), Cint, (Ptr{Cvoid}, Cint), h.ptr, mode))
 function get_stream(h::Handle)
     s = Ref{Ptr{Cvoid}}(Ptr{Cvoid}(1))
     check(ccall((:deepgemmGetStream, libdeepgemm), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), h.ptr, s))

@@ -6,6 +6,67 @@ use crate::invalid;
 use crate::problem::{MatrixSpec, OpSpec};
 use crate::types::{Op, compute_type, cuda_data_type};
 
+/// cublasMath_t: a base mode in the low bits, flags above them.
+pub mod math_mode {
+    pub const DEFAULT: i32 = 0;
+    /// Deprecated in cuBLAS 11; fp32 work may then run as COMPUTE_32F_FAST_16F there.
+    pub const TENSOR_OP: i32 = 1;
+    pub const PEDANTIC: i32 = 2;
+    pub const TF32_TENSOR_OP: i32 = 3;
+    /// A flag: no reductions in a precision below the compute type's. deepgemm's split-k and
+    /// Stream-K partials are always fp32, so every plan honours it.
+    pub const DISALLOW_REDUCED_PRECISION_REDUCTION: i32 = 16;
+    const BASE: i32 = 0xf;
+
+    /// Whether cublasSetMathMode takes `mode`: one of the four base modes, with or without the
+    /// flag.
+    pub fn is_valid(mode: i32) -> bool {
+        mode & !(BASE | DISALLOW_REDUCED_PRECISION_REDUCTION) == 0 && mode & BASE <= TF32_TENSOR_OP
+    }
+
+    pub fn base(mode: i32) -> i32 {
+        mode & BASE
+    }
+}
+
+/// The compute type a GemmEx call runs with under the handle's math mode, as cuBLAS decides
+/// it: fp32 inputs at COMPUTE_32F take TF32 tensor cores only under
+/// CUBLAS_TF32_TENSOR_OP_MATH (and not with NVIDIA_TF32_OVERRIDE=0, `tf32_disabled`);
+/// pedantic math keeps the prescribed precision (COMPUTE_32F becomes COMPUTE_32F_PEDANTIC, and
+/// an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs exact fp32, at least as accurate as asked).
+/// The deprecated CUBLAS_TENSOR_OP_MATH would let cuBLAS run fp32 as FAST_16F; deepgemm keeps
+/// it exact. The preload library decides its substitutions by the same rules
+/// (preload/src/decide.rs `effective_compute`).
+pub fn effective_compute(compute: i32, ab_type: i32, math: i32, tf32_disabled: bool) -> i32 {
+    use compute_type::*;
+    let mode = math_mode::base(math);
+    let pedantic = mode == math_mode::PEDANTIC;
+    match compute {
+        COMPUTE_32F if pedantic => COMPUTE_32F_PEDANTIC,
+        COMPUTE_32F
+            if ab_type == cuda_data_type::R_32F
+                && mode == math_mode::TF32_TENSOR_OP
+                && !tf32_disabled =>
+        {
+            COMPUTE_32F_FAST_TF32
+        }
+        COMPUTE_32F_FAST_TF32
+            if ab_type == cuda_data_type::R_32F && (pedantic || tf32_disabled) =>
+        {
+            COMPUTE_32F
+        }
+        COMPUTE_16F if pedantic => COMPUTE_16F_PEDANTIC,
+        c => c,
+    }
+}
+
+/// NVIDIA_TF32_OVERRIDE=0: NVIDIA's libraries then use no TF32 for what a math mode merely
+/// allows. Read at the first GemmEx that asks (a program may set it before its first GEMM).
+pub fn tf32_override_off() -> bool {
+    static V: once_cell::sync::OnceCell<bool> = once_cell::sync::OnceCell::new();
+    *V.get_or_init(|| std::env::var("NVIDIA_TF32_OVERRIDE").is_ok_and(|v| v.trim() == "0"))
+}
+
 /// The integer arguments of a GemmEx call (batch 1, strides 0 for the unbatched form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmExArgs {
@@ -88,4 +149,66 @@ pub fn describe(x: &GemmExArgs) -> Result<Option<(OpSpec, MatrixSpec, MatrixSpec
     let b = spec(x.b_type, b_rows, b_cols, x.ldb, x.stride_b);
     let c = spec(x.c_type, m, n, x.ldc, x.stride_c);
     Ok(Some((op, a, b, c)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::math_mode::*;
+    use super::*;
+    use crate::types::compute_type::*;
+    use crate::types::cuda_data_type::{R_16BF, R_16F, R_32F};
+
+    #[test]
+    fn math_modes_cublas_takes() {
+        for m in [0, 1, 2, 3, 16, 17, 18, 19] {
+            assert!(is_valid(m), "{m}");
+        }
+        for m in [-1, 4, 5, 15, 20, 32, 48, 1 << 20] {
+            assert!(!is_valid(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn math_mode_decides_the_compute_type() {
+        let f32c = |math, off| effective_compute(COMPUTE_32F, R_32F, math, off);
+        // fp32 at COMPUTE_32F: TF32 only under TF32_TENSOR_OP_MATH, flags aside, and not
+        // with the override.
+        assert_eq!(f32c(DEFAULT, false), COMPUTE_32F);
+        assert_eq!(f32c(TENSOR_OP, false), COMPUTE_32F);
+        assert_eq!(f32c(TF32_TENSOR_OP, false), COMPUTE_32F_FAST_TF32);
+        assert_eq!(
+            f32c(TF32_TENSOR_OP | DISALLOW_REDUCED_PRECISION_REDUCTION, false),
+            COMPUTE_32F_FAST_TF32
+        );
+        assert_eq!(f32c(TF32_TENSOR_OP, true), COMPUTE_32F);
+        assert_eq!(f32c(PEDANTIC, false), COMPUTE_32F_PEDANTIC);
+        // An explicit FAST_TF32 stays, unless pedantic math or the override forbid TF32.
+        let tf = |math, off| effective_compute(COMPUTE_32F_FAST_TF32, R_32F, math, off);
+        assert_eq!(tf(DEFAULT, false), COMPUTE_32F_FAST_TF32);
+        assert_eq!(tf(TF32_TENSOR_OP, false), COMPUTE_32F_FAST_TF32);
+        assert_eq!(tf(PEDANTIC, false), COMPUTE_32F);
+        assert_eq!(tf(DEFAULT, true), COMPUTE_32F);
+        // 16-bit inputs: the math mode changes nothing but pedantic's naming.
+        for ab in [R_16F, R_16BF] {
+            for math in [DEFAULT, TENSOR_OP, TF32_TENSOR_OP] {
+                assert_eq!(effective_compute(COMPUTE_32F, ab, math, false), COMPUTE_32F);
+            }
+            assert_eq!(
+                effective_compute(COMPUTE_32F, ab, PEDANTIC, false),
+                COMPUTE_32F_PEDANTIC
+            );
+            assert_eq!(
+                effective_compute(COMPUTE_32F_FAST_TF32, ab, PEDANTIC, false),
+                COMPUTE_32F_FAST_TF32
+            );
+        }
+        assert_eq!(
+            effective_compute(COMPUTE_16F, R_16F, PEDANTIC, false),
+            COMPUTE_16F_PEDANTIC
+        );
+        assert_eq!(
+            effective_compute(COMPUTE_16F, R_16F, TF32_TENSOR_OP, false),
+            COMPUTE_16F
+        );
+    }
 }

@@ -180,13 +180,15 @@ impl LtHandle {
     }
 }
 
-/// The context of a cuBLAS-style handle: a stream and a pointer mode, each set and read
-/// atomically because the handle may be shared between threads.
+/// The context of a cuBLAS-style handle: a stream, a pointer mode and a math mode, each set and
+/// read atomically because the handle may be shared between threads.
 #[derive(Debug)]
 pub struct BlasHandle {
     pub backend: Backend,
     stream: AtomicUsize,
     pointer_mode: AtomicI32,
+    /// cublasSetMathMode's cublasMath_t (`api::blas::math_mode`).
+    math_mode: AtomicI32,
     /// cublasSetWorkspace's (address, bytes): the caller's device memory that GEMMs on this
     /// handle may use (Stream-K and split-K partials, packed copies); (0, 0): none.
     workspace: parking_lot::Mutex<(u64, u64)>,
@@ -214,6 +216,7 @@ impl BlasHandle {
             backend,
             stream: AtomicUsize::new(0),
             pointer_mode: AtomicI32::new(pointer_mode::HOST),
+            math_mode: AtomicI32::new(super::blas::math_mode::DEFAULT),
             workspace: parking_lot::Mutex::new((0, 0)),
         }
     }
@@ -256,6 +259,24 @@ impl BlasHandle {
             ));
         }
         self.pointer_mode.store(mode, Ordering::Release);
+        Ok(())
+    }
+
+    pub fn math_mode(&self) -> i32 {
+        self.math_mode.load(Ordering::Acquire)
+    }
+
+    /// cublasSetMathMode: DEFAULT (0), TENSOR_OP (1), PEDANTIC (2) or TF32_TENSOR_OP (3),
+    /// each with or without DISALLOW_REDUCED_PRECISION_REDUCTION (16); INVALID_VALUE otherwise.
+    pub fn set_math_mode(&self, mode: i32) -> Result<()> {
+        if !super::blas::math_mode::is_valid(mode) {
+            return Err(invalid!(
+                "math mode {mode} (DEEPGEMM_DEFAULT_MATH 0, _TENSOR_OP_MATH 1, _PEDANTIC_MATH 2 \
+                 or _TF32_TENSOR_OP_MATH 3, optionally | \
+                 DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION 16)"
+            ));
+        }
+        self.math_mode.store(mode, Ordering::Release);
         Ok(())
     }
 }

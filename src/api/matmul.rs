@@ -143,6 +143,20 @@ pub struct Candidate {
     pub waves: f32,
 }
 
+/// cublasLtMatmulAlgoCheck: `algo` decoded for `p` on the handle's device (INVALID_VALUE when
+/// it is not one of the plans the heuristic makes for this problem, `plan::cache::from_algo`),
+/// with what a heuristic result reports of it. Pointers are not known here: Matmul still
+/// checks the algo against the call's addresses and workspace.
+pub fn check_algo(backend: &Backend, p: &GemmProblem, algo: &[u64; 8]) -> Result<Candidate> {
+    let dev = backend.device_spec()?;
+    let plan = plan::cache::from_algo(algo, p, &dev)?;
+    Ok(Candidate {
+        plan,
+        algo: *algo,
+        waves: plan.waves(&dev),
+    })
+}
+
 /// Up to `requested` candidates, best first; NOT_SUPPORTED when none fits.
 pub fn heuristic(
     backend: &Backend,

@@ -100,6 +100,35 @@ pub extern "C" fn deepgemmGetPointerMode(
     })
 }
 
+/// cublasSetMathMode: DEEPGEMM_DEFAULT_MATH (0), DEEPGEMM_TENSOR_OP_MATH (1, deprecated; fp32
+/// stays exact), DEEPGEMM_PEDANTIC_MATH (2) or DEEPGEMM_TF32_TENSOR_OP_MATH (3), optionally
+/// | DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION (16: always honoured, every split adds
+/// fp32 partials); INVALID_VALUE otherwise. It decides the compute type of later GemmEx calls
+/// as in cuBLAS: fp32 inputs at DEEPGEMM_COMPUTE_32F run on TF32 tensor cores only under
+/// TF32_TENSOR_OP_MATH (never with NVIDIA_TF32_OVERRIDE=0), pedantic math keeps the
+/// prescribed precision (an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs then runs exact).
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmSetMathMode(
+    handle: deepgemmHandle_t,
+    mode: deepgemmMath_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSetMathMode", || {
+        try_handle(handle)?.set_math_mode(mode)
+    })
+}
+
+/// Writes the handle's math mode to `*mode` (DEEPGEMM_DEFAULT_MATH for a new handle).
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetMathMode(
+    handle: deepgemmHandle_t,
+    mode: *mut deepgemmMath_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetMathMode", || {
+        let h = try_handle(handle)?;
+        write_out(mode, h.math_mode())
+    })
+}
+
 /// Shared body of GemmEx and GemmStridedBatchedEx.
 fn gemm_ex(
     handle: deepgemmHandle_t,
@@ -111,6 +140,15 @@ fn gemm_ex(
     c: *mut c_void,
 ) -> crate::Result<()> {
     let h = try_handle(handle)?;
+    let x = &GemmExArgs {
+        compute_type: api::blas::effective_compute(
+            x.compute_type,
+            x.a_type,
+            h.math_mode(),
+            api::blas::tf32_override_off(),
+        ),
+        ..*x
+    };
     let Some((mut op, sa, sb, sc)) = api::blas::describe(x)? else {
         return Ok(());
     };

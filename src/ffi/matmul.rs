@@ -95,6 +95,49 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
     })
 }
 
+/// cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
+/// operation, and with what: on SUCCESS `*result` holds the algo, the workspace it needs, its
+/// waves count and state SUCCESS. INVALID_VALUE (nothing written) for an algo deepgemm did not
+/// make, or made for another problem (algos are bound to their problem: its shape, types,
+/// layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
+/// it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
+/// operands' addresses are not known here: deepgemmLtMatmul checks the algo against them.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmLtMatmulAlgoCheck(
+    lightHandle: deepgemmLtHandle_t,
+    operationDesc: deepgemmLtMatmulDesc_t,
+    Adesc: deepgemmLtMatrixLayout_t,
+    Bdesc: deepgemmLtMatrixLayout_t,
+    Cdesc: deepgemmLtMatrixLayout_t,
+    Ddesc: deepgemmLtMatrixLayout_t,
+    algo: *const deepgemmLtMatmulAlgo_t,
+    result: *mut deepgemmLtMatmulHeuristicResult_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulAlgoCheck", || {
+        let h = try_handle(lightHandle)?;
+        let desc = try_ref(operationDesc, "operationDesc")?;
+        let a = try_ref(Adesc, "Adesc")?;
+        let b = try_ref(Bdesc, "Bdesc")?;
+        let c = try_ref(Cdesc, "Cdesc")?;
+        let d = try_ref(Ddesc, "Ddesc")?;
+        check_out(result, "result")?;
+        let data = read_algo(algo).ok_or_else(|| crate::invalid!("algo is NULL"))?;
+        let (p, _) = api::matmul::problem(desc, a, b, c, d)?;
+        let found = api::matmul::check_algo(&h.backend, &p, &data)?;
+        write_out(
+            result,
+            deepgemmLtMatmulHeuristicResult_t {
+                algo: deepgemmLtMatmulAlgo_t { data: found.algo },
+                workspaceSize: found.plan.workspace as usize,
+                state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
+                wavesCount: found.waves,
+                reserved: [0; 4],
+            },
+        )
+    })
+}
+
 /// D = epilogue(alpha * op(A) op(B) + beta * C), cuBLASLt semantics. Asynchronous: returns
 /// once the work is enqueued on `stream`. `algo` NULL lets deepgemm choose; otherwise it
 /// must come from deepgemmLtMatmulAlgoGetHeuristic for the same problem. C may alias D

@@ -23,7 +23,7 @@ pub mod types;
 pub use blas::*;
 pub use handle::*;
 pub use logger::*;
-pub use matmul::{deepgemmLtMatmul, deepgemmLtMatmulAlgoGetHeuristic};
+pub use matmul::{deepgemmLtMatmul, deepgemmLtMatmulAlgoCheck, deepgemmLtMatmulAlgoGetHeuristic};
 pub use matmul_desc::*;
 pub use matrix_layout::*;
 pub use preference::*;

@@ -178,6 +178,14 @@ pub const DEEPGEMM_OP_T: deepgemmOperation_t = 1;
 pub const DEEPGEMM_OP_C: deepgemmOperation_t = 2;
 pub const DEEPGEMM_OP_CONJG: deepgemmOperation_t = 3;
 
+/// cublasMath_t: the handle API's math mode (deepgemmSetMathMode).
+pub type deepgemmMath_t = i32;
+pub const DEEPGEMM_DEFAULT_MATH: deepgemmMath_t = 0;
+pub const DEEPGEMM_TENSOR_OP_MATH: deepgemmMath_t = 1;
+pub const DEEPGEMM_PEDANTIC_MATH: deepgemmMath_t = 2;
+pub const DEEPGEMM_TF32_TENSOR_OP_MATH: deepgemmMath_t = 3;
+pub const DEEPGEMM_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION: deepgemmMath_t = 16;
+
 /// cublasPointerMode_t: where alpha and beta live for the handle API.
 pub type deepgemmPointerMode_t = i32;
 pub const DEEPGEMM_POINTER_MODE_HOST: deepgemmPointerMode_t = 0;

@@ -52,6 +52,12 @@ impl BlasHandle {
         };
         check("SetPointerMode", deepgemmSetPointerMode(self.0, mode))
     }
+
+    /// deepgemmSetMathMode.
+    #[allow(dead_code)]
+    pub fn set_math_mode(&self, mode: i32) -> Result<(), String> {
+        check("SetMathMode", deepgemmSetMathMode(self.0, mode))
+    }
 }
 
 impl Drop for BlasHandle {
@@ -77,6 +83,28 @@ pub fn gemm_ex(
     a: u64,
     b: u64,
     c: u64,
+) -> Result<(), String> {
+    gemm_ex_as(
+        h,
+        spec,
+        strided,
+        spec.compute_type(),
+        alpha,
+        beta,
+        [a, b, c],
+    )
+}
+
+/// As `gemm_ex`, with the compute type given instead of the spec's (what the handle's math
+/// mode then turns it into is the library's business).
+pub fn gemm_ex_as(
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    strided: bool,
+    compute: i32,
+    alpha: *const c_void,
+    beta: *const c_void,
+    [a, b, c]: [u64; 3],
 ) -> Result<(), String> {
     if !spec.in_place
         || spec.order.iter().any(|&o| o != Order::Col)
@@ -121,7 +149,7 @@ pub fn gemm_ex(
             ldc,
             gc.batch_stride as i64,
             i32_of("batchCount", spec.batch)?,
-            spec.compute_type(),
+            compute,
             DEEPGEMM_GEMM_DEFAULT,
         )
     } else {
@@ -143,7 +171,7 @@ pub fn gemm_ex(
             c as *mut c_void,
             ct,
             ldc,
-            spec.compute_type(),
+            compute,
             DEEPGEMM_GEMM_DEFAULT,
         )
     };
