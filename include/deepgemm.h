@@ -1036,6 +1036,9 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoCheck(deepgemmLtHandle_t lightHandle,
  * workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
  * to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
  * current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.
+ * One call may enqueue several launches (packed copies, the GEMM, blocks in turn), all on
+ * `stream` and through `workspace`: as with cuBLASLt, a workspace serves one call at a time,
+ * so threads that enqueue onto one stream at once need a workspace each.
  */
 enum deepgemmStatus_t deepgemmLtMatmul(deepgemmLtHandle_t lightHandle,
                                        deepgemmLtMatmulDesc_t computeDesc,

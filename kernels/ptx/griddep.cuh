@@ -8,7 +8,8 @@
 // Nothing may read or write global memory the previous kernel might touch before this.
 // DG_PDL_NO_WAIT (a measurement define, never a production build) drops the wait: the
 // negative control showing that tests/gpu_matmul.rs `back_to_back_dependent_calls` catches
-// the race.
+// the race. It reaches the sm90 kernels only (DEEPGEMM_NVRTC_DEFINES, src/jit/sm90.rs): the
+// pack kernels are built without the experiment defines, so their wait is not under it.
 __device__ __forceinline__ void griddep_wait() {
 #ifndef DG_PDL_NO_WAIT
   asm volatile("griddepcontrol.wait;" ::: "memory");

@@ -145,6 +145,9 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
 /// workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
 /// to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
 /// current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.
+/// One call may enqueue several launches (packed copies, the GEMM, blocks in turn), all on
+/// `stream` and through `workspace`: as with cuBLASLt, a workspace serves one call at a time,
+/// so threads that enqueue onto one stream at once need a workspace each.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub extern "C" fn deepgemmLtMatmul(

@@ -901,9 +901,21 @@ pub unsafe fn launch(
 fn enqueue_pdl(
     pdl: bool,
     what: impl Fn() -> String,
+    enqueue: impl FnMut(bool) -> CUresult,
+) -> CUresult {
+    enqueue_pdl_with(pdl && pdl_wanted(), &PDL_REFUSED, what, enqueue)
+}
+
+/// `enqueue_pdl`'s decision with the wish and the process's switch as arguments (tests). PDL
+/// is turned off for good only when the launch without the attribute then succeeds: a launch
+/// refused for another reason (a bad argument, too much shared memory) fails the same way
+/// without it, and says nothing about the attribute.
+fn enqueue_pdl_with(
+    pdl: bool,
+    refused: &std::sync::atomic::AtomicBool,
+    what: impl Fn() -> String,
     mut enqueue: impl FnMut(bool) -> CUresult,
 ) -> CUresult {
-    let pdl = pdl && pdl_wanted();
     let r = enqueue(pdl);
     if pdl
         && matches!(
@@ -911,15 +923,19 @@ fn enqueue_pdl(
             CUresult::CUDA_ERROR_INVALID_VALUE | CUresult::CUDA_ERROR_NOT_SUPPORTED
         )
     {
-        PDL_REFUSED.store(true, std::sync::atomic::Ordering::Relaxed);
-        crate::log::error(
-            "deepgemmLtMatmul",
-            format!(
-                "{}: programmatic dependent launch refused ({r:?}); launching without it",
-                what()
-            ),
-        );
-        return enqueue(false);
+        let without = enqueue(false);
+        if without == CUresult::CUDA_SUCCESS {
+            refused.store(true, std::sync::atomic::Ordering::Relaxed);
+            crate::log::error(
+                "deepgemmLtMatmul",
+                format!(
+                    "{}: programmatic dependent launch refused ({r:?}); launching without it \
+                     from now on",
+                    what()
+                ),
+            );
+        }
+        return without;
     }
     r
 }
@@ -1077,6 +1093,76 @@ fn launch_config(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn pdl_is_turned_off_only_when_the_launch_without_it_succeeds() {
+        use super::{CUresult, enqueue_pdl_with};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let name = || "k".to_string();
+        // (result with PDL, result without) -> (returned, launches, PDL off after)
+        let cases = [
+            (
+                CUresult::CUDA_SUCCESS,
+                CUresult::CUDA_SUCCESS,
+                CUresult::CUDA_SUCCESS,
+                1,
+                false,
+            ),
+            (
+                CUresult::CUDA_ERROR_INVALID_VALUE,
+                CUresult::CUDA_SUCCESS,
+                CUresult::CUDA_SUCCESS,
+                2,
+                true,
+            ),
+            (
+                CUresult::CUDA_ERROR_NOT_SUPPORTED,
+                CUresult::CUDA_SUCCESS,
+                CUresult::CUDA_SUCCESS,
+                2,
+                true,
+            ),
+            // Refused for another reason: the same error without it, PDL stays on.
+            (
+                CUresult::CUDA_ERROR_INVALID_VALUE,
+                CUresult::CUDA_ERROR_INVALID_VALUE,
+                CUresult::CUDA_ERROR_INVALID_VALUE,
+                2,
+                false,
+            ),
+            // Other errors are not retried.
+            (
+                CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                CUresult::CUDA_SUCCESS,
+                CUresult::CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                1,
+                false,
+            ),
+        ];
+        for (with, without, want, launches, off) in cases {
+            let refused = AtomicBool::new(false);
+            let mut n = 0;
+            let r = enqueue_pdl_with(true, &refused, name, |pdl| {
+                n += 1;
+                if pdl { with } else { without }
+            });
+            assert_eq!(
+                (r, n, refused.load(Ordering::Relaxed)),
+                (want, launches, off)
+            );
+        }
+        // Not asked for: one launch without the attribute, whatever it returns.
+        let refused = AtomicBool::new(false);
+        let mut asked = vec![];
+        let r = enqueue_pdl_with(false, &refused, name, |pdl| {
+            asked.push(pdl);
+            CUresult::CUDA_ERROR_INVALID_VALUE
+        });
+        assert_eq!(
+            (r, asked, refused.load(Ordering::Relaxed)),
+            (CUresult::CUDA_ERROR_INVALID_VALUE, vec![false], false)
+        );
+    }
+
     use super::*;
     use crate::jit::params::{FLAG_BIAS, FLAG_BIAS_F32};
     use crate::plan::sm90::HOPPER_SMEM_BUDGET;
