@@ -117,6 +117,9 @@ enum Expect {
     /// share into less workspace than the whole copies need.
     Slabs([bool; 2]),
     Portable,
+    /// The Hopper kernel on the operands where they are: no copy, no blocks (views at an offset
+    /// read through shifted maps under DEEPGEMM_TMA_SHIFT=1).
+    InPlace,
 }
 
 /// How a case calls deepgemmLtMatmul.
@@ -251,7 +254,7 @@ fn check_plan(
             Expect::Packed(p) => packed_workspace(s, p),
             Expect::Slabs(p) if ws < packed_workspace(s, p) && ws <= call.workspace => ws,
             Expect::Slabs(p) => packed_workspace(s, p) - 1,
-            Expect::Portable => 0,
+            Expect::Portable | Expect::InPlace => 0,
         };
         // The copies first; a split decomposition's fixup space follows them.
         if ws != want && !(ws > want && line.contains("+sk")) {
@@ -264,6 +267,9 @@ fn check_plan(
         Expect::Packed(p) => names_packed(&line, p),
         Expect::Slabs(p) => line.contains("dg_sm90_") && names_slabs(&line, p),
         Expect::Portable => line.contains("dg_portable_"),
+        Expect::InPlace => {
+            line.contains("dg_sm90_") && !line.contains("+pack") && !line.contains("+slab")
+        }
     };
     if !ok {
         return Err(format!(
@@ -349,6 +355,38 @@ fn misaligned_base_address_cases() -> Vec<Case> {
                 ..with
             };
             out.push((s, without, Expect::Portable));
+        }
+    }
+    out
+}
+
+/// Views into the lines of a wider matrix (PyTorch's `x[:, j:]`): A and/or B a few elements
+/// into lines padded by 8 elements (so the view's lines stay apart), every transpose, bf16 and
+/// fp16 with 16-bit and fp32 D, beta 0 and -0.5, algo = NULL and the heuristic's. Under
+/// DEEPGEMM_TMA_SHIFT=1 they are read where they are, through maps starting at the 16-byte
+/// boundary below with the loads' inner coordinate shifted (session 52); otherwise packed.
+fn shifted_view_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    let shifts = [[1, 0], [0, 3], [5, 7], [2, 2]];
+    for &(ab, cd) in &TYPES {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let shift = shifts[i];
+            let mut s = spec(ab, cd, tr, 1000, 776, 1096);
+            s.pad = [8, 8, 0, 0];
+            s.beta = if i % 2 == 0 { 0.0 } else { -0.5 };
+            for heuristic in [false, true] {
+                let call = Call {
+                    workspace: BIG_WORKSPACE as u64,
+                    heuristic,
+                    shift,
+                };
+                let expect = if deepgemm::plan::pack::tma_shift() {
+                    Expect::InPlace
+                } else {
+                    Expect::Packed([shift[A] != 0, shift[B] != 0])
+                };
+                out.push((s.clone(), call, expect));
+            }
         }
     }
     out
@@ -553,6 +591,12 @@ fn misaligned_base_addresses_are_packed() {
 
 #[test]
 #[ignore = "needs a Hopper GPU"]
+fn shifted_views_are_read_in_place() {
+    run_group("shifted_views_are_read_in_place", shifted_view_cases());
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
 fn odd_batch_strides_are_packed() {
     run_group("odd_batch_strides_are_packed", odd_batch_stride_cases());
 }
@@ -722,9 +766,10 @@ fn gpu_case_expectations_match_the_planner() {
         workspace_limit_cases(),
         slab_cases(),
         misaligned_slab_cases(),
+        shifted_view_cases(),
     ]
     .concat();
-    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32 + 6 + 32);
+    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32 + 6 + 32 + 32);
     let mut wrong = Vec::new();
     for (s, call, expect) in &all {
         let layout = |w: usize, t: DType| {
@@ -756,7 +801,7 @@ fn gpu_case_expectations_match_the_planner() {
         };
         let chosen = if call.heuristic {
             // The heuristic, told the pointers' alignment (`run`).
-            plan::candidates_for(&p, &dev, plan::pack::pointer_misfits(&ptrs))
+            plan::candidates_for(&p, &dev, plan::pack::pointer_misfits(&p, &ptrs))
                 .unwrap()
                 .into_iter()
                 .find(|c| c.workspace <= call.workspace)
@@ -778,6 +823,11 @@ fn gpu_case_expectations_match_the_planner() {
                     && chosen.workspace <= call.workspace
             }
             Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
+            Expect::InPlace => {
+                matches!(chosen.kernel, Kernel::Sm90(_))
+                    && chosen.pack.is_none()
+                    && !chosen.is_slabbed()
+            }
         };
         if !ok {
             wrong.push(format!(

@@ -181,7 +181,7 @@ pub fn heuristic(
     // plan that also needs C's layout for TMA when beta != 0 stays listed (the call's beta
     // decides, as it always did).
     let worst = worst_pointers(p, &pref.min_alignment);
-    let misaligned = plan::pack::pointer_misfits(&worst);
+    let misaligned = plan::pack::pointer_misfits(p, &worst);
     let below_tma = pref.min_alignment.iter().any(|&a| a < 16);
     let ranked = plan::cache::candidates_for(p, &dev, misaligned)?;
     let mut fitting: Vec<Candidate> = ranked

@@ -376,19 +376,27 @@ fn print_all_plans(opts: &Options) -> ExitCode {
 /// `--plans`: the planner's ranked candidates for each shape on an H200, with the cost
 /// model's estimate; needs no GPU.
 fn print_plans(opts: &Options) -> ExitCode {
-    use deepgemm::plan::{DeviceSpec, candidates_for, pack::Which};
+    use deepgemm::plan::{DeviceSpec, candidates_for};
     let dev = DeviceSpec::H200;
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
-        // `--offset`: the list the heuristic makes for those addresses' alignment.
+        // `--offset`: the list a call at such addresses chooses from (views at an offset are
+        // packed, or under DEEPGEMM_TMA_SHIFT=1 read in place where their lines allow).
         let e = spec.ab.size() as u64;
-        let misaligned = Which {
-            a: opts.offset[0] * e % 16 != 0,
-            b: opts.offset[1] * e % 16 != 0,
-            d: false,
-        };
-        let plans = match run::problem_of(&spec).and_then(|p| candidates_for(&p, &dev, misaligned))
-        {
+        let at = |base: u64, offset: u64| base + offset * e;
+        let plans = match run::problem_of(&spec).and_then(|p| {
+            let ptrs = deepgemm::problem::GemmPointers {
+                alpha: deepgemm::problem::Scalar::Host(1.0),
+                beta: deepgemm::problem::Scalar::Host(0.0),
+                a: at(0x1000_0000, opts.offset[0]),
+                b: at(0x2000_0000, opts.offset[1]),
+                c: 0x3000_0000,
+                d: 0x3000_0000,
+                bias: 0,
+            };
+            let misaligned = deepgemm::plan::pack::pointer_misfits(&p, &ptrs);
+            candidates_for(&p, &dev, misaligned)
+        }) {
             Ok(p) => p,
             Err(e) => {
                 println!("{}x{}x{}: {e}", shape.0, shape.1, shape.2);

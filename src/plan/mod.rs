@@ -981,7 +981,7 @@ pub fn choose_for_call(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let misaligned = pack::pointer_misfits(ptrs);
+    let misaligned = pack::pointer_misfits(p, ptrs);
     choose_among(
         &candidates_for(p, dev, misaligned)?,
         p,
@@ -1012,7 +1012,7 @@ pub fn choose_among(
             continue; // its packed alternatives are among the unswapped candidates
         }
         if let Kernel::Sm90(_) = c.kernel {
-            let misaligned = pack::pointer_misfits(ptrs);
+            let misaligned = pack::pointer_misfits(p, ptrs);
             if let Ok(plans) = pack::hopper_packed_plans(p, dev, misaligned) {
                 for h in plans {
                     let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
@@ -1046,7 +1046,9 @@ impl Plan {
             // Each block chooses its plan with the pointers (`slab::block_plan`).
             Kernel::Sm90(_) if self.is_slabbed() => true,
             Kernel::Sm90(v) => {
-                pack::accepts(self.pack.as_ref(), ptrs)
+                // A and B in the kernel's orientation.
+                let kernel_problem = if self.swap { p.transposed() } else { *p };
+                pack::accepts(&kernel_problem, self.pack.as_ref(), ptrs)
                     && !(self.swap && p.epilogue.bias && {
                         let t = p.transposed();
                         sm90::wide_bias_col(&v, &t) && !sm90::wide_bias_col_accepts(&v, &t, ptrs)

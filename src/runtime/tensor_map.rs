@@ -31,7 +31,6 @@ use crate::error::{Error, Result};
 use crate::jit::params::bias_flags;
 use crate::plan::sm90::{
     self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, TMA_MAX_STRIDE,
-    TMA_STRIDE_ALIGN,
 };
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
@@ -80,13 +79,35 @@ pub fn encode_args(
     which: Operand,
     address: u64,
 ) -> Result<TiledEncode> {
+    encode_operand(v, p, which, address, false).map(|(e, _)| e)
+}
+
+/// As `encode_args`; with `shift`, an address off the 16-byte grid is taken through a map that
+/// starts at the boundary below it, its inner extent grown by the elements in between: the
+/// kernel adds that count (the second value, `plan::pack::inner_shift`) to the innermost
+/// coordinate of every load of the operand (`Sm90Params::shifts`). 0 for an aligned address.
+pub fn encode_operand(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    which: Operand,
+    address: u64,
+    shift: bool,
+) -> Result<(TiledEncode, u32)> {
     v.check(p)
         .map_err(|why| unsupported!("{} cannot run this problem: {why}", v.name()))?;
-    if address == 0 || address % TMA_STRIDE_ALIGN != 0 {
-        return Err(invalid!(
-            "{which:?} = {address:#x}: TMA needs a non-null 16-byte aligned address"
-        ));
-    }
+    let operand = match which {
+        Operand::A => crate::plan::pack::Operand::A,
+        Operand::B => crate::plan::pack::Operand::B,
+    };
+    let inner_shift = match crate::plan::pack::inner_shift(p, operand, address) {
+        Some(s) if address != 0 && (s == 0 || shift) => s,
+        _ => {
+            return Err(invalid!(
+                "{which:?} = {address:#x}: TMA needs a non-null 16-byte aligned address"
+            ));
+        }
+    };
+    let address = address - inner_shift as u64 * v.ab.size_bytes() as u64;
     let elem = v.ab.size_bytes() as u64;
     // `check` guaranteed the strides match the variant's layouts; `ld` is the stride between
     // consecutive lines of the contiguous dimension.
@@ -139,19 +160,23 @@ pub fn encode_args(
         // 5e-4 bound of the GPU tests (tests/common/host.rs `tolerance`).
         ScalarType::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
     };
-    Ok(TiledEncode {
-        data_type,
-        global_address: address,
-        global_dim: [inner, outer, p.batch],
-        global_strides: [line_bytes, batch_bytes],
-        box_dim,
-        element_strides: [1, 1, 1],
-        interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-        swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-        l2_promotion: operand_l2_promotion(line_bytes),
-        // Zero fill past the edges: zeros add nothing to the dot products.
-        oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-    })
+    Ok((
+        TiledEncode {
+            data_type,
+            global_address: address,
+            global_dim: [inner + inner_shift as u64, outer, p.batch],
+            global_strides: [line_bytes, batch_bytes],
+            box_dim,
+            element_strides: [1, 1, 1],
+            interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+            swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+            // A shifted operand's lines start off the L2's 128-byte lines however long they are.
+            l2_promotion: operand_l2_promotion(if inner_shift == 0 { line_bytes } else { 1 }),
+            // Zero fill past the edges: zeros add nothing to the dot products.
+            oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        },
+        inner_shift,
+    ))
 }
 
 /// The L2 promotion of A's or B's tensor map, whose lines are `line_bytes` apart: 256 bytes (as
@@ -481,7 +506,9 @@ pub struct Sm90Params {
     /// first `sk_rem` CTAs take one more; `set_decomposition`).
     pub sk_base: i32,
     pub sk_rem: i32,
-    pub pad: i32,
+    /// A's and B's inner-coordinate shifts, bits 0-7 and 8-15 (`encode_operand`): elements
+    /// between an operand's base address and its map's, 0 for aligned operands.
+    pub shifts: i32,
     /// Divisors of the scheduler: k_iters, tiles_per_batch, group_m x tiles_n (tiles per
     /// group), group_m, and the last group's tile rows.
     pub div_k_iters: FastDiv,
@@ -626,12 +653,27 @@ impl Sm90Params {
 
     /// A cluster launch holds at most `units` clusters at once (`max_active_clusters`): Stream-K
     /// ranges planned for more clusters are re-dealt among `units` (the same tiles, fewer and
-    /// longer ranges; the workspace planned for more suffices), so that every range's cluster
-    /// runs. Nothing changes for 0 (the launch is refused then) or a schedule without Stream-K.
+    /// longer ranges; the workspace planned for more suffices where the planned ranges already
+    /// split tiles), so that every range's cluster runs. Ranges planned as whole tiles (a forced
+    /// Stream-K or split-K schedule whose units each took whole tiles: no partials, no
+    /// workspace, `streamk::Decomposition::workspace_bytes`) that would split tiles once
+    /// re-dealt become the data-parallel schedule instead, which takes any number of clusters
+    /// and needs no workspace (a review found the re-dealt partials written through a null
+    /// or too small workspace there). Nothing changes for 0 (the launch is refused then) or a
+    /// schedule without Stream-K.
     pub fn limit_stream_k_units(&mut self, units: u32) {
         if self.sk_tiles > 0 && units > 0 && self.sk_ctas > units as i32 {
+            let whole_tiles = |q: &Sm90Params| q.sk_rem == 0 && q.sk_base % q.k_iters.max(1) == 0;
+            let planned_whole = whole_tiles(self);
             self.sk_ctas = units as i32;
             self.set_stream_k_ranges();
+            if planned_whole && !whole_tiles(self) {
+                self.sk_tiles = 0;
+                self.sk_ctas = 0;
+                self.set_stream_k_ranges();
+                self.workspace = 0;
+                self.epoch = 0;
+            }
         }
     }
 
@@ -738,10 +780,14 @@ impl Sm90Args {
             Some(args) if d_boxes => encode(&with_whole_boxes(args))?,
             _ => TensorMap([0; 16]),
         };
+        let shift = crate::plan::pack::tma_shift();
+        let (a, shift_a) = encode_operand(v, p, Operand::A, ptrs.a, shift)?;
+        let (b, shift_b) = encode_operand(v, p, Operand::B, ptrs.b, shift)?;
+        params.shifts = (shift_a | shift_b << 8) as i32;
         Ok(Sm90Args {
             params,
-            tmap_a: encode(&encode_args(v, p, Operand::A, ptrs.a)?)?,
-            tmap_b: encode(&encode_args(v, p, Operand::B, ptrs.b)?)?,
+            tmap_a: encode(&a)?,
+            tmap_b: encode(&b)?,
             tmap_d,
             tmap_c,
         })
@@ -878,6 +924,19 @@ pub unsafe fn launch(
             );
         }
         grid = clusters * cm;
+    }
+    // A ring-epilogue kernel stages its epilogue in the ring's first stages, which a second
+    // tile's loads would overwrite while they are stored: it runs one data-parallel tile a CTA
+    // (the planner only lists it so, `streamk::decompositions`). Refused rather than wrong.
+    if v.ring_epilogue && (args.params.sk_tiles != 0 || args.params.num_tiles as u64 > grid as u64)
+    {
+        return Err(crate::error::Error::Internal(format!(
+            "{}: a ring-epilogue kernel needs one data-parallel tile a CTA ({} tiles, {grid} \
+             CTAs, {} Stream-K tiles)",
+            v.name(),
+            args.params.num_tiles,
+            args.params.sk_tiles
+        )));
     }
     let mut kernel_args = args.launch_args();
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap x 4) by value and
@@ -1261,6 +1320,8 @@ mod tests {
         let (_, p) = tn(1000, 3000, 4000, 4008, 4000, R_16BF);
         let ptrs = crate::problem::aligned_ptrs();
         let mut params = Sm90Params::new(&p, &ptrs, 16);
+        params.set_tiles(&variant(ScalarType::BF16, ScalarType::BF16, 256), &p);
+        assert_eq!(params.k_iters, 63);
         let sk = crate::plan::streamk::Decomposition {
             sk_tiles: 30,
             sk_ctas: 60,
@@ -1287,6 +1348,30 @@ mod tests {
         params.set_decomposition(&dp, 0);
         params.limit_stream_k_units(10);
         assert_eq!((params.sk_tiles, params.sk_ctas), (0, 0));
+        // Ranges planned as whole tiles (60 tiles on 30 units: two each, no partials, no
+        // workspace) that 28 units would split: data-parallel instead.
+        let whole = crate::plan::streamk::Decomposition {
+            sk_tiles: 60,
+            sk_ctas: 30,
+            grid: 120,
+        };
+        params.set_decomposition(&whole, 0);
+        assert_eq!((params.sk_base % params.k_iters, params.sk_rem), (0, 0));
+        params.limit_stream_k_units(28);
+        assert_eq!(
+            (
+                params.sk_tiles,
+                params.sk_ctas,
+                params.workspace,
+                params.epoch
+            ),
+            (0, 0, 0, 0)
+        );
+        // ... while re-dealt whole tiles stay Stream-K (60 tiles on 20 units: three each).
+        params.set_decomposition(&whole, 0);
+        params.limit_stream_k_units(20);
+        assert_eq!((params.sk_tiles, params.sk_ctas), (60, 20));
+        assert_eq!((params.sk_base, params.sk_rem), (3 * params.k_iters, 0));
     }
 
     #[test]
@@ -1542,6 +1627,78 @@ mod tests {
             encode_args(&v, &exact, Operand::A, 0x1000),
             Err(Error::NotSupported(_))
         ));
+    }
+
+    #[test]
+    fn shifted_operands_start_at_the_boundary_below() {
+        use crate::plan::sm90::Major;
+        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
+        // K-major A and B in lines of 4008 holding k = 4000: views 3 and 7 elements in.
+        let (_, p) = tn(1000, 3000, 4000, 4008, 4008, R_16BF);
+        let (a, sa) = encode_operand(&v, &p, Operand::A, 0x7000_0006, true).unwrap();
+        assert_eq!((a.global_address, sa), (0x7000_0000, 3));
+        assert_eq!(a.global_dim, [4003, 1000, 1], "k grown by the shift");
+        assert_eq!(a.global_strides, [4008 * 2, 1000 * 4008 * 2]);
+        assert_eq!(a.box_dim, [64, 128, 1]);
+        let (b, sb) = encode_operand(&v, &p, Operand::B, 0x8000_001e, true).unwrap();
+        assert_eq!((b.global_address, sb), (0x8000_0010, 7));
+        assert_eq!(b.global_dim, [4007, 3000, 1]);
+        // Aligned: as encode_args, shift 0.
+        let (plain, s0) = encode_operand(&v, &p, Operand::A, 0x7000_0000, true).unwrap();
+        assert_eq!(s0, 0);
+        assert_eq!(plain, encode_args(&v, &p, Operand::A, 0x7000_0000).unwrap());
+        if std::env::var_os("DEEPGEMM_L2_PROMOTION").is_none() {
+            // Lines 8016 bytes apart from a base off the grid: off the L2's lines either way;
+            // and shifted lines of an aligned pitch are too.
+            use CUtensorMapL2promotion::*;
+            assert_eq!(a.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+            let (_, pitched) = tn(1000, 3000, 4000, 4096, 4096, R_16BF);
+            let (e, _) = encode_operand(&v, &pitched, Operand::A, 0x7000_0002, true).unwrap();
+            assert_eq!(e.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+            let (e, _) = encode_operand(&v, &pitched, Operand::A, 0x7000_0000, true).unwrap();
+            assert_eq!(e.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+        }
+        // Refused: without the switch, between elements, lines that would overlap (k = lda).
+        for (q, address, shift) in [
+            (p, 0x7000_0006, false),
+            (p, 0x7000_0005, true),
+            (
+                tn(1000, 3000, 4000, 4000, 4000, R_16BF).1,
+                0x7000_0006,
+                true,
+            ),
+        ] {
+            assert!(matches!(
+                encode_operand(&v, &q, Operand::A, address, shift),
+                Err(Error::InvalidValue(_))
+            ));
+        }
+        // MN-major: the shift runs along the rows (m for A, n for B).
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_b = 1;
+        let am = MatrixSpec::col(R_16F, 300, 136, 304);
+        let bm = MatrixSpec::col(R_16F, 200, 136, 208);
+        let cm = MatrixSpec::col(R_16F, 300, 200, 300);
+        let q = GemmProblem::new(&op, &am, &bm, &cm, &cm).unwrap();
+        let mn = Sm90Variant::with_layout(
+            ScalarType::F16,
+            ScalarType::F16,
+            (Major::MN, Major::MN),
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let (ea, s) = encode_operand(&mn, &q, Operand::A, 0x1008, true).unwrap();
+        assert_eq!(
+            (ea.global_address, s, ea.global_dim),
+            (0x1000, 4, [304, 136, 1])
+        );
+        let (eb, s) = encode_operand(&mn, &q, Operand::B, 0x200e, true).unwrap();
+        assert_eq!(
+            (eb.global_address, s, eb.global_dim),
+            (0x2000, 7, [207, 136, 1])
+        );
     }
 
     #[test]
