@@ -214,11 +214,12 @@ enum MainLaunch {
 /// Compiles or loads `plan`'s kernels and builds their parameters for `problem` (not empty).
 fn prepare(
     ctx: &driver::ContextGuard,
-    problem: &GemmProblem,
-    ptrs: &GemmPointers,
+    caller_problem: &GemmProblem,
+    caller_ptrs: &GemmPointers,
     plan: &Plan,
     workspace: u64,
 ) -> Result<Prepared> {
+    let (problem, ptrs) = (caller_problem, caller_ptrs);
     // A swapped plan's kernel, packing and workspace are all for the transposed problem.
     let (transposed, swapped);
     let (problem, ptrs) = if plan.swap {
@@ -243,13 +244,7 @@ fn prepare(
         )?),
         None => None,
     };
-    let (problem, ptrs) = match &plan.pack {
-        Some(spec) => (
-            pack::packed_problem(problem, spec),
-            pack::packed_pointers(ptrs, spec, workspace),
-        ),
-        None => (*problem, *ptrs),
-    };
+    let (problem, ptrs) = plan.kernel_operands(caller_problem, caller_ptrs, workspace);
     let kernel = registry::get(ctx, &plan.kernel)?;
     let main = match plan.kernel {
         Kernel::Portable(_) => MainLaunch::Portable {

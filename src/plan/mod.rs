@@ -271,6 +271,29 @@ impl Plan {
         s
     }
 
+    /// The problem and pointers the plan's main kernel runs on (`gemm::run`): transposed with
+    /// swapped pointers for a swapped plan, then on the packed copies in `workspace` where the
+    /// plan packs. (A slabbed plan's blocks each have their own plan.)
+    pub fn kernel_operands(
+        &self,
+        p: &GemmProblem,
+        ptrs: &GemmPointers,
+        workspace: u64,
+    ) -> (GemmProblem, GemmPointers) {
+        let (p, ptrs) = if self.swap {
+            (p.transposed(), ptrs.swapped())
+        } else {
+            (*p, *ptrs)
+        };
+        match &self.pack {
+            Some(spec) => (
+                pack::packed_problem(&p, spec),
+                pack::packed_pointers(&ptrs, spec, workspace),
+            ),
+            None => (p, ptrs),
+        }
+    }
+
     /// Whether D is computed in blocks (`slabs`).
     pub fn is_slabbed(&self) -> bool {
         self.slabs != [1, 1]
