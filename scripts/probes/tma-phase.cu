@@ -9,7 +9,11 @@
 //               stages, us, TB/s delivered, cycles a stage)
 //
 // Predicted: (1) every copy check PASS: TMA takes any start coordinate, zero-fills past the
-// map's extent; if not, the phase maps are no way and the packs stay. (2) 128x256, 4 stages:
+// map's extent; if not, the phase maps are no way and the packs stay. Not sure: TMA stores
+// were seen clipping at a ragged line's end in whole 16-byte units (plan/sm90.rs
+// `tma_store_with`), a hint that the engine works in 16-byte units along dimension 0; a load
+// from a start off that grid may then misplace the box's elements (a FAIL with every element
+// wrong, not a few). (2) 128x256, 4 stages:
 // aligned (ld 4096, one box each) ~1,120 cycles a stage (session 49b); ld 4104 (rows 16 bytes
 // into a 32-byte sector) ~1,690; 8 phases at aligned starts (ld 4096 cut as if odd) within 10%
 // of 1,120 if eight boxes of 16 / 32 rows cost no more than two big ones, else the boxes'
