@@ -332,7 +332,9 @@ impl GemmProblem {
             }
             None => return Err(invalid!("unknown epilogue {}", op.epilogue)),
         };
-        let bias_type = if op.bias_data_type == -1 {
+        // BIAS_DATA_TYPE matters only with a bias: a descriptor reused for a plain GEMM may
+        // still carry one (cuBLASLt documents it for the bias epilogues only).
+        let bias_type = if op.bias_data_type == -1 || !epi.bias {
             cd_type
         } else {
             match ScalarType::from_cuda(op.bias_data_type) {
@@ -876,6 +878,12 @@ mod tests {
             problem(&o, 3, 3, 3, R_16BF, R_16BF),
             Err(Error::NotSupported(_))
         ));
+        // ... which only a bias epilogue minds: a reused descriptor without one is fine.
+        for e in [epilogue::DEFAULT, epilogue::RELU, epilogue::GELU] {
+            o.epilogue = e;
+            let p = problem(&o, 3, 3, 3, R_16BF, R_16BF).unwrap();
+            assert_eq!(p.bias_type, ScalarType::BF16, "epilogue {e}");
+        }
         o.bias_data_type = -1;
         for (e, ok) in [
             (epilogue::GELU_AUX, false),

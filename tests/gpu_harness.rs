@@ -121,3 +121,23 @@ fn harness_rejects_wrong_results() {
     }
     g.finish();
 }
+
+/// CPU: the float64 reference's epilogue at the edges the kernels define (session 52's review
+/// found the paths disagreeing there): ReLU keeps NaN (as torch.relu and every kernel), GELU
+/// of -inf is -0 (the kernels clamp x at -16) and of +inf +inf, NaN stays NaN.
+#[test]
+fn reference_epilogue_edges() {
+    use common::host::gelu;
+    let relu = |x| Epi::Relu.activate(x);
+    assert!(relu(f64::NAN).is_nan());
+    assert_eq!(relu(-3.0), 0.0);
+    assert_eq!(relu(2.5), 2.5);
+    let g = gelu(f64::NEG_INFINITY);
+    assert!(g == 0.0 && g.is_sign_negative(), "{g}");
+    assert_eq!(gelu(f64::INFINITY), f64::INFINITY);
+    assert!(gelu(f64::NAN).is_nan());
+    assert!(Epi::GeluBias.activate(f64::NAN).is_nan());
+    // The clamp changes nothing a finite input can tell: below -16 GELU is -0 in f32.
+    assert!(gelu(-16.0).abs() < 1e-40 && gelu(-20.0).abs() < 1e-40);
+    assert!((gelu(1.0) - 0.841_191_990_607_477_2).abs() < 1e-12);
+}

@@ -97,9 +97,11 @@ __device__ __forceinline__ void portable_gemm(const GemmParams& p) {
 
   const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
   const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-  // As in reference BLAS, alpha == 0 (or k == 0) means the product term is absent: A and B
-  // are not read, so D = act(beta * C + bias) even when A or B hold inf/NaN.
-  const bool has_product = p.k > 0 && alpha != 0.f;
+  // k == 0: no product term (A and B are not read). alpha == 0 still multiplies, as the
+  // Hopper kernels' epilogues do (a session-52 review found the paths disagreeing: here an inf
+  // in A gave D = beta * C, on the Hopper path NaN, depending on the plan); reference BLAS
+  // skips the product there instead, and cuBLASLt's choice is unmeasured.
+  const bool has_product = p.k > 0;
   const long long k_iters = has_product ? (p.k + BLOCK_K - 1) / BLOCK_K : 0;
   const long long m_tiles = (p.m + BLOCK_M - 1) / BLOCK_M;
   const long long n_tiles = (p.n + BLOCK_N - 1) / BLOCK_N;

@@ -54,7 +54,7 @@ __device__ __forceinline__ void skinny_bulk(const GemmParams& p, unsigned char* 
 
   const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
   const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-  const bool has_product = p.k > 0 && alpha != 0.f;
+  const bool has_product = p.k > 0;  // as skinny.cuh
   const long long stages_per_item = has_product ? (p.k + S::kStageK - 1) / S::kStageK : 0;
   const long long row_blocks = (p.m + ROWS - 1) / ROWS;
   const long long items = row_blocks * p.batch;

@@ -150,8 +150,9 @@ __device__ __forceinline__ void skinny_gemm(const GemmParams& p, unsigned char* 
 
   const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
   const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-  // alpha == 0 or k == 0: no product term, A and B are not read (BLAS semantics).
-  const bool has_product = p.k > 0 && alpha != 0.f;
+  // k == 0: no product term, A and B are not read (alpha == 0 multiplies, as on every path:
+  // gemm/portable.cuh).
+  const bool has_product = p.k > 0;
   const long long chunks = has_product ? (p.k + kChunk - 1) / kChunk : 0;
   const long long mine = chunks > warp ? (chunks - warp + WARPS - 1) / WARPS : 0;
   const long long row_blocks = (p.m + ROWS - 1) / ROWS;

@@ -22,10 +22,12 @@ namespace dg_sm90 {
 // rewritten with 1 + tanh(u) = 2 / (1 + exp(-2u)) as x / (1 + exp(-2u)): one ex2.approx and one
 // fast division instead of tanhf's ~20 instructions (tanhf cost ~3 us per 128 x 256 tile on the
 // H200). Relative error a few fp32 ulps; x -> -inf gives -0 (exp overflows to inf), x -> +inf
-// gives x, NaN stays NaN.
+// gives x, NaN stays NaN. x is clamped below at -16 (the result there is already -0): -inf
+// itself gave -inf / inf = NaN before (a session-52 review; the TMA-store form clamps too).
 __device__ __forceinline__ float gelu_tanh(float x) {
   const float kMinusTwoSqrt2OverPi = -1.5957691216057308f;
   const float kCoeff = 0.044715f;
+  x = fmax_nan(x, -16.f);
   const float u = x * fmaf(kCoeff * x, x, 1.f);
   return __fdividef(x, 1.f + __expf(kMinusTwoSqrt2OverPi * u));
 }

@@ -301,7 +301,14 @@ impl Epi {
     pub fn activate(self, x: f64) -> f64 {
         match self {
             Epi::Default | Epi::Bias => x,
-            Epi::Relu | Epi::ReluBias => x.max(0.0),
+            // NaN stays NaN, as in the kernels (f64::max would give 0).
+            Epi::Relu | Epi::ReluBias => {
+                if x < 0.0 {
+                    0.0
+                } else {
+                    x
+                }
+            }
             Epi::Gelu | Epi::GeluBias => gelu(x),
         }
     }
@@ -309,6 +316,9 @@ impl Epi {
 
 /// GELU, tanh approximation (what cuBLASLt's GELU epilogues compute).
 pub fn gelu(x: f64) -> f64 {
+    // Clamped below at -16 as the kernels are (the value there is already -0), so that -inf
+    // gives -0 rather than -inf * 0 = NaN; NaN stays NaN.
+    let x = if x < -16.0 { -16.0 } else { x };
     let c = (2.0 / std::f64::consts::PI).sqrt();
     0.5 * x * (1.0 + (c * (x + 0.044715 * x * x * x)).tanh())
 }
