@@ -246,7 +246,13 @@ pub fn problem(
             op.epilogue as i64,
         ));
     }
-    if op.bias_data_type != -1 && op.bias_data_type != d.dtype && op.bias_data_type != dt::R_32F {
+    // Only a bias epilogue reads BIAS_DATA_TYPE (as GemmProblem::new decides).
+    let has_bias = Epilogue::from_cuda(op.epilogue).is_some_and(|e| e.bias);
+    if has_bias
+        && op.bias_data_type != -1
+        && op.bias_data_type != d.dtype
+        && op.bias_data_type != dt::R_32F
+    {
         return Err(Forward::value(
             Reason::Epilogue,
             "bias type",
@@ -416,6 +422,9 @@ mod tests {
         op.epilogue = epilogue::BIAS;
         op.bias_data_type = dt::R_16F;
         assert_eq!(reason(problem(&op, &a, &b, &c, &c)), Reason::Epilogue);
+        // A descriptor reused without a bias epilogue: its BIAS_DATA_TYPE is not read.
+        op.epilogue = epilogue::DEFAULT;
+        assert!(problem(&op, &a, &b, &c, &c).is_ok());
 
         let (mut op, a, b, c) = specs(dt::R_16BF, dt::R_16BF);
         op.pointer_mode = pointer_mode::ALPHA_DEVICE_VECTOR_BETA_HOST;
