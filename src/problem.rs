@@ -292,12 +292,11 @@ impl GemmProblem {
                 Math::Ffma
             }
             (compute_type::COMPUTE_32F_FAST_TF32, ScalarType::F32) => Math::MmaTf32,
-            (
-                compute_type::COMPUTE_32F
-                | compute_type::COMPUTE_32F_PEDANTIC
-                | compute_type::COMPUTE_32F_FAST_TF32,
-                _,
-            ) => Math::Mma,
+            // Pedantic: no tensor cores, as in cuBLAS (their fp32 sums are not IEEE's): exact
+            // products of the 16-bit values, fp32 FMAs (the portable FFMA kernel). Before session
+            // 52 these ran on tensor cores like COMPUTE_32F.
+            (compute_type::COMPUTE_32F_PEDANTIC, _) => Math::Ffma,
+            (compute_type::COMPUTE_32F | compute_type::COMPUTE_32F_FAST_TF32, _) => Math::Mma,
             (ct, _) => {
                 return Err(unsupported!(
                     "compute type {ct} with A type {} (supported: COMPUTE_32F, \
@@ -862,6 +861,25 @@ mod tests {
             GemmProblem::new(&o, &a2, &b, &c, &c),
             Err(Error::InvalidValue(_))
         ));
+    }
+
+    #[test]
+    fn pedantic_compute_keeps_16_bit_inputs_off_tensor_cores() {
+        let mut o = op();
+        for (ct, ab, want) in [
+            (COMPUTE_32F, R_16BF, Math::Mma),
+            (COMPUTE_32F_PEDANTIC, R_16BF, Math::Ffma),
+            (COMPUTE_32F_PEDANTIC, R_16F, Math::Ffma),
+            (COMPUTE_32F_PEDANTIC, R_32F, Math::Ffma),
+            (COMPUTE_32F_FAST_TF32, R_16F, Math::Mma),
+        ] {
+            o.compute_type = ct;
+            assert_eq!(
+                problem(&o, 3, 3, 3, ab, ab).unwrap().math,
+                want,
+                "{ct} {ab}"
+            );
+        }
     }
 
     #[test]

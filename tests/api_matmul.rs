@@ -1418,7 +1418,10 @@ fn algo_check_reports_what_the_heuristic_listed() {
     for r in listed {
         let mut out = blank;
         assert_eq!(check(&big, &r.algo, &mut out), DEEPGEMM_STATUS_SUCCESS);
-        assert_eq!(out.algo.data, r.algo.data);
+        assert_eq!(
+            out.algo.data, [7; 8],
+            "the algo field is never written (cuBLASLt)"
+        );
         assert_eq!(out.workspaceSize, r.workspaceSize);
         assert_eq!(out.wavesCount, r.wavesCount);
         assert_eq!(out.state, DEEPGEMM_STATUS_SUCCESS);

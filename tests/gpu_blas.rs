@@ -106,9 +106,10 @@ fn gemm_ex() {
     g.finish();
 }
 
-/// The handle's math mode on fp32 inputs (cuBLAS's rules): COMPUTE_32F under
-/// TF32_TENSOR_OP_MATH runs TF32 (checked at TF32's tolerance), an explicit FAST_TF32 under
-/// PEDANTIC_MATH runs exact fp32 (checked at fp32's); every transpose, tail shapes, beta != 0.
+/// The handle's math mode (cuBLAS's rules): fp32 at COMPUTE_32F under TF32_TENSOR_OP_MATH runs
+/// TF32 (checked at TF32's tolerance), an explicit FAST_TF32 under PEDANTIC_MATH runs exact
+/// fp32 (checked at fp32's), bf16 under PEDANTIC_MATH runs without tensor cores; every
+/// transpose, tail shapes, beta != 0.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gemm_ex_math_mode() {
@@ -126,11 +127,23 @@ fn gemm_ex_math_mode() {
         ),
         (DEEPGEMM_DEFAULT_MATH, DEEPGEMM_COMPUTE_32F, false),
     ];
-    for &(mode, compute, tf32) in &modes {
+    // (inputs, math mode, compute type passed, TF32 tolerance): pedantic math on bf16 runs
+    // without tensor cores (the portable FFMA kernel), checked at bf16's tolerance.
+    let cases: Vec<(DType, i32, i32, bool)> = modes
+        .iter()
+        .map(|&(mode, compute, tf32)| (DType::F32, mode, compute, tf32))
+        .chain([(
+            DType::BF16,
+            DEEPGEMM_PEDANTIC_MATH,
+            DEEPGEMM_COMPUTE_32F,
+            false,
+        )])
+        .collect();
+    for &(ab, mode, compute, tf32) in &cases {
         h.set_math_mode(mode).unwrap_or_else(|e| panic!("{e}"));
         for (i, &tr) in TRANSPOSES.iter().enumerate() {
             for &(m, n, k) in &shapes {
-                let mut s = ex_spec(DType::F32, DType::F32, tf32, tr, m, n, k);
+                let mut s = ex_spec(ab, ab, tf32, tr, m, n, k);
                 if i % 2 == 1 {
                     s.alpha = -0.75;
                     s.beta = 0.5;

@@ -32,11 +32,13 @@ pub mod math_mode {
 /// The compute type a GemmEx call runs with under the handle's math mode, as cuBLAS decides
 /// it: fp32 inputs at COMPUTE_32F take TF32 tensor cores only under
 /// CUBLAS_TF32_TENSOR_OP_MATH (and not with NVIDIA_TF32_OVERRIDE=0, `tf32_disabled`);
-/// pedantic math keeps the prescribed precision (COMPUTE_32F becomes COMPUTE_32F_PEDANTIC, and
-/// an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs exact fp32, at least as accurate as asked).
-/// The deprecated CUBLAS_TENSOR_OP_MATH would let cuBLAS run fp32 as FAST_16F; deepgemm keeps
-/// it exact. The preload library decides its substitutions by the same rules
-/// (preload/src/decide.rs `effective_compute`).
+/// pedantic math keeps the prescribed precision (COMPUTE_32F becomes COMPUTE_32F_PEDANTIC,
+/// which runs 16-bit inputs without tensor cores, `GemmProblem::new`, and an explicit
+/// COMPUTE_32F_FAST_TF32 on fp32 inputs exact fp32, at least as accurate as asked). The
+/// deprecated CUBLAS_TENSOR_OP_MATH would let cuBLAS run fp32 as FAST_16F; deepgemm keeps it
+/// exact. The preload library's `effective_compute` (preload/src/decide.rs) follows the same
+/// rules but leaves pedantic 16-bit calls to cuBLAS, whose non-tensor-core kernels are faster
+/// than deepgemm's portable one.
 pub fn effective_compute(compute: i32, ab_type: i32, math: i32, tf32_disabled: bool) -> i32 {
     use compute_type::*;
     let mode = math_mode::base(math);

@@ -121,8 +121,14 @@ fn algo_label(backend: &Backend, p: &GemmProblem, algo: Option<&[u64; 8]>) -> St
 /// so a plan accepts them exactly when it runs at every address the caller may pass. The
 /// heuristic does not know beta: a C the same way.
 fn worst_pointers(p: &GemmProblem, min_alignment: &[u32; 4]) -> GemmPointers {
-    // 0 promises nothing: as 1.
-    let at = |base: u64, align: u32| base + (align.clamp(1, 256) as u64 % 256);
+    // 0 promises nothing: as 1. Below 16 bytes the address is 16 - align past a 16-byte
+    // boundary: a multiple of `align` and of no larger power of two, and the furthest from
+    // the boundary such an address can be, so the largest shift (`plan::pack::inner_shift`)
+    // a call at that alignment may bring.
+    let at = |base: u64, align: u32| {
+        let align = align.clamp(1, 256) as u64;
+        base + if align < 16 { 16 - align } else { align % 256 }
+    };
     GemmPointers {
         alpha: crate::problem::Scalar::Host(1.0),
         beta: crate::problem::Scalar::Host(1.0),
@@ -213,4 +219,56 @@ pub fn heuristic(
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
+
+    /// An alignment below 16 bytes gives the address furthest from the 16-byte boundary below
+    /// it that the alignment allows (the largest shift a call may bring), of exactly that
+    /// power of two; 16 and above, that alignment past a 256-byte boundary.
+    #[test]
+    fn worst_pointers_are_the_furthest_off_the_grid() {
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, 1004, 1024, 1008);
+        let b = MatrixSpec::col(R_16BF, 1004, 1024, 1008);
+        let c = MatrixSpec::col(R_16BF, 1024, 1024, 1024);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        for (align, off) in [
+            (0, 15),
+            (1, 15),
+            (2, 14),
+            (4, 12),
+            (8, 8),
+            (16, 16),
+            (256, 0),
+        ] {
+            let w = worst_pointers(&p, &[align, align, align, align]);
+            for addr in [w.a, w.b, w.c, w.d] {
+                assert_eq!(addr % 256, off, "align {align}");
+                let a = (align as u64).clamp(1, 256);
+                assert!(
+                    addr % a == 0 && (a == 256 || addr % (2 * a) != 0),
+                    "align {align}"
+                );
+            }
+        }
+        // bf16 at 2-byte alignment: a shift of 7 elements, the most a call can bring; with
+        // k + 7 > lda the views' lines would overlap, so the list is the misaligned one.
+        let w = worst_pointers(&p, &[2, 2, 256, 256]);
+        assert_eq!(
+            crate::plan::pack::inner_shift(&p, crate::plan::pack::Operand::A, w.a),
+            None
+        );
+        let wider = MatrixSpec::col(R_16BF, 1004, 1024, 1016);
+        let q = GemmProblem::new(&op, &wider, &wider, &c, &c).unwrap();
+        assert_eq!(
+            crate::plan::pack::inner_shift(&q, crate::plan::pack::Operand::A, w.a),
+            Some(7)
+        );
+    }
 }

@@ -106,7 +106,8 @@ pub extern "C" fn deepgemmGetPointerMode(
 /// fp32 partials); INVALID_VALUE otherwise. It decides the compute type of later GemmEx calls
 /// as in cuBLAS: fp32 inputs at DEEPGEMM_COMPUTE_32F run on TF32 tensor cores only under
 /// TF32_TENSOR_OP_MATH (never with NVIDIA_TF32_OVERRIDE=0), pedantic math keeps the
-/// prescribed precision (an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs then runs exact).
+/// prescribed precision (16-bit inputs then run without tensor cores, on the portable FFMA
+/// kernel, and an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs runs exact).
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmSetMathMode(
     handle: deepgemmHandle_t,

@@ -96,8 +96,8 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
 }
 
 /// cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
-/// operation, and with what: on SUCCESS `*result` holds the algo, the workspace it needs, its
-/// waves count and state SUCCESS. INVALID_VALUE (nothing written) for an algo deepgemm did not
+/// operation, and with what: on SUCCESS `*result` holds the workspace it needs, its waves
+/// count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it). INVALID_VALUE (nothing written) for an algo deepgemm did not
 /// make, or made for another problem (algos are bound to their problem: its shape, types,
 /// layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
 /// it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
@@ -125,16 +125,18 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
         let data = read_algo(algo).ok_or_else(|| crate::invalid!("algo is NULL"))?;
         let (p, _) = api::matmul::problem(desc, a, b, c, d)?;
         let found = api::matmul::check_algo(&h.backend, &p, &data)?;
-        write_out(
-            result,
-            deepgemmLtMatmulHeuristicResult_t {
-                algo: deepgemmLtMatmulAlgo_t { data: found.algo },
-                workspaceSize: found.plan.workspace as usize,
-                state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
-                wavesCount: found.waves,
-                reserved: [0; 4],
-            },
-        )
+        // cuBLASLt never updates the result's algo field: every other field is written.
+        // SAFETY: non-NULL (check_out), the caller promises a writable result there;
+        // unaligned writes because C callers are not bound to Rust's alignment.
+        unsafe {
+            std::ptr::addr_of_mut!((*result).workspaceSize)
+                .write_unaligned(found.plan.workspace as usize);
+            std::ptr::addr_of_mut!((*result).state)
+                .write_unaligned(deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS);
+            std::ptr::addr_of_mut!((*result).wavesCount).write_unaligned(found.waves);
+            std::ptr::addr_of_mut!((*result).reserved).write_unaligned([0; 4]);
+        }
+        Ok(())
     })
 }
 

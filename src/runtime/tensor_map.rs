@@ -139,7 +139,14 @@ pub fn encode_operand(
         Major::K => (p.k, rows, [chunk, box_rows, 1]),
         Major::MN => (rows, p.k, [chunk, v.block_k, 1]),
     };
-    let line_bytes = ld * elem;
+    // One line (and one batch) has no next line: its stride is free, and covers the line grown
+    // by the shift, so that no map has lines longer than their stride (`inner_shift` lets a
+    // single line shift whatever its leading dimension).
+    let line_bytes = if outer <= 1 && p.batch <= 1 {
+        (ld * elem).max(((inner + inner_shift as u64) * elem).next_multiple_of(16))
+    } else {
+        ld * elem
+    };
     // With one batch the third coordinate is always 0; any legal stride will do, and the
     // packed one (the whole matrix) is legal whenever the matrix fits in device memory.
     let batch_bytes = if p.batch > 1 {
@@ -1658,6 +1665,15 @@ mod tests {
             let (e, _) = encode_operand(&v, &pitched, Operand::A, 0x7000_0000, true).unwrap();
             assert_eq!(e.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
         }
+        // One line (decode's A) shifts whatever its leading dimension: its stride, free, covers
+        // the grown line (k = lda = 4096 here: 4099 elements, 8208 bytes), so no map's line is
+        // longer than its stride.
+        let (_, one) = tn(1, 3000, 4096, 4096, 4096, R_16BF);
+        let (e, s) = encode_operand(&v, &one, Operand::A, 0x7000_0006, true).unwrap();
+        assert_eq!((e.global_dim, s), ([4099, 1, 1], 3));
+        assert_eq!(e.global_strides[0], 8208);
+        let (e, _) = encode_operand(&v, &one, Operand::A, 0x7000_0000, true).unwrap();
+        assert_eq!(e.global_strides[0], 8192, "aligned: as before");
         // Refused: without the switch, between elements, lines that would overlap (k = lda).
         for (q, address, shift) in [
             (p, 0x7000_0006, false),
