@@ -861,7 +861,8 @@ enum deepgemmStatus_t deepgemmGetPointerMode(deepgemmHandle_t handle, deepgemmPo
  * fp32 partials); INVALID_VALUE otherwise. It decides the compute type of later GemmEx calls
  * as in cuBLAS: fp32 inputs at DEEPGEMM_COMPUTE_32F run on TF32 tensor cores only under
  * TF32_TENSOR_OP_MATH (never with NVIDIA_TF32_OVERRIDE=0), pedantic math keeps the
- * prescribed precision (an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs then runs exact).
+ * prescribed precision (16-bit inputs then run without tensor cores, on the portable FFMA
+ * kernel, and an explicit COMPUTE_32F_FAST_TF32 on fp32 inputs runs exact).
  */
 enum deepgemmStatus_t deepgemmSetMathMode(deepgemmHandle_t handle, deepgemmMath_t mode);
 
@@ -1012,8 +1013,8 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightH
 
 /**
  * cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
- * operation, and with what: on SUCCESS `*result` holds the algo, the workspace it needs, its
- * waves count and state SUCCESS. INVALID_VALUE (nothing written) for an algo deepgemm did not
+ * operation, and with what: on SUCCESS `*result` holds the workspace it needs, its waves
+ * count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it). INVALID_VALUE (nothing written) for an algo deepgemm did not
  * make, or made for another problem (algos are bound to their problem: its shape, types,
  * layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
  * it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
