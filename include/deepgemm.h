@@ -1014,8 +1014,9 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightH
 /**
  * cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
  * operation, and with what: on SUCCESS `*result` holds the workspace it needs, its waves
- * count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it). INVALID_VALUE (nothing written) for an algo deepgemm did not
- * make, or made for another problem (algos are bound to their problem: its shape, types,
+ * count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it).
+ * INVALID_VALUE (nothing written) for an algo deepgemm did not make, or made for another
+ * problem (algos are bound to their problem: its shape, types,
  * layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
  * it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
  * operands' addresses are not known here: deepgemmLtMatmul checks the algo against them.

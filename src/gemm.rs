@@ -214,23 +214,15 @@ enum MainLaunch {
 /// Compiles or loads `plan`'s kernels and builds their parameters for `problem` (not empty).
 fn prepare(
     ctx: &driver::ContextGuard,
-    caller_problem: &GemmProblem,
-    caller_ptrs: &GemmPointers,
+    problem: &GemmProblem,
+    ptrs: &GemmPointers,
     plan: &Plan,
     workspace: u64,
 ) -> Result<Prepared> {
-    let (problem, ptrs) = (caller_problem, caller_ptrs);
     // A swapped plan's kernel, packing and workspace are all for the transposed problem.
-    let (transposed, swapped);
-    let (problem, ptrs) = if plan.swap {
-        transposed = problem.transposed();
-        swapped = ptrs.swapped();
-        (&transposed, &swapped)
-    } else {
-        (problem, ptrs)
-    };
+    let (problem, ptrs) = plan.oriented(problem, ptrs);
     let packs = match &plan.pack {
-        Some(spec) => pack_launches(ctx, problem, spec, ptrs, workspace)?,
+        Some(spec) => pack_launches(ctx, &problem, spec, &ptrs, workspace)?,
         None => Vec::new(),
     };
     // D computed into its aligned copy is copied into the caller's D last.
@@ -244,7 +236,7 @@ fn prepare(
         )?),
         None => None,
     };
-    let (problem, ptrs) = plan.kernel_operands(caller_problem, caller_ptrs, workspace);
+    let (problem, ptrs) = plan.on_copies(&problem, &ptrs, workspace);
     let kernel = registry::get(ctx, &plan.kernel)?;
     let main = match plan.kernel {
         Kernel::Portable(_) => MainLaunch::Portable {

@@ -1451,30 +1451,25 @@ fn algo_check_reports_what_the_heuristic_listed() {
         DEEPGEMM_STATUS_INVALID_VALUE
     );
     assert_eq!(out.workspaceSize, 77);
-    assert_eq!(
+    // A NULL handle or operation descriptor.
+    let with = |h, desc, out| {
         deepgemmLtMatmulAlgoCheck(
-            null_mut(),
-            big.desc_raw(),
+            h,
+            desc,
             Setup::raw(big.a),
             Setup::raw(big.b),
             Setup::raw(big.c),
             Setup::raw(big.d),
             &listed[0].algo,
-            &mut out
-        ),
+            out,
+        )
+    };
+    assert_eq!(
+        with(null_mut(), big.desc_raw(), &mut out),
         DEEPGEMM_STATUS_NOT_INITIALIZED
     );
     assert_eq!(
-        deepgemmLtMatmulAlgoCheck(
-            big.h,
-            null_mut(),
-            Setup::raw(big.a),
-            Setup::raw(big.b),
-            Setup::raw(big.c),
-            Setup::raw(big.d),
-            &listed[0].algo,
-            &mut out
-        ),
+        with(big.h, null_mut(), &mut out),
         DEEPGEMM_STATUS_INVALID_VALUE
     );
     assert_eq!(out.workspaceSize, 77);

@@ -74,17 +74,7 @@ impl Config {
 /// loaded and before cuBLAS reads it (Python's os.environ before `import torch`), and cuBLAS
 /// then runs exact fp32 (a session-51 review found the preload substituting TF32 there).
 pub fn tf32_disabled() -> bool {
-    static V: OnceLock<bool> = OnceLock::new();
-    *V.get_or_init(|| {
-        Config::parse(
-            None,
-            None,
-            None,
-            std::env::var("NVIDIA_TF32_OVERRIDE").ok().as_deref(),
-            None,
-        )
-        .tf32_disabled
-    })
+    deepgemm::api::blas::tf32_override_off()
 }
 
 /// The process's configuration (its `tf32_disabled` aside: see `tf32_disabled()`).

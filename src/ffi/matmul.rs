@@ -12,6 +12,37 @@ use crate::error::Error;
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::PointerMode;
 
+/// One operation's descriptors, each checked non-NULL (INVALID_VALUE naming the first that
+/// is): what AlgoGetHeuristic, AlgoCheck and Matmul take alike.
+struct Operation<'a> {
+    desc: &'a api::MatmulDesc,
+    layouts: [&'a api::MatrixLayout; 4],
+}
+
+impl<'a> Operation<'a> {
+    /// `what`: the descriptor argument's name in the caller's signature.
+    fn new(
+        desc: deepgemmLtMatmulDesc_t,
+        what: &str,
+        [a, b, c, d]: [deepgemmLtMatrixLayout_t; 4],
+    ) -> crate::Result<Operation<'a>> {
+        Ok(Operation {
+            desc: try_ref(desc, what)?,
+            layouts: [
+                try_ref(a, "Adesc")?,
+                try_ref(b, "Bdesc")?,
+                try_ref(c, "Cdesc")?,
+                try_ref(d, "Ddesc")?,
+            ],
+        })
+    }
+
+    fn problem(&self) -> crate::Result<(GemmProblem, api::matmul_desc::DescSnapshot)> {
+        let [a, b, c, d] = self.layouts;
+        api::matmul::problem(self.desc, a, b, c, d)
+    }
+}
+
 /// alpha/beta as the problem's pointer mode says: host floats are read now, device
 /// addresses are passed on.
 pub(crate) fn scalars(
@@ -50,11 +81,7 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulAlgoGetHeuristic", || {
         let h = try_handle(lightHandle)?;
-        let desc = try_ref(operationDesc, "operationDesc")?;
-        let a = try_ref(Adesc, "Adesc")?;
-        let b = try_ref(Bdesc, "Bdesc")?;
-        let c = try_ref(Cdesc, "Cdesc")?;
-        let d = try_ref(Ddesc, "Ddesc")?;
+        let op = Operation::new(operationDesc, "operationDesc", [Adesc, Bdesc, Cdesc, Ddesc])?;
         let pref = try_ref(preference, "preference")?;
         check_out(heuristicResultsArray, "heuristicResultsArray")?;
         check_out(returnAlgoCount, "returnAlgoCount")?;
@@ -63,7 +90,7 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
                 "requestedAlgoCount = {requestedAlgoCount} < 1"
             ));
         }
-        let found = api::matmul::problem(desc, a, b, c, d).and_then(|(p, _)| {
+        let found = op.problem().and_then(|(p, _)| {
             api::matmul::heuristic(
                 &h.backend,
                 &p,
@@ -97,8 +124,9 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
 
 /// cublasLtMatmulAlgoCheck: whether `algo` (from deepgemmLtMatmulAlgoGetHeuristic) runs this
 /// operation, and with what: on SUCCESS `*result` holds the workspace it needs, its waves
-/// count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it). INVALID_VALUE (nothing written) for an algo deepgemm did not
-/// make, or made for another problem (algos are bound to their problem: its shape, types,
+/// count and state SUCCESS (its algo field is left alone, as cuBLASLt leaves it).
+/// INVALID_VALUE (nothing written) for an algo deepgemm did not make, or made for another
+/// problem (algos are bound to their problem: its shape, types,
 /// layouts, epilogue and, under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments
 /// it was listed for), or for a NULL argument; NOT_INITIALIZED for a NULL handle. The
 /// operands' addresses are not known here: deepgemmLtMatmul checks the algo against them.
@@ -116,14 +144,10 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulAlgoCheck", || {
         let h = try_handle(lightHandle)?;
-        let desc = try_ref(operationDesc, "operationDesc")?;
-        let a = try_ref(Adesc, "Adesc")?;
-        let b = try_ref(Bdesc, "Bdesc")?;
-        let c = try_ref(Cdesc, "Cdesc")?;
-        let d = try_ref(Ddesc, "Ddesc")?;
+        let op = Operation::new(operationDesc, "operationDesc", [Adesc, Bdesc, Cdesc, Ddesc])?;
         check_out(result, "result")?;
         let data = read_algo(algo).ok_or_else(|| crate::invalid!("algo is NULL"))?;
-        let (p, _) = api::matmul::problem(desc, a, b, c, d)?;
+        let (p, _) = op.problem()?;
         let found = api::matmul::check_algo(&h.backend, &p, &data)?;
         // cuBLASLt never updates the result's algo field: every other field is written.
         // SAFETY: non-NULL (check_out), the caller promises a writable result there;
@@ -172,12 +196,8 @@ pub extern "C" fn deepgemmLtMatmul(
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmul", || {
         let h = try_handle(lightHandle)?;
-        let desc = try_ref(computeDesc, "computeDesc")?;
-        let a = try_ref(Adesc, "Adesc")?;
-        let b = try_ref(Bdesc, "Bdesc")?;
-        let c = try_ref(Cdesc, "Cdesc")?;
-        let d = try_ref(Ddesc, "Ddesc")?;
-        let (p, snap) = api::matmul::problem(desc, a, b, c, d)?;
+        let op = Operation::new(computeDesc, "computeDesc", [Adesc, Bdesc, Cdesc, Ddesc])?;
+        let (p, snap) = op.problem()?;
         let (alpha, beta) = scalars(&p, alpha, beta)?;
         let ptrs = GemmPointers {
             alpha,

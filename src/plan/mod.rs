@@ -271,26 +271,42 @@ impl Plan {
         s
     }
 
-    /// The problem and pointers the plan's main kernel runs on (`gemm::run`): transposed with
-    /// swapped pointers for a swapped plan, then on the packed copies in `workspace` where the
-    /// plan packs. (A slabbed plan's blocks each have their own plan.)
+    /// The problem and pointers the plan's main kernel runs on (`gemm::run`): `oriented`, then
+    /// `on_copies`. (A slabbed plan's blocks each have their own plan.)
     pub fn kernel_operands(
         &self,
         p: &GemmProblem,
         ptrs: &GemmPointers,
         workspace: u64,
     ) -> (GemmProblem, GemmPointers) {
-        let (p, ptrs) = if self.swap {
+        let (p, ptrs) = self.oriented(p, ptrs);
+        self.on_copies(&p, &ptrs, workspace)
+    }
+
+    /// The call's problem and pointers in the plan's orientation: transposed with swapped
+    /// pointers for a swapped plan (its kernel, packing and workspace are all for that).
+    pub fn oriented(&self, p: &GemmProblem, ptrs: &GemmPointers) -> (GemmProblem, GemmPointers) {
+        if self.swap {
             (p.transposed(), ptrs.swapped())
         } else {
             (*p, *ptrs)
-        };
+        }
+    }
+
+    /// An oriented problem and its pointers (`oriented`) on the packed copies in `workspace`
+    /// where the plan packs.
+    pub fn on_copies(
+        &self,
+        p: &GemmProblem,
+        ptrs: &GemmPointers,
+        workspace: u64,
+    ) -> (GemmProblem, GemmPointers) {
         match &self.pack {
             Some(spec) => (
-                pack::packed_problem(&p, spec),
-                pack::packed_pointers(&ptrs, spec, workspace),
+                pack::packed_problem(p, spec),
+                pack::packed_pointers(ptrs, spec, workspace),
             ),
-            None => (p, ptrs),
+            None => (*p, *ptrs),
         }
     }
 
@@ -1069,12 +1085,18 @@ impl Plan {
             // Each block chooses its plan with the pointers (`slab::block_plan`).
             Kernel::Sm90(_) if self.is_slabbed() => true,
             Kernel::Sm90(v) => {
-                // A and B in the kernel's orientation.
-                let kernel_problem = if self.swap { p.transposed() } else { *p };
-                pack::accepts(&kernel_problem, self.pack.as_ref(), ptrs)
+                // The problem in the kernel's orientation, transposed only where it is read: for
+                // a bias, or for A or B off the 16-byte grid (`pack::pointer_misfits` reads the
+                // problem only then). The per-call path of an aligned call copies nothing.
+                let off_grid =
+                    ptrs.a % sm90::TMA_STRIDE_ALIGN != 0 || ptrs.b % sm90::TMA_STRIDE_ALIGN != 0;
+                let transposed =
+                    (self.swap && (off_grid || p.epilogue.bias)).then(|| p.transposed());
+                let kernel_problem = transposed.as_ref().unwrap_or(p);
+                pack::accepts(kernel_problem, self.pack.as_ref(), ptrs)
                     && !(self.swap && p.epilogue.bias && {
-                        let t = p.transposed();
-                        sm90::wide_bias_col(&v, &t) && !sm90::wide_bias_col_accepts(&v, &t, ptrs)
+                        sm90::wide_bias_col(&v, kernel_problem)
+                            && !sm90::wide_bias_col_accepts(&v, kernel_problem, ptrs)
                     })
             }
             Kernel::Pack(_) => false,

@@ -311,15 +311,18 @@ pub fn pointer_misfits_with(p: &GemmProblem, ptrs: &GemmPointers, shift: bool) -
 /// the map would describe with overlapping lines). A view into the lines of a larger matrix
 /// (PyTorch's `x[:, j:]`) keeps its lines apart: its shift is at most its column offset.
 pub fn inner_shift(p: &GemmProblem, which: Operand, address: u64) -> Option<u32> {
-    let elem = p.ab_type.size_bytes() as u64;
     let off = address % TMA_STRIDE_ALIGN;
+    if off == 0 {
+        return Some(0);
+    }
+    let elem = p.ab_type.size_bytes() as u64;
     if off % elem != 0 {
         return None;
     }
     let shift = off / elem;
     let (_, inner, outer, ld) = layout(p, which)?;
     let lines_apart = inner.saturating_add(shift) <= ld.max(0) as u64;
-    (shift == 0 || lines_apart || (outer <= 1 && p.batch <= 1)).then_some(shift as u32)
+    (lines_apart || (outer <= 1 && p.batch <= 1)).then_some(shift as u32)
 }
 
 /// Whether A and B may be read at base addresses off TMA's 16-byte grid through shifted maps

@@ -1638,7 +1638,6 @@ mod tests {
 
     #[test]
     fn shifted_operands_start_at_the_boundary_below() {
-        use crate::plan::sm90::Major;
         let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
         // K-major A and B in lines of 4008 holding k = 4000: views 3 and 7 elements in.
         let (_, p) = tn(1000, 3000, 4000, 4008, 4008, R_16BF);
@@ -1690,21 +1689,7 @@ mod tests {
             ));
         }
         // MN-major: the shift runs along the rows (m for A, n for B).
-        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
-        op.trans_b = 1;
-        let am = MatrixSpec::col(R_16F, 300, 136, 304);
-        let bm = MatrixSpec::col(R_16F, 200, 136, 208);
-        let cm = MatrixSpec::col(R_16F, 300, 200, 300);
-        let q = GemmProblem::new(&op, &am, &bm, &cm, &cm).unwrap();
-        let mn = Sm90Variant::with_layout(
-            ScalarType::F16,
-            ScalarType::F16,
-            (Major::MN, Major::MN),
-            128,
-            256,
-            HOPPER_SMEM_BUDGET,
-        )
-        .unwrap();
+        let (mn, q) = nt_mn_major();
         let (ea, s) = encode_operand(&mn, &q, Operand::A, 0x1008, true).unwrap();
         assert_eq!(
             (ea.global_address, s, ea.global_dim),
@@ -1717,10 +1702,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn mn_major_maps_use_64_wide_chunks() {
+    /// NT fp16: A stored m x k (lda 304), B stored n x k (ldb 208), both column-major, so both
+    /// MN-major; and the 128x256 variant for that layout.
+    fn nt_mn_major() -> (Sm90Variant, GemmProblem) {
         use crate::plan::sm90::Major;
-        // NT: A stored m x k (lda), B stored n x k (ldb), both column-major.
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
         op.trans_b = 1;
         let a = MatrixSpec::col(R_16F, 300, 136, 304);
@@ -1736,6 +1721,12 @@ mod tests {
             HOPPER_SMEM_BUDGET,
         )
         .unwrap();
+        (v, p)
+    }
+
+    #[test]
+    fn mn_major_maps_use_64_wide_chunks() {
+        let (v, p) = nt_mn_major();
         let ea = encode_args(&v, &p, Operand::A, 0x1000).unwrap();
         assert_eq!(ea.global_dim, [300, 136, 1]);
         assert_eq!(ea.global_strides, [304 * 2, 136 * 304 * 2]);
