@@ -92,7 +92,7 @@ pub fn run_accepted(
     let plan = match algo {
         None if plan::tuned::enabled() => {
             // The tuned winner among the plans these pointers and this workspace allow.
-            let misaligned = plan::pack::pointer_misfits(problem, ptrs);
+            let misaligned = plan::pack::pointer_misfits(ptrs);
             let plans: Vec<Plan> =
                 plan::cache::candidates_for(problem, &ctx.device.spec, misaligned)?
                     .plans()
@@ -479,7 +479,7 @@ fn log_choice(
                 Err(reason) => reason.clone(),
                 Ok(_) => "A or B is not 16-byte aligned (TMA)".into(),
             };
-            match pack::hopper_packed(p, dev, pack::pointer_misfits(p, ptrs)) {
+            match pack::hopper_packed(p, dev, pack::pointer_misfits(ptrs)) {
                 Ok(h) if h.workspace > workspace_size => format!(
                     "{reason}; packing would need {} bytes of workspace, {workspace_size} given",
                     h.workspace

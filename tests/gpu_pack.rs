@@ -117,9 +117,6 @@ enum Expect {
     /// share into less workspace than the whole copies need.
     Slabs([bool; 2]),
     Portable,
-    /// The Hopper kernel on the operands where they are: no copy, no blocks (views at an offset
-    /// read through shifted maps under DEEPGEMM_TMA_SHIFT=1).
-    InPlace,
 }
 
 /// How a case calls deepgemmLtMatmul.
@@ -254,7 +251,7 @@ fn check_plan(
             Expect::Packed(p) => packed_workspace(s, p),
             Expect::Slabs(p) if ws < packed_workspace(s, p) && ws <= call.workspace => ws,
             Expect::Slabs(p) => packed_workspace(s, p) - 1,
-            Expect::Portable | Expect::InPlace => 0,
+            Expect::Portable => 0,
         };
         // The copies first; a split decomposition's fixup space follows them.
         if ws != want && !(ws > want && line.contains("+sk")) {
@@ -267,9 +264,6 @@ fn check_plan(
         Expect::Packed(p) => names_packed(&line, p),
         Expect::Slabs(p) => line.contains("dg_sm90_") && names_slabs(&line, p),
         Expect::Portable => line.contains("dg_portable_"),
-        Expect::InPlace => {
-            line.contains("dg_sm90_") && !line.contains("+pack") && !line.contains("+slab")
-        }
     };
     if !ok {
         return Err(format!(
@@ -362,10 +356,9 @@ fn misaligned_base_address_cases() -> Vec<Case> {
 
 /// Views into the lines of a wider matrix (PyTorch's `x[:, j:]`): A and/or B a few elements
 /// into lines padded by 8 elements (so the view's lines stay apart), every transpose, bf16 and
-/// fp16 with 16-bit and fp32 D, beta 0 and -0.5, algo = NULL and the heuristic's. Under
-/// DEEPGEMM_TMA_SHIFT=1 they are read where they are, through maps starting at the 16-byte
-/// boundary below with the loads' inner coordinate shifted (session 52); otherwise packed.
-fn shifted_view_cases() -> Vec<Case> {
+/// fp16 with 16-bit and fp32 D, beta 0 and -0.5, algo = NULL and the heuristic's: packed (a
+/// TMA box cannot start inside a 16-byte unit of its line, sessions 9 and 14).
+fn view_cases() -> Vec<Case> {
     let mut out = Vec::new();
     let shifts = [[1, 0], [0, 3], [5, 7], [2, 2]];
     for &(ab, cd) in &TYPES {
@@ -380,11 +373,7 @@ fn shifted_view_cases() -> Vec<Case> {
                     heuristic,
                     shift,
                 };
-                let expect = if deepgemm::plan::pack::tma_shift() {
-                    Expect::InPlace
-                } else {
-                    Expect::Packed([shift[A] != 0, shift[B] != 0])
-                };
+                let expect = Expect::Packed([shift[A] != 0, shift[B] != 0]);
                 out.push((s.clone(), call, expect));
             }
         }
@@ -591,8 +580,8 @@ fn misaligned_base_addresses_are_packed() {
 
 #[test]
 #[ignore = "needs a Hopper GPU"]
-fn shifted_views_are_read_in_place() {
-    run_group("shifted_views_are_read_in_place", shifted_view_cases());
+fn views_into_wider_lines_are_packed() {
+    run_group("views_into_wider_lines_are_packed", view_cases());
 }
 
 #[test]
@@ -766,7 +755,7 @@ fn gpu_case_expectations_match_the_planner() {
         workspace_limit_cases(),
         slab_cases(),
         misaligned_slab_cases(),
-        shifted_view_cases(),
+        view_cases(),
     ]
     .concat();
     assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32 + 6 + 32 + 32);
@@ -801,7 +790,7 @@ fn gpu_case_expectations_match_the_planner() {
         };
         let chosen = if call.heuristic {
             // The heuristic, told the pointers' alignment (`run`).
-            plan::candidates_for(&p, &dev, plan::pack::pointer_misfits(&p, &ptrs))
+            plan::candidates_for(&p, &dev, plan::pack::pointer_misfits(&ptrs))
                 .unwrap()
                 .into_iter()
                 .find(|c| c.workspace <= call.workspace)
@@ -823,11 +812,6 @@ fn gpu_case_expectations_match_the_planner() {
                     && chosen.workspace <= call.workspace
             }
             Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
-            Expect::InPlace => {
-                matches!(chosen.kernel, Kernel::Sm90(_))
-                    && chosen.pack.is_none()
-                    && !chosen.is_slabbed()
-            }
         };
         if !ok {
             wrong.push(format!(

@@ -183,13 +183,6 @@ struct SharedStorage {
   unsigned long long c_full[2 * StoreShape::kBuffers];
 };
 
-// Operand `which`'s (A 0, B 1) inner-coordinate shift (Sm90Params::shifts), read from the
-// kernel's parameters at each load rather than kept in a register across the producer's loop
-// (a register held there made ptxas spill the ping-pong 64x256 variants).
-__device__ __forceinline__ int shift_of(const Sm90Params& p, int which) {
-  return (p.shifts >> (8 * which)) & 0xff;
-}
-
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
 //   K-major: kSlabs slabs of ROWS lines of 128 bytes (64 16-bit or 32 fp32 k-values each), one
 //   TMA box a slab: a stage of BLOCK_K = 64 (16-bit) has one, of 128 two (session 44: the
@@ -214,26 +207,22 @@ struct OperandTile {
   static_assert(kSlabs == 1 || kSlabs == 2, "a stage holds one or two 128-byte slabs of k");
 
   // Issues this stage's TMA loads of the tile at (row0, k0) into smem at `dst`; with
-  // `evict_first`, the lines are marked first to leave L2 (SM90_FLAG_STREAM_A / _B). `shift`
-  // is added to the innermost coordinate (k when K-major, the rows when MN-major): the
-  // operand's base address minus its map's (Sm90Params::shifts), 0 when aligned.
+  // `evict_first`, the lines are marked first to leave L2 (SM90_FLAG_STREAM_A / _B).
   __device__ __forceinline__ static void load(unsigned dst, const TmaDescriptor& tmap,
                                               unsigned full, int row0, int k0, int batch,
-                                              bool evict_first, int shift) {
+                                              bool evict_first) {
     if constexpr (kTrans == 0 && kSlabs == 1) {
-      copy(dst, tmap, full, k0 + shift, row0, batch, evict_first);
+      copy(dst, tmap, full, k0, row0, batch, evict_first);
     } else if constexpr (kTrans == 0) {
       // (Separate from one slab's form, whose code stays as it was before 128-deep stages.)
 #pragma unroll
       for (int d = 0; d < kSlabs; ++d) {
-        copy(dst + d * kSlabBytes, tmap, full, k0 + d * kMnPerLine + shift, row0, batch,
-             evict_first);
+        copy(dst + d * kSlabBytes, tmap, full, k0 + d * kMnPerLine, row0, batch, evict_first);
       }
     } else {
 #pragma unroll
       for (int c = 0; c < kLoads; ++c) {
-        copy(dst + c * kChunkBytes, tmap, full, row0 + c * kMnPerLine + shift, k0, batch,
-             evict_first);
+        copy(dst + c * kChunkBytes, tmap, full, row0 + c * kMnPerLine, k0, batch, evict_first);
       }
     }
   }
@@ -254,19 +243,19 @@ struct OperandTile {
   template <int kParts>
   __device__ __forceinline__ static void load_share(unsigned dst, const TmaDescriptor& tmap,
                                                     unsigned full, int row0, int k0, int batch,
-                                                    int rank, unsigned short mask, int shift) {
+                                                    int rank, unsigned short mask) {
     if constexpr (kTrans == 0) {
       constexpr int kRows = ROWS / kParts;
       static_assert(ROWS % kParts == 0 && (kRows * kLineBytes) % 1024 == 0,
                     "each share keeps the swizzle period");
       if constexpr (kSlabs == 1) {
-        tma_load_3d_multicast(dst + rank * kRows * kLineBytes, &tmap, full, k0 + shift,
+        tma_load_3d_multicast(dst + rank * kRows * kLineBytes, &tmap, full, k0,
                               row0 + rank * kRows, batch, mask);
       } else {
 #pragma unroll
         for (int d = 0; d < kSlabs; ++d) {
           tma_load_3d_multicast(dst + d * kSlabBytes + rank * kRows * kLineBytes, &tmap, full,
-                                k0 + d * kMnPerLine + shift, row0 + rank * kRows, batch, mask);
+                                k0 + d * kMnPerLine, row0 + rank * kRows, batch, mask);
         }
       }
     } else {
@@ -274,8 +263,8 @@ struct OperandTile {
       const int end = (rank + 1) * kLoads / kParts;
 #pragma unroll 1
       for (int c = begin; c < end; ++c) {
-        tma_load_3d_multicast(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine + shift,
-                              k0, batch, mask);
+        tma_load_3d_multicast(dst + c * kChunkBytes, &tmap, full, row0 + c * kMnPerLine, k0,
+                              batch, mask);
       }
     }
   }
@@ -615,19 +604,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const int k0 = load_k * BLOCK_K;
       if constexpr (kClusterN > 1) {
         TileA::template load_share<kClusterN>(smem_addr(&smem.a[load_state.stage][0]), tmap_a,
-                                              full, load_m0, k0, load_batch, rank_n(), row_mask(),
-                                              shift_of(p, 0));
+                                              full, load_m0, k0, load_batch, rank_n(), row_mask());
       } else {
         TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0,
-                    load_batch, stream_a, shift_of(p, 0));
+                    load_batch, stream_a);
       }
       if constexpr (kClusterM > 1) {
         TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
                                               full, load_n0, k0, load_batch, rank_m(),
-                                              column_mask(), shift_of(p, 1));
+                                              column_mask());
       } else {
         TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
-                    load_batch, stream_b, shift_of(p, 1));
+                    load_batch, stream_b);
       }
       load_state.advance();
       ++load_k;

@@ -188,12 +188,7 @@ struct Sm90Params {
   // (`Sm90Params::set_tiles`): tile rows (of BLOCK_M x cluster rows), tile columns, tiles per
   // batch, all tiles, k-iterations per tile; Stream-K iterations per CTA and the remainder.
   int tiles_m, tiles_n, tiles_per_batch, num_tiles, k_iters;
-  int sk_base, sk_rem;
-  // A's and B's inner-coordinate shifts (bits 0-7 and 8-15, elements): an operand whose base
-  // address is off TMA's 16-byte grid has its map start at the address rounded down, and every
-  // load adds the shift to its innermost coordinate (k for a K-major operand, m or n for an
-  // MN-major one). 0 for aligned operands (src/runtime/tensor_map.rs `encode_args`).
-  int shifts;
+  int sk_base, sk_rem, pad;
   // Divisors: k_iters, tiles_per_batch, group_m x tiles_n, group_m, the last group's rows.
   FastDiv div_k_iters, div_tiles_per_batch, div_group, div_group_m, div_last_rows;
 };

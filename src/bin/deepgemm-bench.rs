@@ -394,7 +394,7 @@ fn print_plans(opts: &Options) -> ExitCode {
                 d: 0x3000_0000,
                 bias: 0,
             };
-            let misaligned = deepgemm::plan::pack::pointer_misfits(&p, &ptrs);
+            let misaligned = deepgemm::plan::pack::pointer_misfits(&ptrs);
             candidates_for(&p, &dev, misaligned)
         }) {
             Ok(p) => p,

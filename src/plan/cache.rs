@@ -290,7 +290,7 @@ pub fn choose_for_call(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let misaligned = plan::pack::pointer_misfits(p, ptrs);
+    let misaligned = plan::pack::pointer_misfits(ptrs);
     plan::choose_among(
         candidates_for(p, dev, misaligned)?.plans(),
         p,

@@ -1020,7 +1020,7 @@ pub fn choose_for_call(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let misaligned = pack::pointer_misfits(p, ptrs);
+    let misaligned = pack::pointer_misfits(ptrs);
     choose_among(
         &candidates_for(p, dev, misaligned)?,
         p,
@@ -1051,7 +1051,7 @@ pub fn choose_among(
             continue; // its packed alternatives are among the unswapped candidates
         }
         if let Kernel::Sm90(_) = c.kernel {
-            let misaligned = pack::pointer_misfits(p, ptrs);
+            let misaligned = pack::pointer_misfits(ptrs);
             if let Ok(plans) = pack::hopper_packed_plans(p, dev, misaligned) {
                 for h in plans {
                     let pays = h.pack.is_some_and(|s| pack::pays(p, &s));
@@ -1085,15 +1085,11 @@ impl Plan {
             // Each block chooses its plan with the pointers (`slab::block_plan`).
             Kernel::Sm90(_) if self.is_slabbed() => true,
             Kernel::Sm90(v) => {
-                // The problem in the kernel's orientation, transposed only where it is read: for
-                // a bias, or for A or B off the 16-byte grid (`pack::pointer_misfits` reads the
-                // problem only then). The per-call path of an aligned call copies nothing.
-                let off_grid =
-                    ptrs.a % sm90::TMA_STRIDE_ALIGN != 0 || ptrs.b % sm90::TMA_STRIDE_ALIGN != 0;
-                let transposed =
-                    (self.swap && (off_grid || p.epilogue.bias)).then(|| p.transposed());
+                // The problem in the kernel's orientation, transposed only where it is read (for
+                // a bias): the per-call path of a call without one copies nothing.
+                let transposed = (self.swap && p.epilogue.bias).then(|| p.transposed());
                 let kernel_problem = transposed.as_ref().unwrap_or(p);
-                pack::accepts(kernel_problem, self.pack.as_ref(), ptrs)
+                pack::accepts(self.pack.as_ref(), ptrs)
                     && !(self.swap && p.epilogue.bias && {
                         sm90::wide_bias_col(&v, kernel_problem)
                             && !sm90::wide_bias_col_accepts(&v, kernel_problem, ptrs)

@@ -282,58 +282,15 @@ pub fn stride_misfits(p: &GemmProblem) -> Which {
     }
 }
 
-/// The operands whose base address TMA cannot use: off the 16-byte grid, unless the Hopper
-/// kernel may take it through a map that starts at the address rounded down, its loads' inner
-/// coordinate shifted (`inner_shift`, under `tma_shift()`). `p` in the orientation of `ptrs`
-/// (a swapped plan's transposed problem with the swapped pointers).
-pub fn pointer_misfits(p: &GemmProblem, ptrs: &GemmPointers) -> Which {
-    pointer_misfits_with(p, ptrs, tma_shift())
-}
-
-/// `pointer_misfits` with the switch as an argument (tests).
-pub fn pointer_misfits_with(p: &GemmProblem, ptrs: &GemmPointers, shift: bool) -> Which {
-    let bad = |which, address: u64| {
-        address % TMA_STRIDE_ALIGN != 0 && !(shift && inner_shift(p, which, address).is_some())
-    };
+/// The operands whose base address TMA cannot use (not 16-byte aligned). A box cannot start
+/// inside a 16-byte unit of its line either (sessions 9 and 14: CUDA_ERROR_ILLEGAL_INSTRUCTION),
+/// so no map at the boundary below with shifted coordinates takes them: they are packed.
+pub fn pointer_misfits(ptrs: &GemmPointers) -> Which {
     Which {
-        a: bad(Operand::A, ptrs.a),
-        b: bad(Operand::B, ptrs.b),
+        a: ptrs.a % TMA_STRIDE_ALIGN != 0,
+        b: ptrs.b % TMA_STRIDE_ALIGN != 0,
         d: false,
     }
-}
-
-/// The elements an operand at `address` lies past the 16-byte boundary below it: the shift its
-/// loads add to their innermost coordinate (k when K-major, m or n when MN-major) in a map
-/// that starts at that boundary, with the inner extent grown by as much. `Some(0)` for an
-/// aligned address; `None` when the address is not a whole number of elements past the
-/// boundary, or when the grown lines would overlap the next ones (the inner extent plus the
-/// shift past the leading dimension, with more than one line: a flat view at an offset, which
-/// the map would describe with overlapping lines). A view into the lines of a larger matrix
-/// (PyTorch's `x[:, j:]`) keeps its lines apart: its shift is at most its column offset.
-pub fn inner_shift(p: &GemmProblem, which: Operand, address: u64) -> Option<u32> {
-    let off = address % TMA_STRIDE_ALIGN;
-    if off == 0 {
-        return Some(0);
-    }
-    let elem = p.ab_type.size_bytes() as u64;
-    if off % elem != 0 {
-        return None;
-    }
-    let shift = off / elem;
-    let (_, inner, outer, ld) = layout(p, which)?;
-    let lines_apart = inner.saturating_add(shift) <= ld.max(0) as u64;
-    (lines_apart || (outer <= 1 && p.batch <= 1)).then_some(shift as u32)
-}
-
-/// Whether A and B may be read at base addresses off TMA's 16-byte grid through shifted maps
-/// (`inner_shift`): `DEEPGEMM_TMA_SHIFT=1`. Off by default until a GPU run shows TMA loads at
-/// such start coordinates right (scripts/probes/tma-phase.cu); until then such operands are
-/// packed (or run in blocks, `plan::slab`). Read once.
-pub fn tma_shift() -> bool {
-    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_TMA_SHIFT").is_ok_and(|v| v.trim() == "1")
-    });
-    *ON
 }
 
 /// D's contiguous dimension (MN: along m, K: along n), (inner, outer, leading dimension);
@@ -564,12 +521,12 @@ pub fn packed_pointers(ptrs: &GemmPointers, spec: &PackSpec, workspace: u64) -> 
     q
 }
 
-/// Whether a plan that packs `spec` (or nothing) can run with `ptrs` on `p` (in the plan's
+/// Whether a plan that packs `spec` (or nothing) can run with `ptrs` (in the plan's
 /// orientation): the operands it does not pack must be at addresses TMA can take
 /// (`pointer_misfits`).
-pub fn accepts(p: &GemmProblem, spec: Option<&PackSpec>, ptrs: &GemmPointers) -> bool {
+pub fn accepts(spec: Option<&PackSpec>, ptrs: &GemmPointers) -> bool {
     let packed = spec.map_or(Which::NONE, PackSpec::which);
-    let bad = pointer_misfits(p, ptrs);
+    let bad = pointer_misfits(ptrs);
     (!bad.a || packed.a) && (!bad.b || packed.b)
 }
 
@@ -1465,9 +1422,9 @@ mod tests {
             (caller.c, caller.d, caller.alpha, caller.beta)
         );
         assert!(sm90::Sm90Variant::pointers_fit(&q));
-        assert!(accepts(&p, Some(&s), &caller));
-        assert!(!accepts(&p, None, &caller));
-        assert!(accepts(&p, None, &ptrs(0x1000, 0x2000)));
+        assert!(accepts(Some(&s), &caller));
+        assert!(!accepts(None, &caller));
+        assert!(accepts(None, &ptrs(0x1000, 0x2000)));
         let d = describe(&p, &caller, &s);
         assert!(d.contains("A (leading dimension 4097"), "{d}");
         assert!(d.contains("ld 4097 -> 4160"), "{d}");
@@ -1601,81 +1558,21 @@ mod tests {
     }
 
     #[test]
-    fn inner_shift_takes_views_into_lines() {
-        // TN: A and B K-major. A view 3 elements into lines of 4096 (PyTorch's x[:, 3:]):
-        // 6 bytes past the boundary below, 3 elements, k + 3 <= lda.
-        let p = tn(256, 512, 4000, Some(4096), Some(4096));
-        assert_eq!(inner_shift(&p, Operand::A, 0x1_0006), Some(3));
-        assert_eq!(inner_shift(&p, Operand::B, 0x1_000e), Some(7));
-        assert_eq!(inner_shift(&p, Operand::A, 0x1_0010), Some(0));
-        // Not a whole number of elements past the boundary: no shift.
-        assert_eq!(inner_shift(&p, Operand::A, 0x1_0003), None);
-        // k = lda: a flat view at an offset, whose grown lines would overlap.
-        let dense = tn(256, 512, 4096, None, None);
-        assert_eq!(inner_shift(&dense, Operand::A, 0x1_0002), None);
-        assert_eq!(inner_shift(&dense, Operand::A, 0x1_0000), Some(0));
-        // ... unless there is one line (m = 1: decode's activations).
-        let one = tn(1, 512, 4096, None, None);
-        assert_eq!(inner_shift(&one, Operand::A, 0x1_0002), Some(1));
-        assert_eq!(inner_shift(&one, Operand::B, 0x1_0002), None);
-        // NN: A MN-major (inner m), B K-major; the shift runs along m for A.
-        let nn = problem(
-            1000,
-            64,
-            300,
-            (0, 0),
-            false,
-            R_16BF,
-            (Some(1024), None),
-            (1, None, None),
-        );
-        assert_eq!(inner_shift(&nn, Operand::A, 0x2_000c), Some(6));
-        assert_eq!(inner_shift(&nn, Operand::B, 0x2_000c), None, "k = ldb");
-        // fp32: 4-byte elements.
-        let f32 = problem(
-            64,
-            64,
-            100,
-            (1, 0),
-            false,
-            R_32F,
-            (Some(128), Some(128)),
-            (1, None, None),
-        );
-        assert_eq!(inner_shift(&f32, Operand::A, 0x3_0008), Some(2));
-        assert_eq!(inner_shift(&f32, Operand::A, 0x3_0006), None);
-    }
-
-    #[test]
-    fn pointer_misfits_follow_the_shift_switch() {
-        let p = tn(256, 512, 4000, Some(4096), Some(4096));
+    fn pointers_off_the_grid_misfit() {
         let ptrs = |a, b| GemmPointers {
             a,
             b,
             ..crate::problem::aligned_ptrs()
         };
-        let both = ptrs(0x1_0006, 0x2_0002);
-        let none = Which::NONE;
         let ab = Which {
             a: true,
             b: true,
             d: false,
         };
-        assert_eq!(pointer_misfits_with(&p, &both, false), ab);
-        assert_eq!(pointer_misfits_with(&p, &both, true), none);
-        assert_eq!(
-            pointer_misfits_with(&p, &ptrs(0x1_0000, 0x2_0000), false),
-            none
-        );
-        // A flat view at an offset is still packed with the switch on.
-        let dense = tn(256, 512, 4096, None, None);
-        assert_eq!(
-            pointer_misfits_with(&dense, &both, true),
-            ab,
-            "k = lda: lines would overlap"
-        );
-        // A plan accepts what the switch lets through, in its own orientation.
-        assert!(accepts(&p, None, &ptrs(0x1_0000, 0x2_0000)));
-        assert_eq!(accepts(&p, None, &both), tma_shift());
+        assert_eq!(pointer_misfits(&ptrs(0x1_0006, 0x2_0002)), ab);
+        assert_eq!(pointer_misfits(&ptrs(0x1_0000, 0x2_0010)), Which::NONE);
+        assert!(pointer_misfits(&ptrs(0x1_0008, 0x2_0000)).a);
+        assert!(accepts(None, &ptrs(0x1_0000, 0x2_0000)));
+        assert!(!accepts(None, &ptrs(0x1_0006, 0x2_0000)));
     }
 }

@@ -215,7 +215,7 @@ pub fn block_plan(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let ranked = cache::candidates_for(b, dev, pack::pointer_misfits(b, ptrs))?;
+    let ranked = cache::candidates_for(b, dev, pack::pointer_misfits(ptrs))?;
     let plans: Vec<Plan> = ranked
         .plans()
         .iter()

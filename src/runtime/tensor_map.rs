@@ -31,6 +31,7 @@ use crate::error::{Error, Result};
 use crate::jit::params::bias_flags;
 use crate::plan::sm90::{
     self as plan_sm90, Major, STORE_BOX, SWIZZLE_BYTES, Sm90Variant, StoreLayout, TMA_MAX_STRIDE,
+    TMA_STRIDE_ALIGN,
 };
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
@@ -79,35 +80,13 @@ pub fn encode_args(
     which: Operand,
     address: u64,
 ) -> Result<TiledEncode> {
-    encode_operand(v, p, which, address, false).map(|(e, _)| e)
-}
-
-/// As `encode_args`; with `shift`, an address off the 16-byte grid is taken through a map that
-/// starts at the boundary below it, its inner extent grown by the elements in between: the
-/// kernel adds that count (the second value, `plan::pack::inner_shift`) to the innermost
-/// coordinate of every load of the operand (`Sm90Params::shifts`). 0 for an aligned address.
-pub fn encode_operand(
-    v: &Sm90Variant,
-    p: &GemmProblem,
-    which: Operand,
-    address: u64,
-    shift: bool,
-) -> Result<(TiledEncode, u32)> {
     v.check(p)
         .map_err(|why| unsupported!("{} cannot run this problem: {why}", v.name()))?;
-    let operand = match which {
-        Operand::A => crate::plan::pack::Operand::A,
-        Operand::B => crate::plan::pack::Operand::B,
-    };
-    let inner_shift = match crate::plan::pack::inner_shift(p, operand, address) {
-        Some(s) if address != 0 && (s == 0 || shift) => s,
-        _ => {
-            return Err(invalid!(
-                "{which:?} = {address:#x}: TMA needs a non-null 16-byte aligned address"
-            ));
-        }
-    };
-    let address = address - inner_shift as u64 * v.ab.size_bytes() as u64;
+    if address == 0 || address % TMA_STRIDE_ALIGN != 0 {
+        return Err(invalid!(
+            "{which:?} = {address:#x}: TMA needs a non-null 16-byte aligned address"
+        ));
+    }
     let elem = v.ab.size_bytes() as u64;
     // `check` guaranteed the strides match the variant's layouts; `ld` is the stride between
     // consecutive lines of the contiguous dimension.
@@ -139,14 +118,7 @@ pub fn encode_operand(
         Major::K => (p.k, rows, [chunk, box_rows, 1]),
         Major::MN => (rows, p.k, [chunk, v.block_k, 1]),
     };
-    // One line (and one batch) has no next line: its stride is free, and covers the line grown
-    // by the shift, so that no map has lines longer than their stride (`inner_shift` lets a
-    // single line shift whatever its leading dimension).
-    let line_bytes = if outer <= 1 && p.batch <= 1 {
-        (ld * elem).max(((inner + inner_shift as u64) * elem).next_multiple_of(16))
-    } else {
-        ld * elem
-    };
+    let line_bytes = ld * elem;
     // With one batch the third coordinate is always 0; any legal stride will do, and the
     // packed one (the whole matrix) is legal whenever the matrix fits in device memory.
     let batch_bytes = if p.batch > 1 {
@@ -167,23 +139,19 @@ pub fn encode_operand(
         // 5e-4 bound of the GPU tests (tests/common/host.rs `tolerance`).
         ScalarType::F32 => CUtensorMapDataType::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
     };
-    Ok((
-        TiledEncode {
-            data_type,
-            global_address: address,
-            global_dim: [inner + inner_shift as u64, outer, p.batch],
-            global_strides: [line_bytes, batch_bytes],
-            box_dim,
-            element_strides: [1, 1, 1],
-            interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-            swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
-            // A shifted operand's lines start off the L2's 128-byte lines however long they are.
-            l2_promotion: operand_l2_promotion(if inner_shift == 0 { line_bytes } else { 1 }),
-            // Zero fill past the edges: zeros add nothing to the dot products.
-            oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-        },
-        inner_shift,
-    ))
+    Ok(TiledEncode {
+        data_type,
+        global_address: address,
+        global_dim: [inner, outer, p.batch],
+        global_strides: [line_bytes, batch_bytes],
+        box_dim,
+        element_strides: [1, 1, 1],
+        interleave: CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+        swizzle: CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+        l2_promotion: operand_l2_promotion(line_bytes),
+        // Zero fill past the edges: zeros add nothing to the dot products.
+        oob_fill: CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+    })
 }
 
 /// The L2 promotion of A's or B's tensor map, whose lines are `line_bytes` apart: 256 bytes (as
@@ -513,9 +481,7 @@ pub struct Sm90Params {
     /// first `sk_rem` CTAs take one more; `set_decomposition`).
     pub sk_base: i32,
     pub sk_rem: i32,
-    /// A's and B's inner-coordinate shifts, bits 0-7 and 8-15 (`encode_operand`): elements
-    /// between an operand's base address and its map's, 0 for aligned operands.
-    pub shifts: i32,
+    pub pad: i32,
     /// Divisors of the scheduler: k_iters, tiles_per_batch, group_m x tiles_n (tiles per
     /// group), group_m, and the last group's tile rows.
     pub div_k_iters: FastDiv,
@@ -787,14 +753,10 @@ impl Sm90Args {
             Some(args) if d_boxes => encode(&with_whole_boxes(args))?,
             _ => TensorMap([0; 16]),
         };
-        let shift = crate::plan::pack::tma_shift();
-        let (a, shift_a) = encode_operand(v, p, Operand::A, ptrs.a, shift)?;
-        let (b, shift_b) = encode_operand(v, p, Operand::B, ptrs.b, shift)?;
-        params.shifts = (shift_a | shift_b << 8) as i32;
         Ok(Sm90Args {
             params,
-            tmap_a: encode(&a)?,
-            tmap_b: encode(&b)?,
+            tmap_a: encode(&encode_args(v, p, Operand::A, ptrs.a)?)?,
+            tmap_b: encode(&encode_args(v, p, Operand::B, ptrs.b)?)?,
             tmap_d,
             tmap_c,
         })
@@ -1634,72 +1596,6 @@ mod tests {
             encode_args(&v, &exact, Operand::A, 0x1000),
             Err(Error::NotSupported(_))
         ));
-    }
-
-    #[test]
-    fn shifted_operands_start_at_the_boundary_below() {
-        let v = variant(ScalarType::BF16, ScalarType::BF16, 256);
-        // K-major A and B in lines of 4008 holding k = 4000: views 3 and 7 elements in.
-        let (_, p) = tn(1000, 3000, 4000, 4008, 4008, R_16BF);
-        let (a, sa) = encode_operand(&v, &p, Operand::A, 0x7000_0006, true).unwrap();
-        assert_eq!((a.global_address, sa), (0x7000_0000, 3));
-        assert_eq!(a.global_dim, [4003, 1000, 1], "k grown by the shift");
-        assert_eq!(a.global_strides, [4008 * 2, 1000 * 4008 * 2]);
-        assert_eq!(a.box_dim, [64, 128, 1]);
-        let (b, sb) = encode_operand(&v, &p, Operand::B, 0x8000_001e, true).unwrap();
-        assert_eq!((b.global_address, sb), (0x8000_0010, 7));
-        assert_eq!(b.global_dim, [4007, 3000, 1]);
-        // Aligned: as encode_args, shift 0.
-        let (plain, s0) = encode_operand(&v, &p, Operand::A, 0x7000_0000, true).unwrap();
-        assert_eq!(s0, 0);
-        assert_eq!(plain, encode_args(&v, &p, Operand::A, 0x7000_0000).unwrap());
-        if std::env::var_os("DEEPGEMM_L2_PROMOTION").is_none() {
-            // Lines 8016 bytes apart from a base off the grid: off the L2's lines either way;
-            // and shifted lines of an aligned pitch are too.
-            use CUtensorMapL2promotion::*;
-            assert_eq!(a.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
-            let (_, pitched) = tn(1000, 3000, 4000, 4096, 4096, R_16BF);
-            let (e, _) = encode_operand(&v, &pitched, Operand::A, 0x7000_0002, true).unwrap();
-            assert_eq!(e.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
-            let (e, _) = encode_operand(&v, &pitched, Operand::A, 0x7000_0000, true).unwrap();
-            assert_eq!(e.l2_promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
-        }
-        // One line (decode's A) shifts whatever its leading dimension: its stride, free, covers
-        // the grown line (k = lda = 4096 here: 4099 elements, 8208 bytes), so no map's line is
-        // longer than its stride.
-        let (_, one) = tn(1, 3000, 4096, 4096, 4096, R_16BF);
-        let (e, s) = encode_operand(&v, &one, Operand::A, 0x7000_0006, true).unwrap();
-        assert_eq!((e.global_dim, s), ([4099, 1, 1], 3));
-        assert_eq!(e.global_strides[0], 8208);
-        let (e, _) = encode_operand(&v, &one, Operand::A, 0x7000_0000, true).unwrap();
-        assert_eq!(e.global_strides[0], 8192, "aligned: as before");
-        // Refused: without the switch, between elements, lines that would overlap (k = lda).
-        for (q, address, shift) in [
-            (p, 0x7000_0006, false),
-            (p, 0x7000_0005, true),
-            (
-                tn(1000, 3000, 4000, 4000, 4000, R_16BF).1,
-                0x7000_0006,
-                true,
-            ),
-        ] {
-            assert!(matches!(
-                encode_operand(&v, &q, Operand::A, address, shift),
-                Err(Error::InvalidValue(_))
-            ));
-        }
-        // MN-major: the shift runs along the rows (m for A, n for B).
-        let (mn, q) = nt_mn_major();
-        let (ea, s) = encode_operand(&mn, &q, Operand::A, 0x1008, true).unwrap();
-        assert_eq!(
-            (ea.global_address, s, ea.global_dim),
-            (0x1000, 4, [304, 136, 1])
-        );
-        let (eb, s) = encode_operand(&mn, &q, Operand::B, 0x200e, true).unwrap();
-        assert_eq!(
-            (eb.global_address, s, eb.global_dim),
-            (0x2000, 7, [207, 136, 1])
-        );
     }
 
     /// NT fp16: A stored m x k (lda 304), B stored n x k (ldb 208), both column-major, so both
