@@ -4,9 +4,8 @@
 #   1. The GELU checks 50f was cut off before: TT fp16 and NT (bf16, fp16; GELU, GELU + bias),
 #      full float64 reference to 1024³, sample and cuBLASLt above. Predicted: all PASS.
 #   2. Set A's plain launches against `a172e77` (the build before), deepgemm alone, two
-#      rounds alternating: every 16-bit kernel's source changed in its GELU branch, and (session
-#      52) every kernel's producer adds Sm90Params::shifts to its loads' inner coordinate (0
-#      here, read from the parameters at each load), so predicted 0.995-1.005.
+#      rounds alternating: every 16-bit kernel's source changed in its GELU branch (session 52's
+#      producer shifts were taken out again in session 53), so predicted 0.995-1.005.
 #   3. (`grid`, the second call) The whole gpu_matmul grid (its `epilogues`, `odd_d_in_place` and `tiles_past_the_edges`
 #      groups take GELU on every layout). Predicted: all pass.
 #     here:  bash scripts/gpu-pack.sh && bash scripts/gpu-pack-old.sh a172e77

@@ -381,7 +381,7 @@ fn print_plans(opts: &Options) -> ExitCode {
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
         // `--offset`: the list a call at such addresses chooses from (views at an offset are
-        // packed, or under DEEPGEMM_TMA_SHIFT=1 read in place where their lines allow).
+        // packed, or run in blocks).
         let e = spec.ab.size() as u64;
         let at = |base: u64, offset: u64| base + offset * e;
         let plans = match run::problem_of(&spec).and_then(|p| {
