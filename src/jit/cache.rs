@@ -6,7 +6,10 @@
 //! temporary file and renamed into place, so readers never see a partial file; each entry
 //! carries its length and a checksum, so a truncated or corrupt one is detected, ignored and
 //! rewritten. A directory that cannot be written costs one warning; the library then works
-//! from memory only.
+//! from memory only. Size: at its first write a process trims the directory's entries to
+//! `DEEPGEMM_CACHE_MAX_MB` (default 2 GiB; content keys change with every library version, so
+//! without a limit old versions' kernels would stay forever), least recently used first; a
+//! read marks its entry used (its modification time, at most once a day an entry).
 
 use std::fs;
 use std::io::Write;
@@ -64,14 +67,47 @@ pub struct DiskCache {
     /// and does not stop later writes.
     write_warned: AtomicBool,
     tmp_counter: AtomicU64,
-    /// Set once this process has swept the directory's stale temporary files.
+    /// Set once this process has swept the directory's stale temporary files and trimmed its
+    /// entries to `max_bytes`.
     swept: AtomicBool,
+    /// The entries' total size a process's first write trims the directory to (0: no limit).
+    max_bytes: u64,
+}
+
+/// The default size limit of the cache directory's entries: ~13 builds' worth of every sm90
+/// kernel (~150 MiB a library version and architecture).
+const DEFAULT_MAX_BYTES: u64 = 2 << 30;
+
+/// An entry read back is marked used (its modification time set to now) when its mark is older
+/// than this: the eviction order, at a write's cost at most once a day an entry.
+const TOUCH_AFTER: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// `DEEPGEMM_CACHE_MAX_MB` in bytes: a whole number of MiB, 0 for no limit; unset or unreadable
+/// (warned once) the default.
+fn max_bytes_from_env() -> u64 {
+    match std::env::var("DEEPGEMM_CACHE_MAX_MB") {
+        Err(_) => DEFAULT_MAX_BYTES,
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(mb) => mb.saturating_mul(1 << 20),
+            Err(_) => {
+                crate::log::error(
+                    "jit",
+                    format!(
+                        "DEEPGEMM_CACHE_MAX_MB={v:?} is not a whole number of MiB; using {} MiB",
+                        DEFAULT_MAX_BYTES >> 20
+                    ),
+                );
+                DEFAULT_MAX_BYTES
+            }
+        },
+    }
 }
 
 /// Temporary files older than this are a crashed writer's (a write takes milliseconds).
 const STALE_TMP: std::time::Duration = std::time::Duration::from_secs(3600);
 
-static GLOBAL: Lazy<DiskCache> = Lazy::new(|| DiskCache::new(default_dir()));
+static GLOBAL: Lazy<DiskCache> =
+    Lazy::new(|| DiskCache::with_limit(default_dir(), max_bytes_from_env()));
 
 /// The process-wide cache at the default location.
 pub fn global() -> &'static DiskCache {
@@ -79,13 +115,21 @@ pub fn global() -> &'static DiskCache {
 }
 
 impl DiskCache {
+    /// A cache at `dir` with the default size limit.
     pub fn new(dir: Option<PathBuf>) -> Self {
+        Self::with_limit(dir, DEFAULT_MAX_BYTES)
+    }
+
+    /// A cache at `dir` whose entries a process's first write trims to `max_bytes` in all (0:
+    /// no limit).
+    pub fn with_limit(dir: Option<PathBuf>, max_bytes: u64) -> Self {
         DiskCache {
             dir,
             write_failed: AtomicBool::new(false),
             write_warned: AtomicBool::new(false),
             tmp_counter: AtomicU64::new(0),
             swept: AtomicBool::new(false),
+            max_bytes,
         }
     }
 
@@ -123,6 +167,7 @@ impl DiskCache {
             );
             return None;
         }
+        touch_if_old(&path, &meta);
         Some(payload.to_vec())
     }
 
@@ -169,6 +214,9 @@ impl DiskCache {
         create_dir(dir)?;
         if !self.swept.swap(true, Ordering::Relaxed) {
             sweep_stale_tmp(dir);
+            if self.max_bytes > 0 {
+                trim_entries(dir, self.max_bytes);
+            }
         }
         // A name no other writer uses (processes in other containers share pids) and that
         // only this call creates (O_EXCL: never through a link planted at it).
@@ -226,6 +274,86 @@ fn sweep_stale_tmp(dir: &Path) {
             let _ = fs::remove_file(e.path());
         }
     }
+}
+
+/// Whether `name` is an entry's file name: `{variant}-{32 hex digits}.cubin` (`entry_path`).
+/// Nothing else in the directory is ever trimmed.
+fn is_entry_name(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".cubin") else {
+        return false;
+    };
+    !name.starts_with('.')
+        && stem.len() > 33
+        && stem.as_bytes()[stem.len() - 33] == b'-'
+        && stem[stem.len() - 32..]
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit())
+}
+
+/// Marks an entry read back as used (its modification time now, the eviction order) when its
+/// mark is over a day old. Best effort: another user's entry in a shared directory keeps its
+/// time.
+fn touch_if_old(path: &Path, meta: &fs::Metadata) {
+    let old = meta
+        .modified()
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > TOUCH_AFTER));
+    if old {
+        if let Ok(f) = fs::File::options().append(true).open(path) {
+            let _ = f.set_modified(std::time::SystemTime::now());
+        }
+    }
+}
+
+/// Trims the entries in `dir` (regular files named as entries) to 80% of `max_bytes` in all
+/// once they exceed it, least recently used (oldest modification time) first, so that a
+/// process at the limit does not trim again at once. An entry another process is about to read
+/// and finds gone is compiled again: a cost, never a wrong kernel.
+fn trim_entries(dir: &Path, max_bytes: u64) {
+    let Ok(list) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<(std::time::SystemTime, u64, PathBuf)> = list
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(is_entry_name))
+        .filter_map(|e| {
+            // symlink_metadata: a link is not an entry and is never followed.
+            let m = fs::symlink_metadata(e.path()).ok()?;
+            m.is_file().then(|| {
+                (
+                    m.modified().unwrap_or(std::time::UNIX_EPOCH),
+                    m.len(),
+                    e.path(),
+                )
+            })
+        })
+        .collect();
+    let mut total: u64 = entries.iter().map(|e| e.1).sum();
+    if total <= max_bytes {
+        return;
+    }
+    let target = max_bytes / 5 * 4;
+    entries.sort();
+    let (mut removed, mut freed) = (0usize, 0u64);
+    for (_, len, path) in entries {
+        if total <= target {
+            break;
+        }
+        if fs::remove_file(&path).is_ok() {
+            total -= len;
+            removed += 1;
+            freed += len;
+        }
+    }
+    crate::log::info(
+        "jit",
+        format!(
+            "kernel cache {}: removed {removed} least recently used entries ({} MiB) to stay \
+             under DEEPGEMM_CACHE_MAX_MB={}",
+            dir.display(),
+            freed >> 20,
+            max_bytes >> 20
+        ),
+    );
 }
 
 /// The cache directory and its parents, as the user's own (0755 before the umask).
@@ -380,6 +508,97 @@ mod tests {
         assert!(c.store("k", 9, b"cubin"));
         assert!(!old.exists(), "stale temporary file kept");
         assert!(fresh.exists(), "a live writer's file removed");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Ages a file's modification time by `secs` seconds.
+    fn age(path: &Path, secs: u64) {
+        let t = std::time::SystemTime::now() - std::time::Duration::from_secs(secs);
+        fs::File::options()
+            .append(true)
+            .open(path)
+            .unwrap()
+            .set_modified(t)
+            .unwrap();
+    }
+
+    #[test]
+    fn entry_names_are_recognised() {
+        let c = DiskCache::new(Some(PathBuf::from("/x")));
+        let p = c
+            .entry_path("dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1", 0xab)
+            .unwrap();
+        assert!(is_entry_name(p.file_name().unwrap().to_str().unwrap()));
+        for other in [
+            "notes.txt",
+            "x.cubin",
+            ".tmp-1-0-dead-k-0000000000000000000000000000000a.cubin",
+            "k-000000000000000000000000000000zz.cubin",
+            "k0000000000000000000000000000000000a.cubin",
+        ] {
+            assert!(!is_entry_name(other), "{other}");
+        }
+    }
+
+    /// Over the limit, a process's first write removes the least recently used entries until
+    /// 80% of it is left; files that are not entries, and links, stay. Under the limit nothing
+    /// goes.
+    #[test]
+    fn entries_over_the_limit_are_trimmed_oldest_first() {
+        let dir = temp_dir("trim");
+        let data = vec![7u8; 1000];
+        // Ten entries of 1,024 bytes (24 of header) written oldest first.
+        let seed = DiskCache::with_limit(Some(dir.clone()), 0);
+        for i in 0..10u128 {
+            assert!(seed.store("k", i, &data));
+            age(&seed.entry_path("k", i).unwrap(), 10_000 - 100 * i as u64);
+        }
+        let other = dir.join("notes.txt");
+        fs::write(&other, vec![0u8; 50_000]).unwrap();
+        age(&other, 20_000);
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&other, dir.join("l-0000000000000000000000000000000b.cubin"))
+            .unwrap();
+        // Under the limit (10,240 bytes of entries): nothing removed.
+        let roomy = DiskCache::with_limit(Some(dir.clone()), 10_240);
+        assert!(roomy.store("k", 100, &data));
+        // 11 entries now (11,264 bytes) over 8,192: trimmed to 6,553, six entries left; the
+        // new one survives (the newest), the five oldest go.
+        let tight = DiskCache::with_limit(Some(dir.clone()), 8192);
+        assert!(tight.store("k", 101, &data));
+        let left: Vec<u128> = (0..10)
+            .chain([100, 101])
+            .filter(|&i| tight.entry_path("k", i).unwrap().exists())
+            .collect();
+        assert_eq!(left, vec![5, 6, 7, 8, 9, 100, 101]);
+        assert!(other.exists(), "not an entry");
+        // Only the first write of a process trims.
+        for i in 200..210u128 {
+            assert!(tight.store("k", i, &data));
+        }
+        assert!(tight.entry_path("k", 6).unwrap().exists());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// A read marks an entry used once its mark is over a day old, so that it outlives entries
+    /// written after it but not read since.
+    #[test]
+    fn reads_mark_old_entries_used() {
+        let dir = temp_dir("touch");
+        let c = DiskCache::with_limit(Some(dir.clone()), 0);
+        assert!(c.store("k", 1, b"cubin"));
+        let path = c.entry_path("k", 1).unwrap();
+        let mtime = || fs::metadata(&path).unwrap().modified().unwrap();
+        age(&path, 3 * 24 * 3600);
+        let before = mtime();
+        assert_eq!(c.load("k", 1).as_deref(), Some(&b"cubin"[..]));
+        assert!(mtime().elapsed().unwrap() < std::time::Duration::from_secs(3600));
+        // A fresh mark is left alone (no write a read).
+        age(&path, 3600);
+        let fresh = mtime();
+        c.load("k", 1).unwrap();
+        assert_eq!(mtime(), fresh);
+        assert!(fresh > before);
         let _ = fs::remove_dir_all(&dir);
     }
 
