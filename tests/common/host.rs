@@ -162,12 +162,42 @@ pub fn fresh_seed() -> u64 {
     Rng::new(t ^ (std::process::id() as u64) << 32).next_u64()
 }
 
-/// A buffer of `elems` random values uniform in [-1, 1), rounded to `t`.
+/// Buffers of at least this many elements are filled on every core (`random_buffer`).
+const PARALLEL_FILL: usize = 1 << 24;
+
+/// A buffer of `elems` random values uniform in [-1, 1), rounded to `t`. From
+/// `PARALLEL_FILL` elements on, chunks of 2^22 elements each draw from their own generator
+/// seeded from `rng` (one draw), filled on every core: the same values for a seed whatever
+/// the core count (an output past 2^31 elements took over 100 s on one thread, session 53).
 pub fn random_buffer(rng: &mut Rng, t: DType, elems: usize) -> Vec<u8> {
-    let mut v = Vec::with_capacity(elems * t.size());
-    for _ in 0..elems {
-        t.push(&mut v, rng.symmetric());
+    if elems < PARALLEL_FILL {
+        let mut v = Vec::with_capacity(elems * t.size());
+        for _ in 0..elems {
+            t.push(&mut v, rng.symmetric());
+        }
+        return v;
     }
+    const CHUNK: usize = 1 << 22;
+    let base = rng.next_u64();
+    let size = t.size();
+    let mut v = vec![0u8; elems * size];
+    let chunks: Vec<&mut [u8]> = v.chunks_mut(CHUNK * size).collect();
+    let per_thread = chunks.len().div_ceil(cpu_threads());
+    let mut chunks = chunks.into_iter().enumerate().collect::<Vec<_>>();
+    std::thread::scope(|s| {
+        while !chunks.is_empty() {
+            let rest = chunks.split_off(per_thread.min(chunks.len()));
+            let mine = std::mem::replace(&mut chunks, rest);
+            s.spawn(move || {
+                for (c, out) in mine {
+                    let mut r = Rng::new(base ^ (c as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                    for e in 0..out.len() / size {
+                        t.put(out, e, r.symmetric());
+                    }
+                }
+            });
+        }
+    });
     v
 }
 
@@ -617,7 +647,13 @@ impl Widened {
         Widened {
             a: input(&data.a),
             b: input(&data.b),
-            c: spec.cd.decode(&data.c),
+            // Read only where beta != 0 (`finish`); as f64 it would take 8 bytes an element
+            // of D.
+            c: if spec.beta != 0.0 {
+                spec.cd.decode(&data.c)
+            } else {
+                Vec::new()
+            },
             bias: spec.bias_dtype().decode(&data.bias),
         }
     }
@@ -756,6 +792,29 @@ impl Comparison {
         sums.2 = sums.2.max(d.abs());
     }
 
+    /// Adds a later part's counts and sums (`scan_d`), keeping the worst element as one
+    /// `accumulate` over both parts in order would: the first non-finite one, else the first
+    /// largest difference.
+    fn merge(&mut self, sums: &mut (f64, f64, f64), part: Comparison, psums: (f64, f64, f64)) {
+        self.count += part.count;
+        self.nonfinite += part.nonfinite;
+        self.outside_writes += part.outside_writes;
+        sums.0 += psums.0;
+        sums.1 += psums.1;
+        sums.2 = sums.2.max(psums.2);
+        if let Some(w) = part.worst {
+            let take = match self.worst {
+                None => true,
+                Some((_, _, _, so, sr)) => {
+                    so.is_finite() && (!w.3.is_finite() || (w.3 - w.4).abs() > (so - sr).abs())
+                }
+            };
+            if take {
+                self.worst = Some(w);
+            }
+        }
+    }
+
     fn finish(&mut self, sums: (f64, f64, f64)) {
         self.rel_err = if self.nonfinite > 0 {
             f64::NAN
@@ -822,6 +881,49 @@ pub fn compare_full(spec: &GemmSpec, d_buf: &[u8], before: &[u8], reference: &[f
     cmp
 }
 
+/// Runs `visit(cmp, sums, b, i, j)` over every logical element of D, its rows spread over the
+/// cores when D has `PARALLEL_FILL` elements or more; the parts merged in row order.
+fn scan_d(
+    spec: &GemmSpec,
+    visit: impl Fn(&mut Comparison, &mut (f64, f64, f64), u64, u64, u64) + Sync,
+) -> (Comparison, (f64, f64, f64)) {
+    let rows = spec.batch * spec.m;
+    let mut cmp = Comparison::default();
+    let mut sums = (0.0, 0.0, 0.0);
+    if rows == 0 || spec.n == 0 {
+        return (cmp, sums);
+    }
+    let big = rows.saturating_mul(spec.n) >= PARALLEL_FILL as u64;
+    let threads = if big { cpu_threads() as u64 } else { 1 }.clamp(1, rows);
+    let per = rows.div_ceil(threads);
+    let visit = &visit;
+    let parts: Vec<(Comparison, (f64, f64, f64))> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut cmp = Comparison::default();
+                    let mut sums = (0.0, 0.0, 0.0);
+                    for r in t * per..((t + 1) * per).min(rows) {
+                        let (b, i) = (r / spec.m, r % spec.m);
+                        for j in 0..spec.n {
+                            visit(&mut cmp, &mut sums, b, i, j);
+                        }
+                    }
+                    (cmp, sums)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a scan thread panicked"))
+            .collect()
+    });
+    for (part, psums) in parts {
+        cmp.merge(&mut sums, part, psums);
+    }
+    (cmp, sums)
+}
+
 /// Compares D with the reference at `samples` random positions (plus the four corners of
 /// the first and last batch), and scans all of D for NaN/inf.
 pub fn compare_sampled(
@@ -873,16 +975,12 @@ pub fn compare_sampled(
     let sampled_nonfinite = cmp.nonfinite;
     cmp.finish(sums);
     // Unwritten elements anywhere in D: the whole logical output must be finite.
-    let mut all_nonfinite = 0u64;
-    for b in 0..spec.batch {
-        for i in 0..spec.m {
-            for j in 0..spec.n {
-                if !t.get(d_buf, g.at(b, i, j)).is_finite() {
-                    all_nonfinite += 1;
-                }
-            }
+    let (scan, _) = scan_d(spec, |c, _, b, i, j| {
+        if !t.get(d_buf, g.at(b, i, j)).is_finite() {
+            c.nonfinite += 1;
         }
-    }
+    });
+    let all_nonfinite = scan.nonfinite;
     if all_nonfinite > sampled_nonfinite {
         cmp.nonfinite = all_nonfinite;
         cmp.rel_err = f64::NAN;
@@ -895,23 +993,17 @@ pub fn compare_sampled(
 pub fn compare_outputs(spec: &GemmSpec, x: &[u8], y: &[u8]) -> Comparison {
     let g = spec.geom(D);
     let t = spec.cd;
-    let mut cmp = Comparison::default();
-    let mut sums = (0.0, 0.0, 0.0);
-    for b in 0..spec.batch {
-        for i in 0..spec.m {
-            for j in 0..spec.n {
-                let off = g.at(b, i, j);
-                let (xv, yv) = (t.get(x, off), t.get(y, off));
-                if !yv.is_finite() {
-                    // The other library left a NaN: count it, the metric is meaningless.
-                    cmp.count += 1;
-                    cmp.nonfinite += 1;
-                    continue;
-                }
-                cmp.accumulate(&mut sums, (b, i, j), xv, yv);
-            }
+    let (mut cmp, sums) = scan_d(spec, |cmp, sums, b, i, j| {
+        let off = g.at(b, i, j);
+        let (xv, yv) = (t.get(x, off), t.get(y, off));
+        if !yv.is_finite() {
+            // The other library left a NaN: count it, the metric is meaningless.
+            cmp.count += 1;
+            cmp.nonfinite += 1;
+            return;
         }
-    }
+        cmp.accumulate(sums, (b, i, j), xv, yv);
+    });
     cmp.finish(sums);
     if cmp.nonfinite > 0 {
         cmp.rel_err = f64::NAN;

@@ -993,3 +993,65 @@ fn host_overhead_batches_make_the_calls_they_name() {
             .all(|c| (c.problem.m, c.problem.n, c.problem.k) == (64, 64, 64))
     );
 }
+
+/// Buffers of 2^24 elements and more are filled on every core from per-chunk generators: the
+/// same values for a seed on every run, in [-1, 1), no zeros, chunks not copies of each other.
+#[test]
+fn large_buffers_fill_in_parallel_deterministically() {
+    let n = (1 << 24) + 12_345;
+    let a = random_buffer(&mut Rng::new(21), DType::BF16, n);
+    let b = random_buffer(&mut Rng::new(21), DType::BF16, n);
+    assert_eq!(a.len(), 2 * n);
+    assert!(a == b, "same seed, same buffer");
+    assert!(a != random_buffer(&mut Rng::new(22), DType::BF16, n));
+    let v = DType::BF16.decode(&a);
+    assert!(v.iter().all(|&x| (-1.0..=1.0).contains(&x) && x != 0.0));
+    let chunk = 1 << 22;
+    assert!(
+        v[..64] != v[chunk..chunk + 64],
+        "chunks drew the same values"
+    );
+    // The last, partial chunk is filled too.
+    assert!(v[n - 100..].iter().any(|&x| x != v[n - 1]));
+}
+
+/// `compare_outputs` over an output of 2^24+ elements (scanned on every core) finds what a
+/// plain loop finds: the count, the error metric and the worst element; and a non-finite
+/// element anywhere.
+#[test]
+fn large_output_scans_match_a_plain_loop() {
+    let s = GemmSpec::new(DType::BF16, DType::F32, 4096, 4097, 8);
+    let g = s.geom(D);
+    let elems = g.buffer_elems() as usize;
+    let x = random_buffer(&mut Rng::new(5), DType::F32, elems);
+    let mut y = x.clone();
+    let mut r = Rng::new(6);
+    for _ in 0..1000 {
+        let e = r.below(elems as u64) as usize;
+        DType::F32.put(&mut y, e, DType::F32.get(&x, e) as f32 * 1.001);
+    }
+    let at = g.at(0, 4000, 4001);
+    DType::F32.put(&mut y, at, DType::F32.get(&x, at) as f32 + 0.5);
+    let cmp = host::compare_outputs(&s, &x, &y);
+    let (mut dd, mut rr) = (0.0f64, 0.0f64);
+    for i in 0..s.m {
+        for j in 0..s.n {
+            let off = g.at(0, i, j);
+            let (xv, yv) = (DType::F32.get(&x, off), DType::F32.get(&y, off));
+            dd += (xv - yv) * (xv - yv);
+            rr += yv * yv;
+        }
+    }
+    assert_eq!(cmp.count, s.m * s.n);
+    assert_eq!(cmp.nonfinite, 0);
+    assert!(
+        (cmp.rel_err / (dd / rr).sqrt() - 1.0).abs() < 1e-9,
+        "{}",
+        cmp.rel_err
+    );
+    assert_eq!(cmp.worst.map(|w| (w.0, w.1, w.2)), Some((0, 4000, 4001)));
+    let mut z = x.clone();
+    DType::F32.put(&mut z, g.at(0, 4095, 7), f32::NAN);
+    let bad = host::compare_outputs(&s, &z, &y);
+    assert!(bad.rel_err.is_nan() && bad.worst.is_some_and(|w| w.3.is_nan()));
+}
