@@ -82,8 +82,14 @@ fn tag(packed: [bool; 2]) -> &'static str {
 
 /// Whether a plan name, or a log line holding one, is the Hopper kernel on packed copies of
 /// exactly `which`: the pack tag, then the name's end or its decomposition (`+sk...`), which the
-/// cost model picks whatever the packing.
+/// cost model picks whatever the packing. A transposed plan (`+swap`, DEEPGEMM_SWAP_PACKED=1)
+/// names its copies in its own orientation: the caller's A is its B.
 fn names_packed(text: &str, which: [bool; 2]) -> bool {
+    let which = if text.contains("+swap") {
+        [which[1], which[0]]
+    } else {
+        which
+    };
     let t = tag(which);
     text.contains("dg_sm90_")
         && (text.ends_with(t)
@@ -354,6 +360,37 @@ fn misaligned_base_address_cases() -> Vec<Case> {
     out
 }
 
+/// Decode-sized calls (m of 1, 16 and 64, or n so: every transpose) with A or B off the 16-byte
+/// grid, beta 0 and 0.5, algo = NULL with PyTorch's 32 MiB: the misaligned operand packed,
+/// and under DEEPGEMM_SWAP_PACKED=1 the problem transposed onto the narrow tiles (session 53;
+/// `names_packed` reads a swapped plan's copies in its orientation).
+fn misaligned_decode_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    // (m = 1 in NN would pack its one-row A as K-major lines, which `packed_workspace` does
+    // not model: it goes to NT.)
+    let shapes = [
+        (16, 1536, 2048),
+        (1, 2048, 1536),
+        (64, 1024, 1088),
+        (1536, 16, 1024),
+    ];
+    for &(ab, cd) in &TYPES {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            let (m, n, k) = shapes[i];
+            let shift = if i % 2 == 0 { [1, 0] } else { [0, 3] };
+            let mut s = spec(ab, cd, tr, m, n, k);
+            s.beta = if i < 2 { 0.0 } else { 0.5 };
+            let call = Call {
+                workspace: 32 << 20,
+                heuristic: false,
+                shift,
+            };
+            out.push((s, call, Expect::Packed([shift[A] != 0, shift[B] != 0])));
+        }
+    }
+    out
+}
+
 /// Views into the lines of a wider matrix (PyTorch's `x[:, j:]`): A and/or B a few elements
 /// into lines padded by 8 elements (so the view's lines stay apart), every transpose, bf16 and
 /// fp16 with 16-bit and fp32 D, beta 0 and -0.5, algo = NULL and the heuristic's: packed (a
@@ -580,6 +617,15 @@ fn misaligned_base_addresses_are_packed() {
 
 #[test]
 #[ignore = "needs a Hopper GPU"]
+fn misaligned_decode_operands_are_packed() {
+    run_group(
+        "misaligned_decode_operands_are_packed",
+        misaligned_decode_cases(),
+    );
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
 fn views_into_wider_lines_are_packed() {
     run_group("views_into_wider_lines_are_packed", view_cases());
 }
@@ -751,6 +797,7 @@ fn gpu_case_expectations_match_the_planner() {
     let all: Vec<Case> = [
         odd_leading_dimension_cases(),
         misaligned_base_address_cases(),
+        misaligned_decode_cases(),
         odd_batch_stride_cases(),
         workspace_limit_cases(),
         slab_cases(),
@@ -758,7 +805,7 @@ fn gpu_case_expectations_match_the_planner() {
         view_cases(),
     ]
     .concat();
-    assert_eq!(all.len(), 36 + 32 + 32 + 72 + 32 + 6 + 32 + 32);
+    assert_eq!(all.len(), 36 + 32 + 16 + 32 + 72 + 32 + 6 + 32 + 32);
     let mut wrong = Vec::new();
     for (s, call, expect) in &all {
         let layout = |w: usize, t: DType| {

@@ -815,6 +815,29 @@ fn cluster_hybrid(c: &Plan, p: &GemmProblem, dev: &DeviceSpec) -> bool {
     }
 }
 
+/// The direct plans' best estimates (`DirectBest`) a transposed plan is held against; None
+/// without direct plans (every transposed plan is then listed).
+fn direct_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<DirectBest> {
+    let first = direct.first()?;
+    Some(DirectBest {
+        all: first.estimate_ns,
+        plain: direct
+            .iter()
+            .find(|c| !cluster_hybrid(c, p, dev))
+            .map_or(first.estimate_ns, |c| c.estimate_ns),
+    })
+}
+
+/// Whether calls with A or B off the 16-byte grid may run transposed on packed copies
+/// (`candidates_for`): `DEEPGEMM_SWAP_PACKED=1`. Off by default until a GPU run has checked
+/// the pair (each half is GPU-tested on its own; never together). Read once.
+pub fn swap_packed() -> bool {
+    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SWAP_PACKED").is_ok_and(|v| v.trim() == "1")
+    });
+    *ON
+}
+
 /// The Hopper plans of `p` computed transposed (`Plan::swap`: D^T = op(B)^T op(A)^T, each
 /// operand keeping its majorness), given the best estimates of the direct plans (`None`: the
 /// direct problem has no Hopper plan).
@@ -835,11 +858,24 @@ pub fn swapped_plans(
     dev: &DeviceSpec,
     direct_best: Option<DirectBest>,
 ) -> Vec<Plan> {
+    swapped_with(p, dev, direct_best, |t| {
+        hopper_plans(t, dev).unwrap_or_default()
+    })
+}
+
+/// `swapped_plans` with the transposed problem's plans from `plans_of` (the Hopper plans, or
+/// those on packed copies: `candidates_for`), kept by the same rules and marked swapped.
+fn swapped_with(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    direct_best: Option<DirectBest>,
+    plans_of: impl FnOnce(&GemmProblem) -> Vec<Plan>,
+) -> Vec<Plan> {
     if p.m == p.n && direct_best.is_some() {
         return Vec::new(); // its own transpose, up to layouts
     }
     let t = p.transposed();
-    let mut plans = hopper_plans(&t, dev).unwrap_or_default();
+    let mut plans = plans_of(&t);
     match direct_best {
         Some(_) if p.m <= SWAP_MAX_M && p.m < p.n => {}
         Some(best) => {
@@ -928,11 +964,33 @@ pub fn candidates_for(
     if portable_only() {
         return Ok(vec![portable]);
     }
-    let Ok(h) = pack::hopper_packed_plans(p, dev, misaligned) else {
+    let mut h = pack::hopper_packed_plans(p, dev, misaligned).unwrap_or_default();
+    if swap_packed() {
+        // The transposed problem on packed copies too, by the aligned list's rules
+        // (`swapped_plans`): a small m with A off the grid (decode's activations) otherwise has
+        // only 128-row tiles over its few rows.
+        let best = direct_best(&h, p, dev);
+        let swapped = swapped_with(p, dev, best, |t| {
+            pack::hopper_packed_plans(t, dev, misaligned.swapped()).unwrap_or_default()
+        });
+        for s in swapped {
+            let at = h
+                .iter()
+                .position(|o| o.estimate_ns > s.estimate_ns)
+                .unwrap_or(h.len());
+            h.insert(at, s);
+        }
+        h.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+    }
+    if h.is_empty() {
         return Ok(vec![portable]);
+    }
+    let pays = |c: &Plan| {
+        let q = if c.swap { p.transposed() } else { *p };
+        c.pack.is_some_and(|s| pack::pays(&q, &s))
     };
     let mut out = Vec::with_capacity(h.len() + slab::MAX_SLAB_PLANS + 1);
-    if h[0].pack.is_some_and(|s| pack::pays(p, &s)) {
+    if pays(&h[0]) {
         let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
         out.extend(h);
         out.extend(slab::slab_plans(p, dev, whole, misaligned));
@@ -962,19 +1020,13 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                     );
                 }
             }
-            let best = DirectBest {
-                all: h[0].estimate_ns,
-                plain: h
-                    .iter()
-                    .find(|c| !cluster_hybrid(c, p, dev))
-                    .map_or(h[0].estimate_ns, |c| c.estimate_ns),
-            };
+            let best = direct_best(&h, p, dev);
             out.extend(h);
             // The transposed problem's plans go in by the model's estimate: before the first
             // plan modelled slower (D-copy plans lead whenever the copy pays, although their
             // estimate, which leaves out the general epilogue they avoid, is above the direct
             // plans'; a swapped narrow plan must still beat them on its own estimate).
-            for s in swapped_plans(p, dev, Some(best)) {
+            for s in swapped_plans(p, dev, best) {
                 let at = out
                     .iter()
                     .position(|o| o.estimate_ns > s.estimate_ns)

@@ -101,6 +101,15 @@ impl Which {
             d: self.d || o.d,
         }
     }
+
+    /// The same operands in the transposed problem (A and B trade places).
+    pub fn swapped(self) -> Which {
+        Which {
+            a: self.b,
+            b: self.a,
+            d: self.d,
+        }
+    }
 }
 
 /// A or B.
