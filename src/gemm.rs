@@ -463,6 +463,14 @@ fn log_choice(
              plan follows",
             plan::slab::blocks(p, plan.slabs).len()
         ),
+        (Kernel::Sm90(_), Some(spec)) if plan.swap => {
+            // The copies are the transposed problem's: its A is the caller's B.
+            let (t, tptrs) = plan.oriented(p, ptrs);
+            format!(
+                "main-tile kernel on the transposed problem (A and B trade places), {}",
+                pack::describe(&t, &tptrs, spec)
+            )
+        }
         (Kernel::Sm90(_), Some(spec)) => {
             format!("main-tile kernel, {}", pack::describe(p, ptrs, spec))
         }

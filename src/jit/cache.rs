@@ -304,7 +304,7 @@ fn touch_if_old(path: &Path, meta: &fs::Metadata) {
     }
 }
 
-/// Trims the entries in `dir` (regular files named as entries) to 80% of `max_bytes` in all
+/// Trims this user's entries in `dir` (regular files named as entries) to 80% of `max_bytes`
 /// once they exceed it, least recently used (oldest modification time) first, so that a
 /// process at the limit does not trim again at once. An entry another process is about to read
 /// and finds gone is compiled again: a cost, never a wrong kernel.
@@ -318,7 +318,7 @@ fn trim_entries(dir: &Path, max_bytes: u64) {
         .filter_map(|e| {
             // symlink_metadata: a link is not an entry and is never followed.
             let m = fs::symlink_metadata(e.path()).ok()?;
-            m.is_file().then(|| {
+            (m.is_file() && owned(&m)).then(|| {
                 (
                     m.modified().unwrap_or(std::time::UNIX_EPOCH),
                     m.len(),
@@ -338,10 +338,16 @@ fn trim_entries(dir: &Path, max_bytes: u64) {
         if total <= target {
             break;
         }
-        if fs::remove_file(&path).is_ok() {
-            total -= len;
-            removed += 1;
-            freed += len;
+        match fs::remove_file(&path) {
+            Ok(()) => {
+                removed += 1;
+                freed += len;
+                total -= len;
+            }
+            // Another process trimming at the same time removed it: gone all the same (else
+            // every process starting together would trim its own share past the target).
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => total -= len,
+            Err(_) => {}
         }
     }
     crate::log::info(
@@ -354,6 +360,23 @@ fn trim_entries(dir: &Path, max_bytes: u64) {
             max_bytes >> 20
         ),
     );
+}
+
+/// Whether this process's user owns an entry: a directory shared by several users is trimmed
+/// by each to its own entries' size (another's it could not remove, and counting them would
+/// make it remove all of its own).
+fn owned(m: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        m.uid() == unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
 }
 
 /// The cache directory and its parents, as the user's own (0755 before the umask).
