@@ -815,6 +815,19 @@ fn cluster_hybrid(c: &Plan, p: &GemmProblem, dev: &DeviceSpec) -> bool {
     }
 }
 
+/// Puts each of `transposed` into `list` before the first plan modelled slower, then keeps
+/// at most 2 x MAX_SM90_PLANS (a list of direct plans with transposed ones among them).
+fn insert_by_estimate(list: &mut Vec<Plan>, transposed: Vec<Plan>) {
+    for s in transposed {
+        let at = list
+            .iter()
+            .position(|o| o.estimate_ns > s.estimate_ns)
+            .unwrap_or(list.len());
+        list.insert(at, s);
+    }
+    list.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+}
+
 /// The direct plans' best estimates (`DirectBest`) a transposed plan is held against; None
 /// without direct plans (every transposed plan is then listed).
 fn direct_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<DirectBest> {
@@ -973,14 +986,7 @@ pub fn candidates_for(
         let swapped = swapped_with(p, dev, best, |t| {
             pack::hopper_packed_plans(t, dev, misaligned.swapped()).unwrap_or_default()
         });
-        for s in swapped {
-            let at = h
-                .iter()
-                .position(|o| o.estimate_ns > s.estimate_ns)
-                .unwrap_or(h.len());
-            h.insert(at, s);
-        }
-        h.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+        insert_by_estimate(&mut h, swapped);
     }
     if h.is_empty() {
         return Ok(vec![portable]);
@@ -1026,14 +1032,7 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
             // plan modelled slower (D-copy plans lead whenever the copy pays, although their
             // estimate, which leaves out the general epilogue they avoid, is above the direct
             // plans'; a swapped narrow plan must still beat them on its own estimate).
-            for s in swapped_plans(p, dev, best) {
-                let at = out
-                    .iter()
-                    .position(|o| o.estimate_ns > s.estimate_ns)
-                    .unwrap_or(out.len());
-                out.insert(at, s);
-            }
-            out.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+            insert_by_estimate(&mut out, swapped_plans(p, dev, best));
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
             // No direct plan, but the transposed problem has one (tf32 TT).
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);

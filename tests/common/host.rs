@@ -181,16 +181,13 @@ pub fn random_buffer(rng: &mut Rng, t: DType, elems: usize) -> Vec<u8> {
     let base = rng.next_u64();
     let size = t.size();
     let mut v = vec![0u8; elems * size];
-    let chunks: Vec<&mut [u8]> = v.chunks_mut(CHUNK * size).collect();
-    let per_thread = chunks.len().div_ceil(cpu_threads());
-    let mut chunks = chunks.into_iter().enumerate().collect::<Vec<_>>();
+    let per_thread = elems.div_ceil(CHUNK).div_ceil(cpu_threads());
     std::thread::scope(|s| {
-        while !chunks.is_empty() {
-            let rest = chunks.split_off(per_thread.min(chunks.len()));
-            let mine = std::mem::replace(&mut chunks, rest);
+        for (t_i, part) in v.chunks_mut(per_thread * CHUNK * size).enumerate() {
             s.spawn(move || {
-                for (c, out) in mine {
-                    let mut r = Rng::new(base ^ (c as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                for (j, out) in part.chunks_mut(CHUNK * size).enumerate() {
+                    let c = (t_i * per_thread + j) as u64;
+                    let mut r = Rng::new(base ^ c.wrapping_mul(0x9e37_79b9_7f4a_7c15));
                     for e in 0..out.len() / size {
                         t.put(out, e, r.symmetric());
                     }
