@@ -226,8 +226,8 @@ mod tests {
     use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
 
     /// An alignment below 16 bytes gives the address furthest from the 16-byte boundary below
-    /// it that the alignment allows (the largest shift a call may bring), of exactly that
-    /// power of two; 16 and above, that alignment past a 256-byte boundary.
+    /// it that the alignment allows, of exactly that power of two; 16 and above, that
+    /// alignment past a 256-byte boundary.
     #[test]
     fn worst_pointers_are_the_furthest_off_the_grid() {
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
