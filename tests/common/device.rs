@@ -27,6 +27,9 @@ pub struct Gpu {
     pub sm_count: i32,
     pub smem_optin: i32,
     pub l2_bytes: i32,
+    /// Peak DRAM bandwidth from the memory clock and bus width (double data rate), bytes/s:
+    /// ~3.35e12 on an H100 SXM, ~4.8e12 on an H200. 0 where the driver does not say.
+    pub dram_bytes_per_s: f64,
 }
 
 impl Gpu {
@@ -52,7 +55,11 @@ impl Gpu {
             .map_err(ctx_err("compute capability"))?;
         use sys::CUdevice_attribute_enum as Attr;
         let attr = |a: Attr| ctx.attribute(a).map_err(ctx_err("cuDeviceGetAttribute"));
+        // Both attributes are in kHz and bits; either may be 0 (or refused) on some drivers.
+        let clock_khz = attr(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).unwrap_or(0);
+        let bus_bits = attr(Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).unwrap_or(0);
         Ok(Gpu {
+            dram_bytes_per_s: 2.0 * clock_khz.max(0) as f64 * 1e3 * bus_bits.max(0) as f64 / 8.0,
             name,
             cc,
             sm_count: attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
