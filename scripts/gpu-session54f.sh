@@ -13,7 +13,7 @@ for s in "TN 4096x65536x512 rule" "TN 4100x65536x512 rule" "TN 8192x32768x1024 r
     "TN 6144x50000x2048 rule" "NN 17000x32768x256 control" "TN 8192x8192x8192 control" "TN 2048x8192x8192 control"; do
     set -- $s
     for g in 16 4096; do
-        DEEPGEMM_GROUP_M=$g bench g$g-$1-$2 $Q --layout $1 --shape $2 | head -1
+        DEEPGEMM_GROUP_M=$g bench g$g-$1-$2 $Q --layout $1 --shape $2
     done
 done
 finish
