@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Session 54, sixth call (~2 min): does walking whole tile columns (DEEPGEMM_GROUP_M=4096) beat the
-# default 16-row L2 group where A fits in the L2 and B does not (B then streams from DRAM once
-# per 16-row group instead of once)? `54e`: 17000x128256x256 NN 4.40 ms at 16, 3.77 at 512
-# (cuBLASLt 3.51); 8 batches of 8192x8192x128 (both operands fit) 287 TFLOP/s at 16, 274 at
-# 64. Predicted: whole columns faster on the shapes marked `rule` (B past the L2, A well under
-# it, more than 16 tile rows), within noise or slower on the controls.
-#     there: timeout 200 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
+# Prepared in session 54 (its GPU time spent), one call (~3 min; pack main, carry a devcache):
+# does walking whole tile columns beat the default 16-row L2 group where a batch's A fits in the
+# L2 and its B does not (B then streams from DRAM once per 16-row group instead of once)?
+# `54e` (H100): 17000x128256x256 NN 4.40 ms at 16 rows, 4.05 at 64, 3.77 at 512 (cuBLASLt
+# 3.51); 8 batches of 8192x8192x128 (both operands fit) 287 TFLOP/s at 16, 274 at 64; session
+# 10 (H200): 4096x24576x1536 398.3 us at 16, 397.4 at 32 (its whole columns).
+# Each shape three ways, deepgemm alone: the default, DEEPGEMM_WALK_COLUMNS=1 (the rule,
+# `plan::sm90::walk_whole_columns`), DEEPGEMM_GROUP_M=4096 (whole columns everywhere).
+# Predicted: `rule` shapes faster with the switch (the short-k ones by 5-15%, 4096x24576x1536
+# ~0.3%); `ctl` shapes identical with the switch (the rule leaves them), the 4096 column telling
+# whether the rule's bounds leave anything out. If it holds, turn the switch on by default.
+#     here:  bash scripts/gpu-pack.sh
+#     there: timeout 400 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 Q="--no-cublas --check none --iters 10 --warmup 2"
-for s in "TN 4096x65536x512 rule" "TN 4100x65536x512 rule" "TN 8192x32768x1024 rule" "TN 3000x100000x256 rule" \
-    "TN 6144x50000x2048 rule" "NN 17000x32768x256 control" "TN 8192x8192x8192 control" "TN 2048x8192x8192 control"; do
+for s in "NN 17000x128256x256 rule" "TN 17000x128256x256 rule" "TN 4096x65536x512 rule" \
+    "TN 4100x65536x512 rule" "TN 3000x100000x256 rule" "TN 4096x24576x1536 rule" \
+    "TN 8192x32768x1024 ctl" "TN 6144x50000x2048 ctl" "NN 17000x32768x256 ctl" \
+    "TN 8192x8192x8192 ctl" "TN 128256x17000x256 ctl"; do
     set -- $s
-    for g in 16 4096; do
-        DEEPGEMM_GROUP_M=$g bench g$g-$1-$2 $Q --layout $1 --shape $2
-    done
+    bench d-$1-$2 $Q --layout $1 --shape $2
+    DEEPGEMM_WALK_COLUMNS=1 bench w-$1-$2 $Q --layout $1 --shape $2
+    DEEPGEMM_GROUP_M=4096 bench g-$1-$2 $Q --layout $1 --shape $2
 done
+# The rule against cuBLASLt on the short-k shapes it moves (10 launches, both libraries).
+DEEPGEMM_WALK_COLUMNS=1 bench w-lt --check none --iters 10 --warmup 2 --layout NN --shape 17000x128256x256 --shape 4096x65536x512
 finish

@@ -1160,17 +1160,65 @@ pub fn parse_cluster(value: &str) -> Option<(u32, u32)> {
     }
 }
 
-/// Tile rows per L2 group of the launches: `DEEPGEMM_GROUP_M` = N (1 to 4096), for tuning
-/// experiments like `DEEPGEMM_CLUSTER`, else DEFAULT_GROUP_M. Read once.
-pub fn group_m() -> u32 {
-    static G: once_cell::sync::Lazy<u32> = once_cell::sync::Lazy::new(|| {
+/// `DEEPGEMM_GROUP_M` = N (1 to 4096), the scheduler's L2 group for tuning experiments like
+/// `DEEPGEMM_CLUSTER`; `None` when unset or out of range. Read once.
+fn group_m_env() -> Option<u32> {
+    static G: once_cell::sync::Lazy<Option<u32>> = once_cell::sync::Lazy::new(|| {
         std::env::var("DEEPGEMM_GROUP_M")
             .ok()
             .and_then(|s| s.trim().parse::<u32>().ok())
             .filter(|g| (1..=4096).contains(g))
-            .unwrap_or(DEFAULT_GROUP_M)
     });
     *G
+}
+
+/// Tile rows per L2 group of the launches: `DEEPGEMM_GROUP_M`, else DEFAULT_GROUP_M.
+pub fn group_m() -> u32 {
+    group_m_env().unwrap_or(DEFAULT_GROUP_M)
+}
+
+/// A batch's A at most this many bytes stays in L2 while B streams past it (a quarter of the
+/// H200's 60 MiB, a third of the H100's 50).
+pub const WALK_A_RESIDENT_BYTES: u64 = 16 << 20;
+/// A batch's B above this many bytes does not stay in L2 from one group of tile rows to the
+/// next (half the H200's L2, as `streamk::L2_REUSE_BYTES`).
+pub const WALK_B_STREAMED_BYTES: u64 = 30_000_000;
+
+/// `DEEPGEMM_WALK_COLUMNS=1`: `group_m_for` walks whole tile columns where `walk_whole_columns`
+/// says so. Off by default until measured (session 54 measured one shape: 17000x128256x256
+/// NN on an H100, 4.40 ms at 16 rows a group, 3.77 at whole columns, cuBLASLt 3.51;
+/// `scripts/gpu-session54f.sh` measures more). Read once.
+pub fn walk_columns() -> bool {
+    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_WALK_COLUMNS").is_ok_and(|v| v.trim() == "1")
+    });
+    *ON
+}
+
+/// Whether `v`'s launches on `p` should walk whole tile columns instead of `DEFAULT_GROUP_M`
+/// rows at a time: a batch's A fits in L2 with room (`WALK_A_RESIDENT_BYTES`) while its B
+/// does not (`WALK_B_STREAMED_BYTES`), and there are more tile rows than a group. Walking 16
+/// rows then every column, B is read from DRAM once per group (17000x128256x256: 65 MB nine
+/// times); walking down each column, once, with the whole of A held in L2.
+pub fn walk_whole_columns(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    let elem = p.ab_type.size_bytes() as u64;
+    let a = p.m.saturating_mul(p.k).saturating_mul(elem);
+    let b = p.n.saturating_mul(p.k).saturating_mul(elem);
+    let (tiles_m, _) = v.tile_blocks(p);
+    a <= WALK_A_RESIDENT_BYTES && b > WALK_B_STREAMED_BYTES && tiles_m > DEFAULT_GROUP_M as u64
+}
+
+/// The scheduler's L2 group for `v`'s launches on `p`: `DEEPGEMM_GROUP_M` when set; whole tile
+/// columns under `DEEPGEMM_WALK_COLUMNS=1` where `walk_whole_columns`; else DEFAULT_GROUP_M.
+/// The launch (`gemm.rs`) and the cost model (`streamk`) both take it from here.
+pub fn group_m_for(v: &Sm90Variant, p: &GemmProblem) -> u32 {
+    if let Some(g) = group_m_env() {
+        return g;
+    }
+    if walk_columns() && walk_whole_columns(v, p) {
+        return v.tile_blocks(p).0.clamp(1, 4096) as u32;
+    }
+    DEFAULT_GROUP_M
 }
 
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
@@ -2348,6 +2396,9 @@ mod tests {
             (16, 16, 1, 16),
             (7, 40, 3, 1),
             (100, 1, 1, 16),
+            // Whole tile columns (`group_m_for` under DEEPGEMM_WALK_COLUMNS=1).
+            (33, 17, 2, 33),
+            (133, 5, 1, 133),
         ] {
             let total = mt * nt * batch;
             let mut seen = vec![false; total as usize];
@@ -2368,6 +2419,38 @@ mod tests {
         assert_eq!(tile_coords(1, 64, 64, 16), (1, 0, 0));
         assert_eq!(tile_coords(16, 64, 64, 16), (0, 1, 0));
         assert_eq!(tile_coords(16 * 64, 64, 64, 16), (16, 0, 0));
+    }
+
+    #[test]
+    fn whole_column_walks_where_a_stays_in_l2_and_b_streams() {
+        let v = Sm90Variant::new(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap();
+        let nn = |m, n, k| problem(m, n, k, 0, 0, R_16BF, R_16BF, None);
+        // A 8.7 MB, B 65.7 MB, 133 tile rows: session 54's 17000x128256x256 NN.
+        assert!(walk_whole_columns(&v, &nn(17000, 128256, 256)));
+        assert!(walk_whole_columns(&v, &tn(17000, 128256, 256)));
+        assert!(walk_whole_columns(&v, &tn(4096, 65536, 512)));
+        // The other way round A streams and B stays: the 16-row groups read each once.
+        assert!(!walk_whole_columns(&v, &tn(128256, 17000, 256)));
+        // A past the bound (set A's largest), B within L2 (attention's 8192x8192x128), one
+        // group's worth of tile rows (2048 rows), a single tile row (decode).
+        assert!(!walk_whole_columns(&v, &tn(4096, 28672, 8192)));
+        assert!(!walk_whole_columns(&v, &tn(8192, 8192, 128)));
+        assert!(!walk_whole_columns(&v, &tn(2048, 50000, 1024)));
+        assert!(!walk_whole_columns(&v, &tn(16, 128256, 4096)));
+        // Where the rule holds, the group is the variant's tile rows; where not, the default
+        // (DEEPGEMM_GROUP_M and DEEPGEMM_WALK_COLUMNS unset in the test run).
+        if group_m_env().is_none() {
+            let g = group_m_for(&v, &tn(17000, 128256, 256));
+            assert_eq!(g, if walk_columns() { 133 } else { DEFAULT_GROUP_M });
+            assert_eq!(group_m_for(&v, &tn(4096, 28672, 8192)), DEFAULT_GROUP_M);
+        }
     }
 
     #[test]

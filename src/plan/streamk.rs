@@ -569,7 +569,7 @@ fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_it
     }
     let m_tiles = p.m.div_ceil(v.block_m as u64).max(1);
     let n_tiles = p.n.div_ceil(v.block_n as u64).max(1);
-    let group = m_tiles.min(crate::plan::sm90::group_m() as u64);
+    let group = m_tiles.min(crate::plan::sm90::group_m_for(v, p) as u64);
     let rows = m_tiles.min(d.sk_tiles);
     let cols = n_tiles.min(d.sk_tiles.div_ceil(group));
     let elem = v.ab.size_bytes() as f64;
