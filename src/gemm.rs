@@ -255,7 +255,13 @@ fn prepare(
         },
         Kernel::Sm90(v) => {
             let padded_d = plan.pack.is_some_and(|s| s.d.is_some());
-            let mut args = Sm90Args::new_with(&v, &problem, &ptrs, sm90::group_m_for(&v, &problem), padded_d)?;
+            let mut args = Sm90Args::new_with(
+                &v,
+                &problem,
+                &ptrs,
+                sm90::group_m_for(&v, &problem),
+                padded_d,
+            )?;
             // The Stream-K fixup's flags and partials follow the packed copies: whatever the
             // plan's workspace holds beyond them is the fixup's.
             let pack_bytes = plan.pack.as_ref().map_or(0, |s| s.workspace_bytes());

@@ -608,6 +608,7 @@ pub const SOLO_MAX_K_ITERS: u64 = 64;
 ///   worst 632x360x2880 NT 1.22, 1632x264x2832 TN 1.12). Out of sample (`46f`, a fresh random
 ///   set, 80 shape-layouts a layout): 0.919-0.956 by layout; the bound scored on both samples
 ///   is flat past ~44 iterations (64: 0.932 of the time at 21-64 against 20's rule).
+///
 /// m and n at least 256: the sets measured (decode and small-n shapes keep their narrow tiles,
 /// which 64x64 would pad). Not under a forced decomposition, cluster, ping-pong, deep or solo.
 fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {

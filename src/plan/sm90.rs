@@ -963,11 +963,10 @@ pub fn store_flags(
 ) -> (Option<StoreLayout>, bool) {
     let layout = tma_store_with(p, ptrs.d, Scalar::Host(0.0), padded_d).ok();
     let beta_zero = matches!(ptrs.beta, Scalar::Host(b) if b == 0.0);
+    // Not at beta = 0 (C unread), not into a padded copy of D, not into 8-column slabs.
     let c_ok = layout.is_some_and(|l| {
-        !beta_zero
-            && !padded_d
-            && !(l == StoreLayout::RowMajor && cols == 8)
-            && c_tma(p, ptrs.c, l).is_ok()
+        let slabs_of_8 = l == StoreLayout::RowMajor && cols == 8;
+        !(beta_zero || padded_d || slabs_of_8) && c_tma(p, ptrs.c, l).is_ok()
     });
     let beta_ok = beta_zero || matches!(ptrs.beta, Scalar::Device(_)) || c_ok;
     (layout.filter(|_| beta_ok), c_ok)
