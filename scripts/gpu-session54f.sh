@@ -11,7 +11,7 @@
 # ~0.3%); `ctl` shapes identical with the switch (the rule leaves them), the 4096 column telling
 # whether the rule's bounds leave anything out. If it holds, turn the switch on by default.
 #     here:  bash scripts/gpu-pack.sh
-#     there: timeout 400 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
+#     there: timeout 480 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 Q="--no-cublas --check none --iters 10 --warmup 2"
@@ -24,6 +24,16 @@ for s in "NN 17000x128256x256 rule" "TN 17000x128256x256 rule" "TN 4096x65536x51
     DEEPGEMM_WALK_COLUMNS=1 bench w-$1-$2 $Q --layout $1 --shape $2
     DEEPGEMM_GROUP_M=4096 bench g-$1-$2 $Q --layout $1 --shape $2
 done
+# Clusters of 2 x 1 walk row pairs, so 16 groups of them cover 32 tile rows: `54e` had NN
+# 17000x32768x256 at 0.835 ms on c2x1 against 0.956 unclustered (B, 16.8 MB, should fit in L2,
+# but D's 1.1 GB streams through it). Clusters with the default walk and with whole columns.
+for sh in 17000x128256x256 17000x32768x256; do
+    DEEPGEMM_CLUSTER=2 bench c2-NN-$sh $Q --layout NN --shape $sh
+    DEEPGEMM_CLUSTER=2 DEEPGEMM_GROUP_M=4096 bench c2g-NN-$sh $Q --layout NN --shape $sh
+done
+# Host overhead (issue 4): per-call CPU time of a 64x64x64 loop, deepgemm and cuBLASLt
+# (last measured in session 4, at 18179ae).
+timeout 120 "$B" --host-overhead >"$OUT/host-overhead.txt" 2>&1; echo "== host-overhead rc=$?"; tail -8 "$OUT/host-overhead.txt"
 # The rule against cuBLASLt on the short-k shapes it moves (10 launches, both libraries).
 DEEPGEMM_WALK_COLUMNS=1 bench w-lt --check none --iters 10 --warmup 2 --layout NN --shape 17000x128256x256 --shape 4096x65536x512
 finish
