@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define DEEPGEMM_VERSION_MAJOR 0
 #define DEEPGEMM_VERSION_MINOR 1
@@ -123,6 +124,19 @@ typedef int32_t deepgemmGemmAlgo_t;
  * A cuBLASLt-style handle: made by deepgemmLtCreate, freed by deepgemmLtDestroy.
  */
 typedef struct deepgemmLtContext *deepgemmLtHandle_t;
+
+/**
+ * libraryPropertyType (library_types.h): which part of the version GetProperty reads.
+ */
+typedef int32_t deepgemmLibraryPropertyType_t;
+
+/**
+ * cublasLtLoggerCallback_t: called with the level (1 Error ... 5 API trace), the function
+ * that logs and the message, both NUL-terminated and valid only during the call.
+ */
+typedef void (*deepgemmLtLoggerCallback_t)(int32_t logLevel,
+                                           const char *functionName,
+                                           const char *message);
 
 /**
  * Made by deepgemmLtMatmulDescCreate, freed by deepgemmLtMatmulDescDestroy.
@@ -332,6 +346,12 @@ typedef int32_t deepgemmLtBatchMode_t;
 #define DEEPGEMM_OP_C 2
 
 #define DEEPGEMM_OP_CONJG 3
+
+#define DEEPGEMM_MAJOR_VERSION 0
+
+#define DEEPGEMM_MINOR_VERSION 1
+
+#define DEEPGEMM_PATCH_LEVEL 2
 
 #define DEEPGEMM_DEFAULT_MATH 0
 
@@ -928,6 +948,50 @@ enum deepgemmStatus_t deepgemmGemmStridedBatchedEx(deepgemmHandle_t handle,
                                                    deepgemmGemmAlgo_t algo);
 
 /**
+ * cublasSgemm: fp32 C = alpha * op(A) op(B) + beta * C, as deepgemmGemmEx with every type
+ * DEEPGEMM_R_32F, DEEPGEMM_COMPUTE_32F and DEEPGEMM_GEMM_DEFAULT: exact fp32 unless the
+ * handle's math mode is DEEPGEMM_TF32_TENSOR_OP_MATH (then TF32 tensor cores, as cuBLAS).
+ */
+enum deepgemmStatus_t deepgemmSgemm(deepgemmHandle_t handle,
+                                    deepgemmOperation_t transa,
+                                    deepgemmOperation_t transb,
+                                    int32_t m,
+                                    int32_t n,
+                                    int32_t k,
+                                    const float *alpha,
+                                    const float *A,
+                                    int32_t lda,
+                                    const float *B,
+                                    int32_t ldb,
+                                    const float *beta,
+                                    float *C,
+                                    int32_t ldc);
+
+/**
+ * cublasSgemmStridedBatched: deepgemmSgemm over `batchCount` matrices each, matrix i of A at
+ * A + i * strideA elements (likewise B, C). batchCount < 0: INVALID_VALUE; 0: SUCCESS, nothing
+ * done.
+ */
+enum deepgemmStatus_t deepgemmSgemmStridedBatched(deepgemmHandle_t handle,
+                                                  deepgemmOperation_t transa,
+                                                  deepgemmOperation_t transb,
+                                                  int32_t m,
+                                                  int32_t n,
+                                                  int32_t k,
+                                                  const float *alpha,
+                                                  const float *A,
+                                                  int32_t lda,
+                                                  int64_t strideA,
+                                                  const float *B,
+                                                  int32_t ldb,
+                                                  int64_t strideB,
+                                                  const float *beta,
+                                                  float *C,
+                                                  int32_t ldc,
+                                                  int64_t strideC,
+                                                  int32_t batchCount);
+
+/**
  * Creates a cuBLASLt-style handle. Returns DEEPGEMM_STATUS_NOT_INITIALIZED when no CUDA
  * driver or device can be used. On success `*handle` owns the context; free it with
  * deepgemmLtDestroy. `*handle` is written only on success. As with cuBLAS, the handle is
@@ -952,6 +1016,18 @@ size_t deepgemmLtGetVersion(void);
  * Writes the library version (as deepgemmLtGetVersion) to `*version`.
  */
 enum deepgemmStatus_t deepgemmGetVersion(int32_t *version);
+
+/**
+ * cublasLtGetProperty: the library's major version (DEEPGEMM_MAJOR_VERSION), minor version
+ * (DEEPGEMM_MINOR_VERSION) or patch level (DEEPGEMM_PATCH_LEVEL) into `*value`; another
+ * `type` or a NULL `value`: INVALID_VALUE.
+ */
+enum deepgemmStatus_t deepgemmLtGetProperty(deepgemmLibraryPropertyType_t type, int32_t *value);
+
+/**
+ * cublasGetProperty: as deepgemmLtGetProperty.
+ */
+enum deepgemmStatus_t deepgemmGetProperty(deepgemmLibraryPropertyType_t type, int32_t *value);
 
 /**
  * The name of a status value, e.g. "DEEPGEMM_STATUS_INVALID_VALUE"; unknown values give
@@ -991,6 +1067,33 @@ enum deepgemmStatus_t deepgemmLoggerSetLevel(int32_t level);
  * back to stderr. INVALID_VALUE when the file cannot be opened.
  */
 enum deepgemmStatus_t deepgemmLtLoggerOpenFile(const char *logFile);
+
+/**
+ * cublasLtLoggerSetMask: turns levels on one by one (1 Error, 2 Trace, 4 Hints, 8 Info, 16
+ * API trace; any sum, 0 off), overriding DEEPGEMM_LOG_MASK / DEEPGEMM_LOG_LEVEL. Other values:
+ * INVALID_VALUE.
+ */
+enum deepgemmStatus_t deepgemmLtLoggerSetMask(int32_t mask);
+
+/**
+ * cublasLtLoggerForceDisable: no more logging in this process. Later SetLevel / SetMask /
+ * OpenFile / SetFile / SetCallback calls still return SUCCESS but change nothing.
+ */
+enum deepgemmStatus_t deepgemmLtLoggerForceDisable(void);
+
+/**
+ * cublasLtLoggerSetCallback: every enabled message goes to `callback` instead of the log
+ * file or stderr; NULL sends them back there. The callback runs on the thread that logs
+ * (any of the caller's threads), with no lock of the library held, so it may call the
+ * library; it must not unwind.
+ */
+enum deepgemmStatus_t deepgemmLtLoggerSetCallback(deepgemmLtLoggerCallback_t callback);
+
+/**
+ * cublasLtLoggerSetFile: appends the log to the caller's open stream `file` (a FILE*, e.g.
+ * stdout), which must stay open while the library may log; NULL sends it back to stderr.
+ */
+enum deepgemmStatus_t deepgemmLtLoggerSetFile(FILE *file);
 
 /**
  * Asks for up to `requestedAlgoCount` algorithms for the operation, best first. On

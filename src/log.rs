@@ -1,18 +1,22 @@
-//! The library's log, with cuBLASLt's levels.
+//! The library's log, with cuBLASLt's levels and mask.
 //!
 //! `DEEPGEMM_LOG_LEVEL` (read once): 0 off (default), 1 Error, 2 Trace (calls that launch
 //! kernels log what they launch), 3 Hints, 4 Info, 5 Api (every exported call logs its
-//! name). Levels are cumulative, as in cuBLASLt. `DEEPGEMM_LOG_FILE` is a path to append to
-//! (`%i` is replaced by the process id, as cuBLASLt's CUBLASLT_LOG_FILE); stderr otherwise.
-//! `deepgemmLtLoggerSetLevel` / `deepgemmLtLoggerOpenFile` override both at run time.
+//! name). Levels are cumulative, as in cuBLASLt; `DEEPGEMM_LOG_MASK` (cuBLASLt's
+//! CUBLASLT_LOG_MASK: 1 Error, 2 Trace, 4 Hints, 8 Info, 16 Api, any sum) picks levels one by
+//! one and wins over the level. `DEEPGEMM_LOG_FILE` is a path to append to (`%i` is replaced
+//! by the process id, as cuBLASLt's CUBLASLT_LOG_FILE); stderr otherwise.
+//! `deepgemmLtLoggerSetLevel` / `SetMask` / `OpenFile` / `SetFile` / `SetCallback` /
+//! `ForceDisable` override them at run time.
 //!
 //! A line reads `[deepgemm][2026-11-29T10:00:00.123Z][Error][deepgemmLtMatmul] D is NULL`.
 //! Logging never fails a call: write errors are dropped.
 
+use std::ffi::{CString, c_char};
 use std::fmt;
 use std::fs::File;
 use std::io::Write;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use once_cell::sync::Lazy;
@@ -43,19 +47,50 @@ impl Level {
 
 /// Highest level accepted by `set_level`.
 pub const MAX_LEVEL: i32 = 5;
+/// Every mask bit (`set_mask`): Error 1 ... Api 16.
+pub const MAX_MASK: i32 = (1 << MAX_LEVEL) - 1;
 
-/// -1 until the environment is read; then the current level.
-static LEVEL: AtomicI32 = AtomicI32::new(-1);
+/// -1 until the environment is read; then the current mask (bit `level - 1` per level).
+static MASK: AtomicI32 = AtomicI32::new(-1);
+/// `force_disable`: nothing is logged for the rest of the process.
+static FORCED_OFF: AtomicBool = AtomicBool::new(false);
+/// The caller's callback (`set_callback`) as an address; 0 for none.
+static CALLBACK: AtomicUsize = AtomicUsize::new(0);
 
-/// `None` = stderr.
-static SINK: Lazy<Mutex<Option<File>>> = Lazy::new(|| Mutex::new(open_from_env()));
+/// cuBLASLt's cublasLtLoggerCallback_t: (level, function name, message), both strings
+/// NUL-terminated and valid only during the call.
+pub type Callback = unsafe extern "C" fn(i32, *const c_char, *const c_char);
 
-fn level_from_env() -> i32 {
-    std::env::var("DEEPGEMM_LOG_LEVEL")
-        .ok()
-        .and_then(|v| v.trim().parse::<i32>().ok())
-        .map(|v| v.clamp(0, MAX_LEVEL))
-        .unwrap_or(0)
+/// Where lines go without a callback.
+enum Sink {
+    Stderr,
+    File(File),
+    /// A C `FILE*` of the caller's (`set_c_file`), as an address; written with fwrite.
+    CFile(usize),
+}
+
+static SINK: Lazy<Mutex<Sink>> = Lazy::new(|| {
+    Mutex::new(match open_from_env() {
+        Some(f) => Sink::File(f),
+        None => Sink::Stderr,
+    })
+});
+
+/// The mask of a cumulative level (0 -> 0, 1 -> 1, 3 -> 7, 5 -> 31).
+fn mask_of_level(level: i32) -> i32 {
+    (1 << level.clamp(0, MAX_LEVEL)) - 1
+}
+
+fn mask_from_env() -> i32 {
+    let read = |name: &str| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.trim().parse::<i32>().ok())
+    };
+    if let Some(m) = read("DEEPGEMM_LOG_MASK") {
+        return m.clamp(0, MAX_MASK);
+    }
+    mask_of_level(read("DEEPGEMM_LOG_LEVEL").unwrap_or(0))
 }
 
 fn open_from_env() -> Option<File> {
@@ -72,49 +107,106 @@ fn open_append(path: &str) -> Option<File> {
         .ok()
 }
 
-/// The current level (0 = off).
-pub fn level() -> i32 {
-    let l = LEVEL.load(Ordering::Relaxed);
-    if l >= 0 {
-        return l;
+/// The current mask (0 = off; 0 after `force_disable`).
+pub fn mask() -> i32 {
+    if FORCED_OFF.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let m = MASK.load(Ordering::Relaxed);
+    if m >= 0 {
+        return m;
     }
     // Two threads may both read the environment; they store the same value.
-    let env = level_from_env();
-    let _ = LEVEL.compare_exchange(-1, env, Ordering::Relaxed, Ordering::Relaxed);
-    LEVEL.load(Ordering::Relaxed)
+    let env = mask_from_env();
+    let _ = MASK.compare_exchange(-1, env, Ordering::Relaxed, Ordering::Relaxed);
+    MASK.load(Ordering::Relaxed)
 }
 
-/// Sets the level; values outside 0..=5 are rejected (returns false).
+/// The highest level the mask enables (0 = off).
+pub fn level() -> i32 {
+    32 - (mask() as u32).leading_zeros() as i32
+}
+
+/// Sets the level (levels 1 to `level` on); values outside 0..=5 are rejected (returns
+/// false). No effect after `force_disable`.
 pub fn set_level(level: i32) -> bool {
     if !(0..=MAX_LEVEL).contains(&level) {
         return false;
     }
-    LEVEL.store(level, Ordering::Relaxed);
+    MASK.store(mask_of_level(level), Ordering::Relaxed);
     true
+}
+
+/// Sets the mask (cuBLASLt's bits: 1 Error, 2 Trace, 4 Hints, 8 Info, 16 Api); values outside
+/// 0..=31 are rejected (returns false). No effect after `force_disable`.
+pub fn set_mask(mask: i32) -> bool {
+    if !(0..=MAX_MASK).contains(&mask) {
+        return false;
+    }
+    MASK.store(mask, Ordering::Relaxed);
+    true
+}
+
+/// Turns the log off for the rest of the process: later levels, masks, files and callbacks
+/// are accepted and have no effect (cublasLtLoggerForceDisable).
+pub fn force_disable() {
+    FORCED_OFF.store(true, Ordering::Relaxed);
+}
+
+/// Sends every line to `callback` instead of the file or stderr (`None`: back to them). The
+/// callback runs on the thread that logs, with no lock of the library held.
+pub fn set_callback(callback: Option<Callback>) {
+    CALLBACK.store(callback.map_or(0, |f| f as usize), Ordering::Release);
+}
+
+fn callback() -> Option<Callback> {
+    match CALLBACK.load(Ordering::Acquire) {
+        0 => None,
+        // SAFETY: only `set_callback` stores a non-zero value, and it stores a `Callback`.
+        a => Some(unsafe { std::mem::transmute::<usize, Callback>(a) }),
+    }
 }
 
 /// Sends the log to `path` (appending), or back to stderr with `None`. False when the file
 /// cannot be opened (the sink is then left as it was).
 pub fn set_file(path: Option<&str>) -> bool {
-    let file = match path {
+    let sink = match path {
         Some(p) => match open_append(p) {
-            Some(f) => Some(f),
+            Some(f) => Sink::File(f),
             None => return false,
         },
-        None => None,
+        None => Sink::Stderr,
     };
-    *SINK.lock() = file;
+    *SINK.lock() = sink;
     true
+}
+
+/// Sends the log to the caller's C stream `file` (a `FILE*`, cublasLtLoggerSetFile), or back
+/// to stderr with NULL. The caller keeps it open while the library may log.
+pub fn set_c_file(file: *mut libc::FILE) {
+    *SINK.lock() = if file.is_null() {
+        Sink::Stderr
+    } else {
+        Sink::CFile(file as usize)
+    };
 }
 
 /// True when messages of `level` are written.
 pub fn enabled(level: Level) -> bool {
-    self::level() >= level as i32
+    mask() & (1 << (level as i32 - 1)) != 0
 }
 
 /// Writes one line if `level` is enabled. `func` is the API function (or module) name.
 pub fn write(level: Level, func: &str, msg: fmt::Arguments<'_>) {
     if !enabled(level) {
+        return;
+    }
+    if let Some(cb) = callback() {
+        // C strings cannot hold NUL: any inside is dropped.
+        let c = |s: String| CString::new(s.replace('\0', "")).unwrap_or_default();
+        let (f, m) = (c(func.to_string()), c(msg.to_string()));
+        // SAFETY: the caller's callback, with two NUL-terminated strings that outlive the call.
+        unsafe { cb(level as i32, f.as_ptr(), m.as_ptr()) };
         return;
     }
     let line = format!(
@@ -125,12 +217,20 @@ pub fn write(level: Level, func: &str, msg: fmt::Arguments<'_>) {
         msg
     );
     let mut sink = SINK.lock();
-    match sink.as_mut() {
-        Some(f) => {
+    match &mut *sink {
+        Sink::File(f) => {
             let _ = f.write_all(line.as_bytes());
             let _ = f.flush();
         }
-        None => {
+        Sink::CFile(file) => {
+            let file = *file as *mut libc::FILE;
+            // SAFETY: the caller's open FILE* (set_c_file's contract); the lock orders writers.
+            unsafe {
+                libc::fwrite(line.as_ptr().cast(), 1, line.len(), file);
+                libc::fflush(file);
+            }
+        }
+        Sink::Stderr => {
             let _ = std::io::stderr().lock().write_all(line.as_bytes());
         }
     }
@@ -230,6 +330,18 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn levels_are_masks_of_their_lower_bits() {
+        assert_eq!(
+            (0..=5).map(mask_of_level).collect::<Vec<_>>(),
+            [0, 1, 3, 7, 15, 31]
+        );
+        // `level` of a mask is its highest bit.
+        for (m, l) in [(0, 0), (1, 1), (2, 2), (5, 3), (16, 5), (31, 5)] {
+            assert_eq!(32 - (m as u32).leading_zeros() as i32, l, "mask {m}");
+        }
+    }
 
     #[test]
     fn timestamps_are_utc_iso() {

@@ -590,3 +590,164 @@ fn math_mode_decides_tf32_and_pedantic() {
         DEEPGEMM_STATUS_NOT_INITIALIZED
     );
 }
+
+/// deepgemmSgemm / SgemmStridedBatched are GemmEx / GemmStridedBatchedEx with fp32 everywhere,
+/// COMPUTE_32F and the default algo: the same call reaches `gemm::run` (exact fp32, TF32
+/// under TF32_TENSOR_OP_MATH), and bad arguments get the same statuses.
+#[test]
+fn sgemm_is_gemm_ex_in_fp32() {
+    let h = handle();
+    let (alpha, beta) = (1.5f32, 0.25f32);
+    let (pa, pb) = (&alpha as *const f32, &beta as *const f32);
+    let f32_ex = Ex {
+        at: DEEPGEMM_R_32F,
+        bt: DEEPGEMM_R_32F,
+        ..EX
+    };
+    let sgemm = |x: Ex| {
+        deepgemmSgemm(
+            h.0,
+            x.transa,
+            x.transb,
+            x.m,
+            x.n,
+            x.k,
+            pa,
+            x.a as *const f32,
+            x.lda,
+            x.b as *const f32,
+            x.ldb,
+            pb,
+            x.c as *mut f32,
+            x.ldc,
+        )
+    };
+    for mode in [DEEPGEMM_DEFAULT_MATH, DEEPGEMM_TF32_TENSOR_OP_MATH] {
+        assert_eq!(deepgemmSetMathMode(h.0, mode), DEEPGEMM_STATUS_SUCCESS);
+        for x in [
+            f32_ex,
+            Ex {
+                transa: DEEPGEMM_OP_N,
+                transb: DEEPGEMM_OP_T,
+                m: 5,
+                n: 7,
+                k: 3,
+                lda: 9,
+                ldb: 8,
+                ldc: 6,
+                ..f32_ex
+            },
+        ] {
+            assert_eq!(sgemm(x), DEEPGEMM_STATUS_SUCCESS);
+            assert_eq!(run(&h, x), DEEPGEMM_STATUS_SUCCESS);
+            let calls = testing::recorded(h.0);
+            let (s, e) = (calls[calls.len() - 2], calls[calls.len() - 1]);
+            assert_eq!(s.problem, e.problem, "mode {mode}");
+            assert_eq!(s.ptrs, e.ptrs);
+            assert_eq!(s.problem.cd_type, ScalarType::F32);
+            let want = if mode == DEEPGEMM_TF32_TENSOR_OP_MATH {
+                Math::MmaTf32
+            } else {
+                Math::Ffma
+            };
+            assert_eq!(s.problem.math, want);
+        }
+    }
+    // The same refusals as GemmEx.
+    let before = testing::recorded(h.0).len();
+    for bad in [
+        Ex { m: -1, ..f32_ex },
+        Ex { k: -2, ..f32_ex },
+        Ex { lda: 4, ..f32_ex },
+        Ex { ldc: 3, ..f32_ex },
+        Ex {
+            transa: 7,
+            ..f32_ex
+        },
+    ] {
+        assert_eq!(sgemm(bad), DEEPGEMM_STATUS_INVALID_VALUE);
+        assert_eq!(run(&h, bad), DEEPGEMM_STATUS_INVALID_VALUE);
+    }
+    assert_eq!(sgemm(Ex { m: 0, ..f32_ex }), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(testing::recorded(h.0).len(), before, "nothing enqueued");
+    assert_eq!(
+        deepgemmSgemm(
+            null_mut(),
+            0,
+            0,
+            1,
+            1,
+            1,
+            pa,
+            A as *const f32,
+            1,
+            B as *const f32,
+            1,
+            pb,
+            C as *mut f32,
+            1
+        ),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+
+    // Strided batches: as GemmStridedBatchedEx on fp32.
+    let sb = |batch: i32, [sa, sbb, sc]: [i64; 3]| {
+        deepgemmSgemmStridedBatched(
+            h.0,
+            f32_ex.transa,
+            f32_ex.transb,
+            f32_ex.m,
+            f32_ex.n,
+            f32_ex.k,
+            pa,
+            A as *const f32,
+            f32_ex.lda,
+            sa,
+            B as *const f32,
+            f32_ex.ldb,
+            sbb,
+            pb,
+            C as *mut f32,
+            f32_ex.ldc,
+            sc,
+            batch,
+        )
+    };
+    assert_eq!(sb(3, [20, 15, 12]), DEEPGEMM_STATUS_SUCCESS);
+    let last = *testing::recorded(h.0).last().unwrap();
+    assert_eq!(last.problem.batch, 3);
+    assert_eq!(last.problem.ab_type, ScalarType::F32);
+    let before = testing::recorded(h.0).len();
+    assert_eq!(sb(0, [20, 15, 12]), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(sb(-1, [20, 15, 12]), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(testing::recorded(h.0).len(), before);
+}
+
+/// deepgemmGetProperty / deepgemmLtGetProperty: the version's parts, as deepgemmGetVersion.
+#[test]
+fn get_property_reads_the_version() {
+    let mut version = 0;
+    assert_eq!(deepgemmGetVersion(&mut version), DEEPGEMM_STATUS_SUCCESS);
+    for get in [deepgemmGetProperty, deepgemmLtGetProperty] {
+        let mut parts = [-1; 3];
+        for (t, p) in [
+            DEEPGEMM_MAJOR_VERSION,
+            DEEPGEMM_MINOR_VERSION,
+            DEEPGEMM_PATCH_LEVEL,
+        ]
+        .into_iter()
+        .zip(parts.iter_mut())
+        {
+            assert_eq!(get(t, p), DEEPGEMM_STATUS_SUCCESS);
+        }
+        assert_eq!(parts[0] * 10_000 + parts[1] * 100 + parts[2], version);
+        let mut v = 7;
+        assert_eq!(get(3, &mut v), DEEPGEMM_STATUS_INVALID_VALUE);
+        assert_eq!(get(-1, &mut v), DEEPGEMM_STATUS_INVALID_VALUE);
+        assert_eq!(v, 7, "not written on failure");
+        assert_eq!(
+            get(DEEPGEMM_MAJOR_VERSION, null_mut()),
+            DEEPGEMM_STATUS_INVALID_VALUE
+        );
+    }
+}

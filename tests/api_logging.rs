@@ -98,7 +98,111 @@ fn rejected_calls_are_logged_with_function_and_reason() {
         deepgemmLtLoggerOpenFile(std::ptr::null()),
         DEEPGEMM_STATUS_SUCCESS
     );
+
+    masks_callbacks_c_streams_and_force_disable(&dir);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lines the callback received: (level, function, message).
+static RECEIVED: std::sync::Mutex<Vec<(i32, String, String)>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn record(
+    level: i32,
+    func: *const std::ffi::c_char,
+    msg: *const std::ffi::c_char,
+) {
+    // SAFETY: the library passes two NUL-terminated strings valid during the call.
+    let s = |p| {
+        unsafe { std::ffi::CStr::from_ptr(p) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    RECEIVED.lock().unwrap().push((level, s(func), s(msg)));
+}
+
+fn received() -> Vec<(i32, String, String)> {
+    std::mem::take(&mut *RECEIVED.lock().unwrap())
+}
+
+/// One rejected call (an Error line) and one accepted call (an Api line).
+fn error_and_api_calls() {
+    assert_eq!(
+        deepgemmLtMatmulDescCreate(std::ptr::null_mut(), 68, 0),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    Obj::Layout(layout(0, 2, 2, 2)).destroy();
+}
+
+/// deepgemmLtLoggerSetMask, SetCallback, SetFile and ForceDisable (the last: it is for good).
+fn masks_callbacks_c_streams_and_force_disable(dir: &std::path::Path) {
+    // The callback takes every line while set; the mask picks levels one by one.
+    assert_eq!(
+        deepgemmLtLoggerSetCallback(Some(record)),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(deepgemmLtLoggerSetMask(16), DEEPGEMM_STATUS_SUCCESS); // Api only
+    error_and_api_calls();
+    let got = received();
+    assert!(got.iter().all(|(l, _, _)| *l == 5), "{got:?}");
+    assert!(
+        got.iter()
+            .any(|(_, f, m)| f == "deepgemmLtMatrixLayoutCreate" && m == "called"),
+        "{got:?}"
+    );
+    assert_eq!(deepgemmLtLoggerSetMask(1), DEEPGEMM_STATUS_SUCCESS); // Error only
+    received(); // SetMask's own Api line, logged while the mask was still 16
+    error_and_api_calls();
+    let got = received();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(
+        (got[0].0, got[0].1.as_str()),
+        (1, "deepgemmLtMatmulDescCreate")
+    );
+    assert!(got[0].2.contains("matmulDesc is NULL"), "{got:?}");
+    // Masks outside 0..=31 are refused (and logged, to the callback) and change nothing.
+    for bad in [-1, 32, 64] {
+        assert_eq!(deepgemmLtLoggerSetMask(bad), DEEPGEMM_STATUS_INVALID_VALUE);
+    }
+    let got = received();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(
+        got.iter()
+            .all(|(l, f, _)| *l == 1 && f == "deepgemmLtLoggerSetMask")
+    );
+
+    // NULL callback: back to the sink, here a C stream of the caller's.
+    assert_eq!(deepgemmLtLoggerSetCallback(None), DEEPGEMM_STATUS_SUCCESS);
+    let path = dir.join("cfile.txt");
+    let cpath = CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a plain fopen / fclose pair of the C library around the library's writes.
+    let file = unsafe { libc::fopen(cpath.as_ptr(), c"w".as_ptr()) };
+    assert!(!file.is_null());
+    assert_eq!(deepgemmLtLoggerSetFile(file), DEEPGEMM_STATUS_SUCCESS);
+    error_and_api_calls();
+    assert_eq!(
+        deepgemmLtLoggerSetFile(std::ptr::null_mut()),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    // SAFETY: the stream opened above; the library no longer holds it.
+    assert_eq!(unsafe { libc::fclose(file) }, 0);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("[Error][deepgemmLtMatmulDescCreate]"),
+        "{text}"
+    );
+    assert!(received().is_empty());
+
+    // ForceDisable: nothing more, whatever is asked later (which still succeeds).
+    assert_eq!(
+        deepgemmLtLoggerSetCallback(Some(record)),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(deepgemmLtLoggerForceDisable(), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(deepgemmLtLoggerSetMask(31), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(deepgemmLtLoggerSetLevel(5), DEEPGEMM_STATUS_SUCCESS);
+    error_and_api_calls();
+    assert!(received().is_empty());
 }
 
 /// A 64^3 bf16 TN matmul on a recording handle, with the heuristic's algo, then with NULL.

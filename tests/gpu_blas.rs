@@ -173,6 +173,81 @@ fn gemm_ex_math_mode() {
     g.finish();
 }
 
+/// deepgemmSgemm and deepgemmSgemmStridedBatched (session 54): exact fp32 under the default
+/// math mode and TF32 under TF32_TENSOR_OP_MATH (checked at each one's tolerance), every
+/// transpose, tail shapes, padded leading dimensions, beta != 0 and beta = 0 over a NaN C,
+/// device scalars, batches of 3 with padded strides.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn sgemm_matches_the_reference() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("sgemm");
+    let shapes = [
+        (1u64, 1u64, 1u64),
+        (17, 129, 64),
+        (127, 3, 255),
+        (256, 384, 1000),
+    ];
+    for (mode, tf32) in [
+        (DEEPGEMM_DEFAULT_MATH, false),
+        (DEEPGEMM_TF32_TENSOR_OP_MATH, true),
+    ] {
+        h.set_math_mode(mode).unwrap_or_else(|e| panic!("{e}"));
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, &(m, n, k)) in shapes.iter().enumerate() {
+                for strided in [false, true] {
+                    let mut s = ex_spec(DType::F32, DType::F32, tf32, tr, m, n, k);
+                    s.pad = [(i as u64) % 3, (j as u64) % 2, 0, 0];
+                    if strided {
+                        s.batch = 3;
+                        s.batch_pad = [5, 0, 0, 7];
+                    }
+                    match (i + j) % 3 {
+                        0 => {
+                            s.beta = 0.0;
+                            s.c_nan = true;
+                        }
+                        1 => {
+                            s.alpha = -0.75;
+                            s.beta = 0.5;
+                        }
+                        _ => {
+                            s.alpha = 1.25;
+                            s.beta = -1.0;
+                            s.device_scalars = true;
+                        }
+                    }
+                    let r = (|| {
+                        h.set_stream(env.stream.raw())?;
+                        h.set_device_scalars(s.device_scalars)?;
+                        let prep = Prepared::new(&s, &mut g.rng, true)?;
+                        let c = prep.new_output()?;
+                        let args = prep.args(&c, None, env.stream.raw());
+                        blas::sgemm(
+                            &h,
+                            &s,
+                            strided,
+                            args.alpha,
+                            args.beta,
+                            [args.a, args.b, c.ptr],
+                        )?;
+                        env.stream.synchronize()?;
+                        Ok(prep.check_full(&c.download()?))
+                    })();
+                    let what = if strided {
+                        "SgemmStridedBatched"
+                    } else {
+                        "Sgemm"
+                    };
+                    g.record(&s, &format!("{what} math {mode}"), r);
+                }
+            }
+        }
+    }
+    g.finish();
+}
+
 /// GemmStridedBatchedEx: batch counts 1, 3 and 7, strides equal to and larger than the
 /// matrices, every type and transpose.
 #[test]

@@ -62,6 +62,41 @@ static void versions_and_strings(void) {
     CHECK(strcmp(deepgemmLtGetStatusString(1), deepgemmGetStatusString(1)) == 0);
 }
 
+static void properties(void) {
+    int major = -1, minor = -1, patch = -1;
+    CHECK_STATUS(deepgemmLtGetProperty(DEEPGEMM_MAJOR_VERSION, &major), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtGetProperty(DEEPGEMM_MINOR_VERSION, &minor), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmGetProperty(DEEPGEMM_PATCH_LEVEL, &patch), DEEPGEMM_STATUS_SUCCESS);
+    CHECK(major == DEEPGEMM_VERSION_MAJOR && minor == DEEPGEMM_VERSION_MINOR &&
+          patch == DEEPGEMM_VERSION_PATCH);
+    CHECK_STATUS(deepgemmGetProperty(3, &major), DEEPGEMM_STATUS_INVALID_VALUE);
+}
+
+/* The logger callback from C: what it received. */
+static int logged_level = 0;
+static char logged_function[128];
+
+static void on_log(int32_t level, const char *function, const char *message) {
+    (void)message;
+    logged_level = level;
+    snprintf(logged_function, sizeof logged_function, "%s", function);
+}
+
+static void logger(void) {
+    deepgemmLtLoggerCallback_t cb = on_log;
+    CHECK_STATUS(deepgemmLtLoggerSetCallback(cb), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtLoggerSetMask(1), DEEPGEMM_STATUS_SUCCESS); /* errors only */
+    CHECK_STATUS(deepgemmLtMatmulDescCreate(NULL, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK(logged_level == 1 && strcmp(logged_function, "deepgemmLtMatmulDescCreate") == 0);
+    CHECK_STATUS(deepgemmLtLoggerSetMask(32), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtLoggerSetCallback(NULL), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtLoggerSetMask(0), DEEPGEMM_STATUS_SUCCESS);
+    /* A C stream of the caller's (nothing is written at mask 0), then stderr again. */
+    CHECK_STATUS(deepgemmLtLoggerSetFile(stdout), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtLoggerSetFile(NULL), DEEPGEMM_STATUS_SUCCESS);
+}
+
 static void matmul_desc(void) {
     deepgemmLtMatmulDesc_t desc = NULL;
     CHECK_STATUS(deepgemmLtMatmulDescCreate(&desc, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
@@ -323,6 +358,8 @@ static void handles(void) {
 int main(void) {
     CHECK_STATUS(deepgemmLtLoggerSetLevel(0), DEEPGEMM_STATUS_SUCCESS);
     versions_and_strings();
+    properties();
+    logger();
     matmul_desc();
     layout_and_preference();
     handles();

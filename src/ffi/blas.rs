@@ -282,3 +282,114 @@ pub extern "C" fn deepgemmGemmStridedBatchedEx(
         gemm_ex(handle, &x, alpha, A, B, beta, C)
     })
 }
+
+/// cublasSgemm: fp32 C = alpha * op(A) op(B) + beta * C, as deepgemmGemmEx with every type
+/// DEEPGEMM_R_32F, DEEPGEMM_COMPUTE_32F and DEEPGEMM_GEMM_DEFAULT: exact fp32 unless the
+/// handle's math mode is DEEPGEMM_TF32_TENSOR_OP_MATH (then TF32 tensor cores, as cuBLAS).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmSgemm(
+    handle: deepgemmHandle_t,
+    transa: deepgemmOperation_t,
+    transb: deepgemmOperation_t,
+    m: i32,
+    n: i32,
+    k: i32,
+    alpha: *const f32,
+    A: *const f32,
+    lda: i32,
+    B: *const f32,
+    ldb: i32,
+    beta: *const f32,
+    C: *mut f32,
+    ldc: i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSgemm", || {
+        let x = sgemm_args(transa, transb, [m, n, k], [lda, ldb, ldc], [0; 3], 1);
+        gemm_ex(
+            handle,
+            &x,
+            alpha.cast(),
+            A.cast(),
+            B.cast(),
+            beta.cast(),
+            C.cast(),
+        )
+    })
+}
+
+/// cublasSgemmStridedBatched: deepgemmSgemm over `batchCount` matrices each, matrix i of A at
+/// A + i * strideA elements (likewise B, C). batchCount < 0: INVALID_VALUE; 0: SUCCESS, nothing
+/// done.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmSgemmStridedBatched(
+    handle: deepgemmHandle_t,
+    transa: deepgemmOperation_t,
+    transb: deepgemmOperation_t,
+    m: i32,
+    n: i32,
+    k: i32,
+    alpha: *const f32,
+    A: *const f32,
+    lda: i32,
+    strideA: i64,
+    B: *const f32,
+    ldb: i32,
+    strideB: i64,
+    beta: *const f32,
+    C: *mut f32,
+    ldc: i32,
+    strideC: i64,
+    batchCount: i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSgemmStridedBatched", || {
+        let x = sgemm_args(
+            transa,
+            transb,
+            [m, n, k],
+            [lda, ldb, ldc],
+            [strideA, strideB, strideC],
+            batchCount,
+        );
+        gemm_ex(
+            handle,
+            &x,
+            alpha.cast(),
+            A.cast(),
+            B.cast(),
+            beta.cast(),
+            C.cast(),
+        )
+    })
+}
+
+/// The GemmEx arguments of an Sgemm call: fp32 everywhere, COMPUTE_32F, the default algo.
+fn sgemm_args(
+    transa: i32,
+    transb: i32,
+    [m, n, k]: [i32; 3],
+    [lda, ldb, ldc]: [i32; 3],
+    [stride_a, stride_b, stride_c]: [i64; 3],
+    batch: i32,
+) -> GemmExArgs {
+    GemmExArgs {
+        transa,
+        transb,
+        m,
+        n,
+        k,
+        a_type: DEEPGEMM_R_32F,
+        lda,
+        stride_a,
+        b_type: DEEPGEMM_R_32F,
+        ldb,
+        stride_b,
+        c_type: DEEPGEMM_R_32F,
+        ldc,
+        stride_c,
+        batch,
+        compute_type: DEEPGEMM_COMPUTE_32F,
+        algo: DEEPGEMM_GEMM_DEFAULT,
+    }
+}

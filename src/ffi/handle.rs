@@ -44,6 +44,40 @@ pub extern "C" fn deepgemmGetVersion(version: *mut i32) -> deepgemmStatus_t {
     ffi_boundary("deepgemmGetVersion", || write_out(version, VERSION as i32))
 }
 
+fn property(kind: deepgemmLibraryPropertyType_t, value: *mut i32) -> crate::Result<()> {
+    let v = match kind {
+        DEEPGEMM_MAJOR_VERSION => api::VERSION_MAJOR,
+        DEEPGEMM_MINOR_VERSION => api::VERSION_MINOR,
+        DEEPGEMM_PATCH_LEVEL => api::VERSION_PATCH,
+        _ => {
+            return Err(crate::invalid!(
+                "library property {kind} (0 major, 1 minor, 2 patch)"
+            ));
+        }
+    };
+    write_out(value, v as i32)
+}
+
+/// cublasLtGetProperty: the library's major version (DEEPGEMM_MAJOR_VERSION), minor version
+/// (DEEPGEMM_MINOR_VERSION) or patch level (DEEPGEMM_PATCH_LEVEL) into `*value`; another
+/// `type` or a NULL `value`: INVALID_VALUE.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtGetProperty(
+    r#type: deepgemmLibraryPropertyType_t,
+    value: *mut i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtGetProperty", || property(r#type, value))
+}
+
+/// cublasGetProperty: as deepgemmLtGetProperty.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetProperty(
+    r#type: deepgemmLibraryPropertyType_t,
+    value: *mut i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetProperty", || property(r#type, value))
+}
+
 fn status_name(status: i32) -> *const c_char {
     deepgemmStatus_t::from_i32(status)
         .map(|s| s.name())

@@ -42,3 +42,58 @@ pub extern "C" fn deepgemmLtLoggerOpenFile(logFile: *const c_char) -> deepgemmSt
         }
     })
 }
+
+/// cublasLtLoggerSetMask: turns levels on one by one (1 Error, 2 Trace, 4 Hints, 8 Info, 16
+/// API trace; any sum, 0 off), overriding DEEPGEMM_LOG_MASK / DEEPGEMM_LOG_LEVEL. Other values:
+/// INVALID_VALUE.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtLoggerSetMask(mask: i32) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtLoggerSetMask", || {
+        if log::set_mask(mask) {
+            Ok(())
+        } else {
+            Err(invalid!("log mask {mask} (0..=31)"))
+        }
+    })
+}
+
+/// cublasLtLoggerForceDisable: no more logging in this process. Later SetLevel / SetMask /
+/// OpenFile / SetFile / SetCallback calls still return SUCCESS but change nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtLoggerForceDisable() -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtLoggerForceDisable", || {
+        log::force_disable();
+        Ok(())
+    })
+}
+
+/// cublasLtLoggerCallback_t: called with the level (1 Error ... 5 API trace), the function
+/// that logs and the message, both NUL-terminated and valid only during the call.
+#[allow(non_camel_case_types, non_snake_case)]
+pub type deepgemmLtLoggerCallback_t = Option<
+    unsafe extern "C" fn(logLevel: i32, functionName: *const c_char, message: *const c_char),
+>;
+
+/// cublasLtLoggerSetCallback: every enabled message goes to `callback` instead of the log
+/// file or stderr; NULL sends them back there. The callback runs on the thread that logs
+/// (any of the caller's threads), with no lock of the library held, so it may call the
+/// library; it must not unwind.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtLoggerSetCallback(
+    callback: deepgemmLtLoggerCallback_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtLoggerSetCallback", || {
+        log::set_callback(callback);
+        Ok(())
+    })
+}
+
+/// cublasLtLoggerSetFile: appends the log to the caller's open stream `file` (a FILE*, e.g.
+/// stdout), which must stay open while the library may log; NULL sends it back to stderr.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtLoggerSetFile(file: *mut libc::FILE) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtLoggerSetFile", || {
+        log::set_c_file(file);
+        Ok(())
+    })
+}

@@ -178,6 +178,12 @@ pub const DEEPGEMM_OP_T: deepgemmOperation_t = 1;
 pub const DEEPGEMM_OP_C: deepgemmOperation_t = 2;
 pub const DEEPGEMM_OP_CONJG: deepgemmOperation_t = 3;
 
+/// libraryPropertyType (library_types.h): which part of the version GetProperty reads.
+pub type deepgemmLibraryPropertyType_t = i32;
+pub const DEEPGEMM_MAJOR_VERSION: deepgemmLibraryPropertyType_t = 0;
+pub const DEEPGEMM_MINOR_VERSION: deepgemmLibraryPropertyType_t = 1;
+pub const DEEPGEMM_PATCH_LEVEL: deepgemmLibraryPropertyType_t = 2;
+
 /// cublasMath_t: the handle API's math mode (deepgemmSetMathMode).
 pub type deepgemmMath_t = i32;
 pub const DEEPGEMM_DEFAULT_MATH: deepgemmMath_t = 0;

@@ -184,3 +184,72 @@ pub fn gemm_ex_as(
         s,
     )
 }
+
+/// `spec` (fp32 in and out, in place, column-major) through deepgemmSgemm, or
+/// deepgemmSgemmStridedBatched when `strided`, with C's buffer as D.
+pub fn sgemm(
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    strided: bool,
+    alpha: *const c_void,
+    beta: *const c_void,
+    [a, b, c]: [u64; 3],
+) -> Result<(), String> {
+    if spec.ab != super::host::DType::F32 || spec.cd != super::host::DType::F32 {
+        return Err(format!("Sgemm is fp32 in and out: {spec}"));
+    }
+    if !spec.in_place
+        || spec.order.iter().any(|&o| o != Order::Col)
+        || spec.epi != super::host::Epi::Default
+        || (!strided && spec.batch != 1)
+    {
+        return Err(format!("not expressible with Sgemm: {spec}"));
+    }
+    let (ga, gb, gc) = (spec.geom(A), spec.geom(B), spec.geom(C));
+    let op = |t: bool| if t { DEEPGEMM_OP_T } else { DEEPGEMM_OP_N };
+    let (m, n, k) = (
+        i32_of("m", spec.m)?,
+        i32_of("n", spec.n)?,
+        i32_of("k", spec.k)?,
+    );
+    let (lda, ldb, ldc) = (
+        i32_of("lda", ga.ld)?,
+        i32_of("ldb", gb.ld)?,
+        i32_of("ldc", gc.ld)?,
+    );
+    let (alpha, beta) = (alpha.cast::<f32>(), beta.cast::<f32>());
+    let (a, b, c) = (a as *const f32, b as *const f32, c as *mut f32);
+    let (ta, tb) = (op(spec.trans_a), op(spec.trans_b));
+    let s = if strided {
+        deepgemmSgemmStridedBatched(
+            h.0,
+            ta,
+            tb,
+            m,
+            n,
+            k,
+            alpha,
+            a,
+            lda,
+            ga.batch_stride as i64,
+            b,
+            ldb,
+            gb.batch_stride as i64,
+            beta,
+            c,
+            ldc,
+            gc.batch_stride as i64,
+            i32_of("batchCount", spec.batch)?,
+        )
+    } else {
+        deepgemmSgemm(h.0, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    };
+    check(
+        if strided {
+            "deepgemmSgemmStridedBatched"
+        } else {
+            "deepgemmSgemm"
+        },
+        s,
+    )
+}
