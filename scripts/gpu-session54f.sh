@@ -31,6 +31,11 @@ for sh in 17000x128256x256 17000x32768x256; do
     DEEPGEMM_CLUSTER=2 bench c2-NN-$sh $Q --layout NN --shape $sh
     DEEPGEMM_CLUSTER=2 DEEPGEMM_GROUP_M=4096 bench c2g-NN-$sh $Q --layout NN --shape $sh
 done
+# deepgemmSgemm / SgemmStridedBatched (session 54, CPU-tested only): exact fp32 and TF32.
+# Predicted: all pass.
+timeout 120 .gpu/tests/gpu_blas --ignored --test-threads=1 sgemm >"$OUT/gpu_blas-sgemm.txt" 2>&1
+echo "== gpu_blas sgemm rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas-sgemm.txt")"
+grep -m5 -E "FAIL|panicked" "$OUT/gpu_blas-sgemm.txt"
 # Host overhead (issue 4): per-call CPU time of a 64x64x64 loop, deepgemm and cuBLASLt
 # (last measured in session 4, at 18179ae).
 timeout 120 "$B" --host-overhead >"$OUT/host-overhead.txt" 2>&1; echo "== host-overhead rc=$?"; tail -8 "$OUT/host-overhead.txt"
