@@ -1018,9 +1018,10 @@ size_t deepgemmLtGetVersion(void);
 enum deepgemmStatus_t deepgemmGetVersion(int32_t *version);
 
 /**
- * cublasLtGetProperty: the library's major version (DEEPGEMM_MAJOR_VERSION), minor version
- * (DEEPGEMM_MINOR_VERSION) or patch level (DEEPGEMM_PATCH_LEVEL) into `*value`; another
- * `type` or a NULL `value`: INVALID_VALUE.
+ * cublasLtGetProperty: the library's major version (selector DEEPGEMM_MAJOR_VERSION = 0),
+ * minor version (DEEPGEMM_MINOR_VERSION = 1) or patch level (DEEPGEMM_PATCH_LEVEL = 2) into
+ * `*value`; another `type` or a NULL `value`: INVALID_VALUE. (The selectors are not the
+ * DEEPGEMM_VERSION_MAJOR / _MINOR / _PATCH macros, which are the version's numbers.)
  */
 enum deepgemmStatus_t deepgemmLtGetProperty(deepgemmLibraryPropertyType_t type, int32_t *value);
 
@@ -1077,15 +1078,17 @@ enum deepgemmStatus_t deepgemmLtLoggerSetMask(int32_t mask);
 
 /**
  * cublasLtLoggerForceDisable: no more logging in this process. Later SetLevel / SetMask /
- * OpenFile / SetFile / SetCallback calls still return SUCCESS but change nothing.
+ * OpenFile / SetFile / SetCallback calls are checked and return as before, but nothing is
+ * logged.
  */
 enum deepgemmStatus_t deepgemmLtLoggerForceDisable(void);
 
 /**
  * cublasLtLoggerSetCallback: every enabled message goes to `callback` instead of the log
  * file or stderr; NULL sends them back there. The callback runs on the thread that logs
- * (any of the caller's threads), with no lock of the library held, so it may call the
- * library; it must not unwind.
+ * (any of the caller's threads), possibly while the library holds internal locks: it must
+ * not call deepgemm (what deepgemm logs from inside it goes to the file or stderr) and must
+ * not unwind. Replacing the callback does not wait for calls already inside the old one.
  */
 enum deepgemmStatus_t deepgemmLtLoggerSetCallback(deepgemmLtLoggerCallback_t callback);
 

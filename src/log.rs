@@ -57,6 +57,11 @@ static FORCED_OFF: AtomicBool = AtomicBool::new(false);
 /// The caller's callback (`set_callback`) as an address; 0 for none.
 static CALLBACK: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// This thread is inside the caller's callback.
+    static IN_CALLBACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// cuBLASLt's cublasLtLoggerCallback_t: (level, function name, message), both strings
 /// NUL-terminated and valid only during the call.
 pub type Callback = unsafe extern "C" fn(i32, *const c_char, *const c_char);
@@ -82,15 +87,27 @@ fn mask_of_level(level: i32) -> i32 {
 }
 
 fn mask_from_env() -> i32 {
-    let read = |name: &str| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.trim().parse::<i32>().ok())
-    };
-    if let Some(m) = read("DEEPGEMM_LOG_MASK") {
-        return m.clamp(0, MAX_MASK);
+    let var = |name: &str| std::env::var(name).ok();
+    mask_of(
+        var("DEEPGEMM_LOG_MASK").as_deref(),
+        var("DEEPGEMM_LOG_LEVEL").as_deref(),
+    )
+}
+
+/// The mask the environment's DEEPGEMM_LOG_MASK and DEEPGEMM_LOG_LEVEL ask for: the mask when
+/// it is a number in 0..=31, else the level's (clamped to 0..=5; 0 when unset or not a
+/// number).
+fn mask_of(mask: Option<&str>, level: Option<&str>) -> i32 {
+    let num = |v: Option<&str>| v.and_then(|v| v.trim().parse::<i32>().ok());
+    match num(mask) {
+        Some(m) if (0..=MAX_MASK).contains(&m) => m,
+        _ => mask_of_level(num(level).unwrap_or(0)),
     }
-    mask_of_level(read("DEEPGEMM_LOG_LEVEL").unwrap_or(0))
+}
+
+/// The highest level a mask enables (0 = none).
+fn level_of_mask(mask: i32) -> i32 {
+    32 - (mask.clamp(0, MAX_MASK) as u32).leading_zeros() as i32
 }
 
 fn open_from_env() -> Option<File> {
@@ -124,7 +141,7 @@ pub fn mask() -> i32 {
 
 /// The highest level the mask enables (0 = off).
 pub fn level() -> i32 {
-    32 - (mask() as u32).leading_zeros() as i32
+    level_of_mask(mask())
 }
 
 /// Sets the level (levels 1 to `level` on); values outside 0..=5 are rejected (returns
@@ -147,14 +164,16 @@ pub fn set_mask(mask: i32) -> bool {
     true
 }
 
-/// Turns the log off for the rest of the process: later levels, masks, files and callbacks
-/// are accepted and have no effect (cublasLtLoggerForceDisable).
+/// Turns the log off for the rest of the process (cublasLtLoggerForceDisable): later levels,
+/// masks, files and callbacks are checked and kept as before, but nothing is logged.
 pub fn force_disable() {
     FORCED_OFF.store(true, Ordering::Relaxed);
 }
 
 /// Sends every line to `callback` instead of the file or stderr (`None`: back to them). The
-/// callback runs on the thread that logs, with no lock of the library held.
+/// callback runs on the thread that logs, possibly while the library holds internal locks;
+/// lines the library logs while that thread is inside the callback go to the file or stderr.
+/// A call already inside the old callback is not waited for.
 pub fn set_callback(callback: Option<Callback>) {
     CALLBACK.store(callback.map_or(0, |f| f as usize), Ordering::Release);
 }
@@ -201,12 +220,17 @@ pub fn write(level: Level, func: &str, msg: fmt::Arguments<'_>) {
     if !enabled(level) {
         return;
     }
-    if let Some(cb) = callback() {
+    // A message logged from inside the callback (the callback called the library) goes to
+    // the file or stderr: calling back again would recurse without end.
+    let cb = callback().filter(|_| !IN_CALLBACK.with(|c| c.get()));
+    if let Some(cb) = cb {
         // C strings cannot hold NUL: any inside is dropped.
         let c = |s: String| CString::new(s.replace('\0', "")).unwrap_or_default();
         let (f, m) = (c(func.to_string()), c(msg.to_string()));
+        IN_CALLBACK.with(|c| c.set(true));
         // SAFETY: the caller's callback, with two NUL-terminated strings that outlive the call.
         unsafe { cb(level as i32, f.as_ptr(), m.as_ptr()) };
+        IN_CALLBACK.with(|c| c.set(false));
         return;
     }
     let line = format!(
@@ -337,10 +361,27 @@ mod tests {
             (0..=5).map(mask_of_level).collect::<Vec<_>>(),
             [0, 1, 3, 7, 15, 31]
         );
-        // `level` of a mask is its highest bit.
+        // A mask's level is its highest bit.
         for (m, l) in [(0, 0), (1, 1), (2, 2), (5, 3), (16, 5), (31, 5)] {
-            assert_eq!(32 - (m as u32).leading_zeros() as i32, l, "mask {m}");
+            assert_eq!(level_of_mask(m), l, "mask {m}");
         }
+        for l in 0..=5 {
+            assert_eq!(level_of_mask(mask_of_level(l)), l);
+        }
+    }
+
+    #[test]
+    fn the_environment_mask_wins_when_valid() {
+        assert_eq!(mask_of(None, None), 0);
+        assert_eq!(mask_of(None, Some("3")), 7);
+        assert_eq!(mask_of(None, Some("9")), 31, "levels clamp");
+        assert_eq!(mask_of(None, Some("x")), 0);
+        assert_eq!(mask_of(Some("16"), Some("1")), 16);
+        assert_eq!(mask_of(Some(" 0 "), Some("5")), 0);
+        // Masks outside 0..=31 (as SetMask refuses them) leave the level's.
+        assert_eq!(mask_of(Some("33"), Some("1")), 1);
+        assert_eq!(mask_of(Some("-1"), None), 0);
+        assert_eq!(mask_of(Some("x"), Some("2")), 3);
     }
 
     #[test]

@@ -120,6 +120,18 @@ unsafe extern "C" fn record(
     RECEIVED.lock().unwrap().push((level, s(func), s(msg)));
 }
 
+/// `record`, then a call into the library from inside the callback.
+unsafe extern "C" fn record_and_reenter(
+    level: i32,
+    func: *const std::ffi::c_char,
+    msg: *const std::ffi::c_char,
+) {
+    // SAFETY: as `record`.
+    unsafe { record(level, func, msg) };
+    let mut v = 0;
+    assert_eq!(deepgemmGetVersion(&mut v), DEEPGEMM_STATUS_SUCCESS);
+}
+
 fn received() -> Vec<(i32, String, String)> {
     std::mem::take(&mut *RECEIVED.lock().unwrap())
 }
@@ -169,6 +181,31 @@ fn masks_callbacks_c_streams_and_force_disable(dir: &std::path::Path) {
         got.iter()
             .all(|(l, f, _)| *l == 1 && f == "deepgemmLtLoggerSetMask")
     );
+
+    // A callback that calls the library: what that inner call logs goes to the sink (here
+    // a file), not back into the callback (which would recurse without end).
+    let inner = dir.join("inner.txt");
+    let cinner = CString::new(inner.to_str().unwrap()).unwrap();
+    assert_eq!(
+        deepgemmLtLoggerOpenFile(cinner.as_ptr()),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        deepgemmLtLoggerSetCallback(Some(record_and_reenter)),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(deepgemmLtLoggerSetMask(16), DEEPGEMM_STATUS_SUCCESS);
+    received();
+    let mut v = 0;
+    assert_eq!(deepgemmGetVersion(&mut v), DEEPGEMM_STATUS_SUCCESS);
+    let got = received();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, "deepgemmGetVersion");
+    let text = std::fs::read_to_string(&inner).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("[Api][deepgemmGetVersion] called"), "{text}");
+    assert_eq!(deepgemmLtLoggerSetMask(1), DEEPGEMM_STATUS_SUCCESS);
+    received();
 
     // NULL callback: back to the sink, here a C stream of the caller's.
     assert_eq!(deepgemmLtLoggerSetCallback(None), DEEPGEMM_STATUS_SUCCESS);

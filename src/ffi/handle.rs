@@ -58,9 +58,10 @@ fn property(kind: deepgemmLibraryPropertyType_t, value: *mut i32) -> crate::Resu
     write_out(value, v as i32)
 }
 
-/// cublasLtGetProperty: the library's major version (DEEPGEMM_MAJOR_VERSION), minor version
-/// (DEEPGEMM_MINOR_VERSION) or patch level (DEEPGEMM_PATCH_LEVEL) into `*value`; another
-/// `type` or a NULL `value`: INVALID_VALUE.
+/// cublasLtGetProperty: the library's major version (selector DEEPGEMM_MAJOR_VERSION = 0),
+/// minor version (DEEPGEMM_MINOR_VERSION = 1) or patch level (DEEPGEMM_PATCH_LEVEL = 2) into
+/// `*value`; another `type` or a NULL `value`: INVALID_VALUE. (The selectors are not the
+/// DEEPGEMM_VERSION_MAJOR / _MINOR / _PATCH macros, which are the version's numbers.)
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmLtGetProperty(
     r#type: deepgemmLibraryPropertyType_t,

@@ -58,7 +58,8 @@ pub extern "C" fn deepgemmLtLoggerSetMask(mask: i32) -> deepgemmStatus_t {
 }
 
 /// cublasLtLoggerForceDisable: no more logging in this process. Later SetLevel / SetMask /
-/// OpenFile / SetFile / SetCallback calls still return SUCCESS but change nothing.
+/// OpenFile / SetFile / SetCallback calls are checked and return as before, but nothing is
+/// logged.
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmLtLoggerForceDisable() -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtLoggerForceDisable", || {
@@ -76,8 +77,9 @@ pub type deepgemmLtLoggerCallback_t = Option<
 
 /// cublasLtLoggerSetCallback: every enabled message goes to `callback` instead of the log
 /// file or stderr; NULL sends them back there. The callback runs on the thread that logs
-/// (any of the caller's threads), with no lock of the library held, so it may call the
-/// library; it must not unwind.
+/// (any of the caller's threads), possibly while the library holds internal locks: it must
+/// not call deepgemm (what deepgemm logs from inside it goes to the file or stderr) and must
+/// not unwind. Replacing the callback does not wait for calls already inside the old one.
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmLtLoggerSetCallback(
     callback: deepgemmLtLoggerCallback_t,
