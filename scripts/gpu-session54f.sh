@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 54 (its GPU time spent), one call (~3 min; pack main, carry a devcache):
+# Prepared in session 54 (its GPU time spent), one call (~8 min; pack main, carry a devcache):
 # does walking whole tile columns beat the default 16-row L2 group where a batch's A fits in the
 # L2 and its B does not (B then streams from DRAM once per 16-row group instead of once)?
 # `54e` (H100): 17000x128256x256 NN 4.40 ms at 16 rows, 4.05 at 64, 3.77 at 512 (cuBLASLt
@@ -11,7 +11,7 @@
 # ~0.3%); `ctl` shapes identical with the switch (the rule leaves them), the 4096 column telling
 # whether the rule's bounds leave anything out. If it holds, turn the switch on by default.
 #     here:  bash scripts/gpu-pack.sh
-#     there: timeout 480 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
+#     there: timeout 590 bash scripts/gpu-session54f.sh; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 Q="--no-cublas --check none --iters 10 --warmup 2"
@@ -23,6 +23,15 @@ for s in "NN 17000x128256x256 rule" "TN 17000x128256x256 rule" "TN 4096x65536x51
     bench d-$1-$2 $Q --layout $1 --shape $2
     DEEPGEMM_WALK_COLUMNS=1 bench w-$1-$2 $Q --layout $1 --shape $2
     DEEPGEMM_GROUP_M=4096 bench g-$1-$2 $Q --layout $1 --shape $2
+done
+# Out of sample: 24 fresh shapes the rule takes and 12 it leaves (scripts/shapes/walk-54-*),
+# default and switch alternating, two rounds. Predicted: `rule` geomean 0.90-0.97 of the
+# default's time, `ctl` 1.00 +- noise.
+for r in 1 2; do
+    for set in rule ctl; do
+        bench walk-$set-d$r $Q --shapes scripts/shapes/walk-54-$set.txt
+        DEEPGEMM_WALK_COLUMNS=1 bench walk-$set-w$r $Q --shapes scripts/shapes/walk-54-$set.txt
+    done
 done
 # Clusters of 2 x 1 walk row pairs, so 16 groups of them cover 32 tile rows: `54e` had NN
 # 17000x32768x256 at 0.835 ms on c2x1 against 0.956 unclustered (B, 16.8 MB, should fit in L2,
