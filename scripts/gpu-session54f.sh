@@ -15,6 +15,14 @@
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 Q="--no-cublas --check none --iters 10 --warmup 2"
+# deepgemmSgemm / SgemmStridedBatched (session 54, CPU-tested only): exact fp32 and TF32.
+# Predicted: all pass.
+timeout 120 .gpu/tests/gpu_blas --ignored --test-threads=1 sgemm >"$OUT/gpu_blas-sgemm.txt" 2>&1
+echo "== gpu_blas sgemm rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas-sgemm.txt")"
+grep -m5 -E "FAIL|panicked" "$OUT/gpu_blas-sgemm.txt"
+# Host overhead (issue 4): per-call CPU time of a 64x64x64 loop, deepgemm and cuBLASLt
+# (last measured in session 4, at 18179ae).
+timeout 120 "$B" --host-overhead >"$OUT/host-overhead.txt" 2>&1; echo "== host-overhead rc=$?"; tail -8 "$OUT/host-overhead.txt"
 for s in "NN 17000x128256x256 rule" "TN 17000x128256x256 rule" "TN 4096x65536x512 rule" \
     "TN 4100x65536x512 rule" "TN 3000x100000x256 rule" "TN 4096x24576x1536 rule" \
     "TN 8192x32768x1024 ctl" "TN 6144x50000x2048 ctl" "NN 17000x32768x256 ctl" \
@@ -40,14 +48,6 @@ for sh in 17000x128256x256 17000x32768x256; do
     DEEPGEMM_CLUSTER=2 bench c2-NN-$sh $Q --layout NN --shape $sh
     DEEPGEMM_CLUSTER=2 DEEPGEMM_GROUP_M=4096 bench c2g-NN-$sh $Q --layout NN --shape $sh
 done
-# deepgemmSgemm / SgemmStridedBatched (session 54, CPU-tested only): exact fp32 and TF32.
-# Predicted: all pass.
-timeout 120 .gpu/tests/gpu_blas --ignored --test-threads=1 sgemm >"$OUT/gpu_blas-sgemm.txt" 2>&1
-echo "== gpu_blas sgemm rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas-sgemm.txt")"
-grep -m5 -E "FAIL|panicked" "$OUT/gpu_blas-sgemm.txt"
-# Host overhead (issue 4): per-call CPU time of a 64x64x64 loop, deepgemm and cuBLASLt
-# (last measured in session 4, at 18179ae).
-timeout 120 "$B" --host-overhead >"$OUT/host-overhead.txt" 2>&1; echo "== host-overhead rc=$?"; tail -8 "$OUT/host-overhead.txt"
 # The rule against cuBLASLt on the short-k shapes it moves (10 launches, both libraries).
 DEEPGEMM_WALK_COLUMNS=1 bench w-lt --check none --iters 10 --warmup 2 --layout NN --shape 17000x128256x256 --shape 4096x65536x512
 finish
