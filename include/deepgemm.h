@@ -1031,6 +1031,20 @@ enum deepgemmStatus_t deepgemmLtGetProperty(deepgemmLibraryPropertyType_t type, 
 enum deepgemmStatus_t deepgemmGetProperty(deepgemmLibraryPropertyType_t type, int32_t *value);
 
 /**
+ * cublasLtHeuristicsCacheGetCapacity: how many problems' plan lists the process keeps
+ * (`plan::cache`, shared by every handle; 4096 unless DEEPGEMM_HEURISTICS_CACHE_CAPACITY or
+ * deepgemmLtHeuristicsCacheSetCapacity says otherwise) into `*capacity`.
+ */
+enum deepgemmStatus_t deepgemmLtHeuristicsCacheGetCapacity(size_t *capacity);
+
+/**
+ * cublasLtHeuristicsCacheSetCapacity: how many problems' plan lists the process keeps
+ * (rounded up to a multiple of 16); 0 keeps none, so every call plans again (~6-15 us of CPU
+ * time a call). Lowering it drops what is kept over the new bound.
+ */
+enum deepgemmStatus_t deepgemmLtHeuristicsCacheSetCapacity(size_t capacity);
+
+/**
  * The name of a status value, e.g. "DEEPGEMM_STATUS_INVALID_VALUE"; unknown values give
  * "DEEPGEMM_STATUS_UNKNOWN". The string is static: never free it.
  */

@@ -187,3 +187,33 @@ fn logger_level_is_validated() {
     }
     assert_eq!(deepgemmLoggerSetLevel(0), DEEPGEMM_STATUS_SUCCESS);
 }
+
+/// deepgemmLtHeuristicsCacheGetCapacity / SetCapacity: the process-wide plan cache's bound,
+/// read back as set (0 included), and a NULL out-pointer refused.
+#[test]
+fn heuristics_cache_capacity_round_trips() {
+    let mut before = 0usize;
+    assert_eq!(
+        deepgemmLtHeuristicsCacheGetCapacity(&mut before),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    if std::env::var_os("DEEPGEMM_HEURISTICS_CACHE_CAPACITY").is_none() {
+        assert_eq!(before, deepgemm::plan::cache::CAPACITY);
+    }
+    for c in [0usize, 1, 17, 1 << 20, before] {
+        assert_eq!(
+            deepgemmLtHeuristicsCacheSetCapacity(c),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        let mut got = usize::MAX;
+        assert_eq!(
+            deepgemmLtHeuristicsCacheGetCapacity(&mut got),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        assert_eq!(got, c);
+    }
+    assert_eq!(
+        deepgemmLtHeuristicsCacheGetCapacity(std::ptr::null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+}

@@ -79,6 +79,27 @@ pub extern "C" fn deepgemmGetProperty(
     ffi_boundary("deepgemmGetProperty", || property(r#type, value))
 }
 
+/// cublasLtHeuristicsCacheGetCapacity: how many problems' plan lists the process keeps
+/// (`plan::cache`, shared by every handle; 4096 unless DEEPGEMM_HEURISTICS_CACHE_CAPACITY or
+/// deepgemmLtHeuristicsCacheSetCapacity says otherwise) into `*capacity`.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtHeuristicsCacheGetCapacity(capacity: *mut usize) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtHeuristicsCacheGetCapacity", || {
+        write_out(capacity, crate::plan::cache::capacity())
+    })
+}
+
+/// cublasLtHeuristicsCacheSetCapacity: how many problems' plan lists the process keeps
+/// (rounded up to a multiple of 16); 0 keeps none, so every call plans again (~6-15 us of CPU
+/// time a call). Lowering it drops what is kept over the new bound.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmLtHeuristicsCacheSetCapacity(capacity: usize) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtHeuristicsCacheSetCapacity", || {
+        crate::plan::cache::set_capacity(capacity);
+        Ok(())
+    })
+}
+
 fn status_name(status: i32) -> *const c_char {
     deepgemmStatus_t::from_i32(status)
         .map(|s| s.name())

@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use once_cell::sync::Lazy;
 use parking_lot::RwLock;
@@ -210,16 +211,40 @@ type Shard = RwLock<HashMap<Key, Arc<Ranked>, BuildHasherDefault<FxHasher>>>;
 /// costs one re-plan each (a miss) if it does come back.
 pub struct PlanCache {
     shards: Vec<Shard>,
-    shard_capacity: usize,
+    /// Entries it may hold (`set_capacity`); 0: nothing is kept, every call plans.
+    capacity: AtomicUsize,
 }
 
 impl PlanCache {
-    /// A cache holding at most `capacity` entries (at least one per shard).
+    /// A cache holding at most `capacity` entries (rounded up to a whole number a shard); 0
+    /// keeps none.
     pub fn new(capacity: usize) -> PlanCache {
         PlanCache {
             shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
-            shard_capacity: capacity.div_ceil(SHARDS).max(1),
+            capacity: AtomicUsize::new(capacity),
         }
+    }
+
+    /// The entries it may hold, as set.
+    pub fn capacity(&self) -> usize {
+        self.capacity.load(Ordering::Relaxed)
+    }
+
+    /// Sets the entries it may hold (0: none, every call plans); shards over the new bound are
+    /// emptied now.
+    pub fn set_capacity(&self, capacity: usize) {
+        self.capacity.store(capacity, Ordering::Relaxed);
+        let per_shard = Self::per_shard(capacity);
+        for s in &self.shards {
+            let mut map = s.write();
+            if map.len() > per_shard {
+                map.clear();
+            }
+        }
+    }
+
+    fn per_shard(capacity: usize) -> usize {
+        capacity.div_ceil(SHARDS)
     }
 
     fn shard(&self, key: &Key) -> &Shard {
@@ -242,7 +267,12 @@ impl PlanCache {
             key.misaligned,
         ));
         let mut map = shard.write();
-        if map.len() >= self.shard_capacity && !map.contains_key(key) {
+        // Read under the lock: `set_capacity` stores, then empties each shard under its lock.
+        let per_shard = Self::per_shard(self.capacity());
+        if per_shard == 0 {
+            return Ok(ranked);
+        }
+        if map.len() >= per_shard && !map.contains_key(key) {
             map.clear();
         }
         Ok(map.entry(*key).or_insert(ranked).clone())
@@ -258,7 +288,27 @@ impl PlanCache {
     }
 }
 
-static CACHE: Lazy<PlanCache> = Lazy::new(|| PlanCache::new(CAPACITY));
+static CACHE: Lazy<PlanCache> = Lazy::new(|| PlanCache::new(capacity_from_env()));
+
+/// `DEEPGEMM_HEURISTICS_CACHE_CAPACITY` (cuBLASLt's CUBLASLT_HEURISTICS_CACHE_CAPACITY): the
+/// process-wide cache's entries, 0 to keep none; `CAPACITY` when unset or not a number.
+fn capacity_from_env() -> usize {
+    std::env::var("DEEPGEMM_HEURISTICS_CACHE_CAPACITY")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(CAPACITY)
+}
+
+/// The process-wide cache's capacity (cublasLtHeuristicsCacheGetCapacity).
+pub fn capacity() -> usize {
+    CACHE.capacity()
+}
+
+/// Sets the process-wide cache's capacity (cublasLtHeuristicsCacheSetCapacity); 0 turns it
+/// off (every call plans again: ~6-15 us of CPU time).
+pub fn set_capacity(capacity: usize) {
+    CACHE.set_capacity(capacity)
+}
 
 /// `plan::candidates(p, dev)` through the process-wide cache.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Arc<Ranked>> {
@@ -394,6 +444,34 @@ mod tests {
             tn(2048, 2048, 4096, R_16BF, Some(4100)),
             tn(100, 50, 30, R_32F, None),
         ]
+    }
+
+    #[test]
+    fn capacity_zero_keeps_nothing_and_shrinking_empties() {
+        let cache = PlanCache::new(0);
+        for p in problems() {
+            let got = cache.get_or_plan(&Key::new(&p, &DeviceSpec::H200)).unwrap();
+            assert_eq!(
+                got.plans(),
+                &plan::candidates(&p, &DeviceSpec::H200).unwrap()[..]
+            );
+        }
+        assert!(cache.is_empty());
+        cache.set_capacity(1024);
+        for p in problems() {
+            cache.get_or_plan(&Key::new(&p, &DeviceSpec::H200)).unwrap();
+        }
+        let held = cache.len();
+        assert_eq!(held, problems().len());
+        assert_eq!(cache.capacity(), 1024);
+        cache.set_capacity(0);
+        assert!(cache.is_empty());
+        // A bound of one entry a shard keeps each shard at most one.
+        cache.set_capacity(SHARDS);
+        for p in problems() {
+            cache.get_or_plan(&Key::new(&p, &DeviceSpec::H200)).unwrap();
+        }
+        assert!(cache.len() <= SHARDS && !cache.is_empty());
     }
 
     #[test]
