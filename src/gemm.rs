@@ -23,12 +23,25 @@ pub fn init() -> Result<()> {
 /// With `DEEPGEMM_AUTOTUNE=1`: the name of the tuned winner among `plans` (already filtered for
 /// the call, best first by the model) for `problem` on the calling thread's current device,
 /// tuning now on first sight. None when autotuning is off or the tuning failed.
-pub fn tuned_choice(problem: &GemmProblem, plans: &[Plan], max_workspace: u64) -> Option<String> {
+/// `misaligned`: which of A and B the plans' list assumes off TMA's grid (their algos' word 6).
+pub fn tuned_choice(
+    problem: &GemmProblem,
+    plans: &[Plan],
+    misaligned: plan::pack::Which,
+    max_workspace: u64,
+) -> Option<String> {
     if !plan::tuned::enabled() {
         return None;
     }
     let ctx = driver::enter(std::ptr::null_mut()).ok()?;
-    autotune::tuned_name(&ctx, problem, plans, max_workspace, std::ptr::null_mut())
+    autotune::tuned_name(
+        &ctx,
+        problem,
+        plans,
+        misaligned,
+        max_workspace,
+        std::ptr::null_mut(),
+    )
 }
 
 /// The device facts of `stream`'s device (NULL: the current context's).
@@ -100,7 +113,14 @@ pub fn run_accepted(
                     .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
                     .copied()
                     .collect();
-            let name = autotune::tuned_name(&ctx, problem, &plans, workspace_size, stream.cast());
+            let name = autotune::tuned_name(
+                &ctx,
+                problem,
+                &plans,
+                misaligned,
+                workspace_size,
+                stream.cast(),
+            );
             match plans.iter().find(|p| Some(p.name()) == name) {
                 Some(p) => *p,
                 None => {

@@ -1,5 +1,6 @@
-//! `DEEPGEMM_SWAP_PACKED=1` (set here before anything reads it: this binary's only test) on
-//! random problems with A and B at random element offsets past aligned addresses (session 53):
+//! `DEEPGEMM_SWAP_PACKED=1` (the default since session 54; set here before anything reads it:
+//! this binary's only test) on random problems with A and B at random element offsets past
+//! aligned addresses (session 53):
 //! a call's choice fits its workspace and takes its pointers; a transposed plan on packed
 //! copies runs its kernel on operands TMA can take (both maps encode at the addresses the
 //! kernel gets, inside the workspace for every copied operand); and small-m calls with A off

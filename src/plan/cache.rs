@@ -30,9 +30,10 @@ use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, pack::Which, streamk};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::{invalid, unsupported};
 
-/// Entries the process-wide cache holds. Each is a ~210-byte key plus at most
-/// `MAX_SM90_PLANS + 1` plans of 240 bytes with their 64-byte algos (~3 KB with the map's
-/// overhead), so a full cache is ~12 MiB. A model's GEMMs have tens to hundreds of shapes.
+/// Entries the process-wide cache holds by default. Each is a ~210-byte key plus its plans of
+/// 240 bytes with their 64-byte algos: `MAX_SM90_PLANS + 1` for most problems (~3 KB with the
+/// map's overhead), up to twice the Hopper plans plus the slab levels for misaligned ones
+/// (~11 KB), so a full cache is ~12-45 MiB. A model's GEMMs have tens to hundreds of shapes.
 pub const CAPACITY: usize = 4096;
 
 /// Shards of the map (a power of two).

@@ -999,7 +999,13 @@ pub fn candidates_for(
     };
     let mut out = Vec::with_capacity(h.len() + slab::MAX_SLAB_PLANS + 1);
     if pays(&h[0]) {
-        let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
+        // The slab levels sit below the least workspace of the direct plans: a transposed one
+        // may need less (no copy of D that way round) and still be refused by the call's
+        // pointers (`Plan::accepts`), which would leave no slab level between.
+        let direct = h.iter().filter(|c| !c.swap).map(|c| c.workspace).min();
+        let whole = direct
+            .or_else(|| h.iter().map(|c| c.workspace).min())
+            .unwrap_or(u64::MAX);
         out.extend(h);
         out.extend(slab::slab_plans(p, dev, whole, misaligned));
         out.push(portable);

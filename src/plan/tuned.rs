@@ -48,9 +48,18 @@ pub fn device_id(name: &str, sm_count: u32, driver_version: i32) -> String {
 }
 
 /// A stable 128-bit hash of everything that decides the candidates: the problem (shape,
-/// types, transposes, strides, batch, epilogue) and the workspace limit.
-pub fn signature(p: &GemmProblem, max_workspace: u64) -> u128 {
-    crate::jit::cache::fnv1a128(&[format!("{p:?}").as_bytes(), &max_workspace.to_le_bytes()])
+/// types, transposes, strides, batch, epilogue), the workspace limit and which of A and B sit
+/// at base addresses TMA cannot take (`misaligned`: the list the plans come from, an algo's
+/// word 6; 0, aligned, hashes as before it was part of the key, so earlier tables still hit).
+pub fn signature(p: &GemmProblem, max_workspace: u64, misaligned: u64) -> u128 {
+    let problem = format!("{p:?}");
+    let ws = max_workspace.to_le_bytes();
+    let mis = misaligned.to_le_bytes();
+    if misaligned == 0 {
+        crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws])
+    } else {
+        crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws, &mis])
+    }
 }
 
 /// The winner of one tuning: the plan's name and its median time.
@@ -154,17 +163,32 @@ mod tests {
     fn signatures_separate_problems_and_workspace_limits() {
         let p = tn(4096, 4096, 4096);
         assert_eq!(
-            signature(&p, 1 << 25),
-            signature(&tn(4096, 4096, 4096), 1 << 25)
+            signature(&p, 1 << 25, 0),
+            signature(&tn(4096, 4096, 4096), 1 << 25, 0)
         );
-        assert_ne!(signature(&p, 1 << 25), signature(&p, 0));
+        assert_ne!(signature(&p, 1 << 25, 0), signature(&p, 0, 0));
         assert_ne!(
-            signature(&p, 1 << 25),
-            signature(&tn(4096, 4096, 4095), 1 << 25)
+            signature(&p, 1 << 25, 0),
+            signature(&tn(4096, 4096, 4095), 1 << 25, 0)
         );
         assert_ne!(
-            signature(&p, 1 << 25),
-            signature(&tn(4096, 4095, 4096), 1 << 25)
+            signature(&p, 1 << 25, 0),
+            signature(&tn(4096, 4095, 4096), 1 << 25, 0)
+        );
+        // Each list of misaligned operands its own; the aligned one hashes as before it was
+        // part of the key (a table written then still hits).
+        let lists: Vec<u128> = (0..4).map(|w| signature(&p, 1 << 25, w)).collect();
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(lists[i], lists[j], "lists {i} and {j}");
+            }
+        }
+        assert_eq!(
+            lists[0],
+            crate::jit::cache::fnv1a128(&[
+                format!("{p:?}").as_bytes(),
+                &(1u64 << 25).to_le_bytes()
+            ])
         );
     }
 

@@ -7,7 +7,7 @@
 //! first compilation of each candidate's kernel); later calls with the same signature, in this
 //! process or the next, only look the result up.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_void};
 use std::io::Write;
 
@@ -18,6 +18,8 @@ use parking_lot::Mutex;
 use super::driver::{ContextGuard, check};
 use crate::error::Result;
 use crate::plan::Plan;
+use crate::plan::cache::{MISALIGNED_WORD, Misaligned};
+use crate::plan::pack::Which;
 use crate::plan::tuned::{self, CANDIDATES, Entry, Key, Table};
 use crate::problem::{GemmPointers, GemmProblem, Scalar};
 use crate::types::ScalarType;
@@ -32,12 +34,15 @@ struct State {
     table: Option<Table>,
     /// `device_key` by device ordinal (a device's name and the driver do not change).
     device_keys: HashMap<i32, String>,
+    /// Keys whose tuning timed no candidate (kept for the process only).
+    untimed: HashSet<Key>,
 }
 
 static STATE: Lazy<Mutex<State>> = Lazy::new(|| {
     Mutex::new(State {
         table: None,
         device_keys: HashMap::new(),
+        untimed: HashSet::new(),
     })
 });
 
@@ -94,6 +99,7 @@ pub fn tuned_name(
     ctx: &ContextGuard,
     p: &GemmProblem,
     plans: &[Plan],
+    misaligned: Which,
     max_ws: u64,
     stream: CUstream,
 ) -> Option<String> {
@@ -134,7 +140,7 @@ pub fn tuned_name(
         };
         Key {
             device,
-            signature: tuned::signature(p, max_ws),
+            signature: tuned::signature(p, max_ws, Misaligned::of(misaligned).word()),
         }
     };
     // The tuned winner, if this signature was tuned (here or by an earlier process).
@@ -155,6 +161,9 @@ pub fn tuned_name(
     if let Some(name) = known() {
         return Some(name);
     }
+    if STATE.lock().untimed.contains(&key) {
+        return None;
+    }
     if capturing(stream) {
         crate::log::hint(
             "autotune",
@@ -168,7 +177,7 @@ pub fn tuned_name(
         return Some(name);
     }
     let timed: Vec<Plan> = plans.iter().take(CANDIDATES).copied().collect();
-    match tune(p, &timed) {
+    match tune(p, &timed, misaligned) {
         Ok(Some(best)) => {
             crate::log::hint(
                 "autotune",
@@ -200,7 +209,13 @@ pub fn tuned_name(
             }
             Some(name)
         }
-        Ok(None) => None,
+        Ok(None) => {
+            // Nothing could be timed: remembered for the process, so later calls keep the
+            // model's order instead of tuning again.
+            crate::log::hint("autotune", "no candidate could be timed, model order kept");
+            STATE.lock().untimed.insert(key);
+            None
+        }
         Err(e) => {
             crate::log::hint("autotune", format!("tuning failed, model order kept: {e}"));
             None
@@ -287,9 +302,17 @@ impl Drop for Event {
     }
 }
 
+/// `plan`'s algo as the list of `misaligned` calls encodes it (word 6 names the list: a packed
+/// plan of a misaligned call is found only in that one), so `gemm::run` decodes it.
+fn list_algo(plan: &Plan, misaligned: Which) -> [u64; 8] {
+    let mut algo = plan.to_algo();
+    algo[MISALIGNED_WORD] = Misaligned::of(misaligned).word();
+    algo
+}
+
 /// Times each plan on scratch copies of the problem's operands; the fastest by median.
 /// The caller's context guard keeps the context current throughout.
-fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
+fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Entry>> {
     let ab = p.ab_type.size_bytes() as u64;
     let cd = p.cd_type.size_bytes() as u64;
     let a = Scratch::alloc(p.extent[0] * ab)?;
@@ -332,7 +355,7 @@ fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
         if !plan.accepts(p, &ptrs) {
             continue;
         }
-        let algo = plan.to_algo();
+        let algo = list_algo(plan, misaligned);
         let launch = || {
             crate::gemm::run(
                 p,
@@ -387,4 +410,59 @@ fn tune(p: &GemmProblem, plans: &[Plan]) -> Result<Option<Entry>> {
         }
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::DeviceSpec;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
+
+    /// Every plan a tuning may time decodes back to itself through the list it came from,
+    /// packed and transposed-packed plans of misaligned calls included (session 54: they were
+    /// looked up in the aligned list, so none could be timed).
+    #[test]
+    fn timed_algos_decode_in_their_own_list() {
+        let dev = DeviceSpec::H200;
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        for (m, n, k) in [
+            (16u64, 4096u64, 4096u64),
+            (1, 4096, 4096),
+            (512, 1024, 2048),
+        ] {
+            let a = MatrixSpec::col(R_16BF, k, m, k as i64);
+            let b = MatrixSpec::col(R_16BF, k, n, k as i64);
+            let c = MatrixSpec::col(R_16BF, m, n, m as i64);
+            let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+            for which in [
+                Which::NONE,
+                Which {
+                    a: true,
+                    b: false,
+                    d: false,
+                },
+                Which {
+                    a: false,
+                    b: true,
+                    d: false,
+                },
+                Which {
+                    a: true,
+                    b: true,
+                    d: false,
+                },
+            ] {
+                let list = crate::plan::cache::candidates_for(&p, &dev, which).unwrap();
+                let mut packed = 0;
+                for plan in list.plans() {
+                    let got = crate::plan::cache::from_algo(&list_algo(plan, which), &p, &dev);
+                    assert_eq!(got.ok(), Some(*plan), "{} in list {which:?}", plan.name());
+                    packed += plan.pack.is_some() as usize;
+                }
+                assert_eq!(packed > 0, which != Which::NONE, "{m}x{n}x{k} {which:?}");
+            }
+        }
+    }
 }
