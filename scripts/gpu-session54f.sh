@@ -20,6 +20,11 @@ Q="--no-cublas --check none --iters 10 --warmup 2"
 timeout 120 .gpu/tests/gpu_blas --ignored --test-threads=1 sgemm >"$OUT/gpu_blas-sgemm.txt" 2>&1
 echo "== gpu_blas sgemm rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_blas-sgemm.txt")"
 grep -m5 -E "FAIL|panicked" "$OUT/gpu_blas-sgemm.txt"
+# Autotuning a misaligned decode call (session 54's fix: its packed plans could not be timed).
+# Predicted: passes, with a `+pack_` plan in the table.
+timeout 150 .gpu/tests/gpu_autotune --ignored --test-threads=1 --nocapture tunes_once >"$OUT/gpu_autotune.txt" 2>&1
+echo "== gpu_autotune rc=$? ${SECONDS}s: $(grep '^test result' "$OUT/gpu_autotune.txt" | tail -1)"
+grep -m5 -E "FAIL|panicked" "$OUT/gpu_autotune.txt"
 # Host overhead (issue 4): per-call CPU time of a 64x64x64 loop, deepgemm and cuBLASLt
 # (last measured in session 4, at 18179ae).
 timeout 120 "$B" --host-overhead >"$OUT/host-overhead.txt" 2>&1; echo "== host-overhead rc=$?"; tail -8 "$OUT/host-overhead.txt"
