@@ -16,7 +16,7 @@ use std::ffi::{CString, c_char};
 use std::fmt;
 use std::fs::File;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use once_cell::sync::Lazy;
@@ -50,10 +50,11 @@ pub const MAX_LEVEL: i32 = 5;
 /// Every mask bit (`set_mask`): Error 1 ... Api 16.
 pub const MAX_MASK: i32 = (1 << MAX_LEVEL) - 1;
 
-/// -1 until the environment is read; then the current mask (bit `level - 1` per level).
+/// -1 until the environment is read; then the current mask (bit `level - 1` per level), or
+/// `FORCED_OFF` for good after `force_disable`: one load on every call's path.
 static MASK: AtomicI32 = AtomicI32::new(-1);
-/// `force_disable`: nothing is logged for the rest of the process.
-static FORCED_OFF: AtomicBool = AtomicBool::new(false);
+/// `force_disable`'s mask: no level bit set, and a bit the setters see and keep.
+const FORCED_OFF: i32 = 1 << 30;
 /// The caller's callback (`set_callback`) as an address; 0 for none.
 static CALLBACK: AtomicUsize = AtomicUsize::new(0);
 
@@ -126,17 +127,21 @@ fn open_append(path: &str) -> Option<File> {
 
 /// The current mask (0 = off; 0 after `force_disable`).
 pub fn mask() -> i32 {
-    if FORCED_OFF.load(Ordering::Relaxed) {
-        return 0;
-    }
     let m = MASK.load(Ordering::Relaxed);
     if m >= 0 {
-        return m;
+        return m & MAX_MASK;
     }
     // Two threads may both read the environment; they store the same value.
     let env = mask_from_env();
     let _ = MASK.compare_exchange(-1, env, Ordering::Relaxed, Ordering::Relaxed);
-    MASK.load(Ordering::Relaxed)
+    MASK.load(Ordering::Relaxed) & MAX_MASK
+}
+
+/// Stores `mask` unless `force_disable` came first.
+fn store_mask(mask: i32) {
+    let _ = MASK.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |m| {
+        (m & FORCED_OFF == 0 || m < 0).then_some(mask)
+    });
 }
 
 /// The highest level the mask enables (0 = off).
@@ -150,7 +155,7 @@ pub fn set_level(level: i32) -> bool {
     if !(0..=MAX_LEVEL).contains(&level) {
         return false;
     }
-    MASK.store(mask_of_level(level), Ordering::Relaxed);
+    store_mask(mask_of_level(level));
     true
 }
 
@@ -160,14 +165,14 @@ pub fn set_mask(mask: i32) -> bool {
     if !(0..=MAX_MASK).contains(&mask) {
         return false;
     }
-    MASK.store(mask, Ordering::Relaxed);
+    store_mask(mask);
     true
 }
 
-/// Turns the log off for the rest of the process (cublasLtLoggerForceDisable): later levels,
-/// masks, files and callbacks are checked and kept as before, but nothing is logged.
+/// Turns the log off for the rest of the process (cublasLtLoggerForceDisable): later levels and
+/// masks are checked as before but change nothing; files and callbacks are kept, unused.
 pub fn force_disable() {
-    FORCED_OFF.store(true, Ordering::Relaxed);
+    MASK.store(FORCED_OFF, Ordering::Relaxed);
 }
 
 /// Sends every line to `callback` instead of the file or stderr (`None`: back to them). The

@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::ffi::c_void;
+
 use common::blas::{self, BlasHandle};
 use common::case::{Prepared, TYPE_COMBOS};
 use common::host::{DType, GemmSpec, Rng};
@@ -25,18 +27,29 @@ fn run_ex(
     strided: bool,
     rng: &mut Rng,
 ) -> Result<common::host::Comparison, String> {
+    run_with(env, h, spec, rng, |alpha, beta, [a, b, c]| {
+        blas::gemm_ex(h, spec, strided, alpha, beta, a, b, c)
+    })
+}
+
+/// Runs `spec` through `call(alpha, beta, [A, B, C])` (a classic entry point, in place: D's
+/// buffer starts as C, NaN when the spec says so) on the env's stream with the handle's pointer
+/// mode set for the spec's scalars, and checks the result against the full reference.
+fn run_with(
+    env: &Env,
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    rng: &mut Rng,
+    call: impl FnOnce(*const c_void, *const c_void, [u64; 3]) -> Result<(), String>,
+) -> Result<common::host::Comparison, String> {
     h.set_stream(env.stream.raw())?;
     h.set_device_scalars(spec.device_scalars)?;
     let prep = Prepared::new(spec, rng, true)?;
-    // In place: D's buffer starts as C (NaN when the spec says so).
     let c = prep.new_output()?;
     let args = prep.args(&c, None, env.stream.raw());
-    blas::gemm_ex(
-        h, spec, strided, args.alpha, args.beta, args.a, args.b, c.ptr,
-    )?;
+    call(args.alpha, args.beta, [args.a, args.b, c.ptr])?;
     env.stream.synchronize()?;
-    let out = c.download()?;
-    Ok(prep.check_full(&out))
+    Ok(prep.check_full(&c.download()?))
 }
 
 fn ex_spec(
@@ -148,24 +161,9 @@ fn gemm_ex_math_mode() {
                     s.alpha = -0.75;
                     s.beta = 0.5;
                 }
-                let r = (|| {
-                    h.set_stream(env.stream.raw())?;
-                    h.set_device_scalars(false)?;
-                    let prep = Prepared::new(&s, &mut g.rng, true)?;
-                    let c = prep.new_output()?;
-                    let args = prep.args(&c, None, env.stream.raw());
-                    blas::gemm_ex_as(
-                        &h,
-                        &s,
-                        false,
-                        compute,
-                        args.alpha,
-                        args.beta,
-                        [args.a, args.b, c.ptr],
-                    )?;
-                    env.stream.synchronize()?;
-                    Ok(prep.check_full(&c.download()?))
-                })();
+                let r = run_with(&env, &h, &s, &mut g.rng, |alpha, beta, abc| {
+                    blas::gemm_ex_as(&h, &s, false, compute, alpha, beta, abc)
+                });
                 g.record(&s, &format!("GemmEx math {mode} compute {compute}"), r);
             }
         }
@@ -219,23 +217,9 @@ fn sgemm_matches_the_reference() {
                             s.device_scalars = true;
                         }
                     }
-                    let r = (|| {
-                        h.set_stream(env.stream.raw())?;
-                        h.set_device_scalars(s.device_scalars)?;
-                        let prep = Prepared::new(&s, &mut g.rng, true)?;
-                        let c = prep.new_output()?;
-                        let args = prep.args(&c, None, env.stream.raw());
-                        blas::sgemm(
-                            &h,
-                            &s,
-                            strided,
-                            args.alpha,
-                            args.beta,
-                            [args.a, args.b, c.ptr],
-                        )?;
-                        env.stream.synchronize()?;
-                        Ok(prep.check_full(&c.download()?))
-                    })();
+                    let r = run_with(&env, &h, &s, &mut g.rng, |alpha, beta, abc| {
+                        blas::sgemm(&h, &s, strided, alpha, beta, abc)
+                    });
                     let what = if strided {
                         "SgemmStridedBatched"
                     } else {

@@ -70,6 +70,26 @@ static void properties(void) {
     CHECK(major == DEEPGEMM_VERSION_MAJOR && minor == DEEPGEMM_VERSION_MINOR &&
           patch == DEEPGEMM_VERSION_PATCH);
     CHECK_STATUS(deepgemmGetProperty(3, &major), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtGetProperty(DEEPGEMM_MAJOR_VERSION, NULL),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+
+    /* The plan cache's bound round-trips; NULL out-pointer refused. */
+    size_t cap = 0, got = 1;
+    CHECK_STATUS(deepgemmLtHeuristicsCacheGetCapacity(&cap), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtHeuristicsCacheSetCapacity(0), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtHeuristicsCacheGetCapacity(&got), DEEPGEMM_STATUS_SUCCESS);
+    CHECK(got == 0);
+    CHECK_STATUS(deepgemmLtHeuristicsCacheSetCapacity(cap), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtHeuristicsCacheGetCapacity(NULL), DEEPGEMM_STATUS_INVALID_VALUE);
+
+    /* The Sgemm pair on a NULL handle: NOT_INITIALIZED, as cuBLAS. */
+    const float one = 1.0f;
+    CHECK_STATUS(deepgemmSgemm(NULL, DEEPGEMM_OP_N, DEEPGEMM_OP_N, 1, 1, 1, &one, NULL, 1, NULL, 1,
+                               &one, NULL, 1),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK_STATUS(deepgemmSgemmStridedBatched(NULL, DEEPGEMM_OP_N, DEEPGEMM_OP_N, 1, 1, 1, &one,
+                                             NULL, 1, 1, NULL, 1, 1, &one, NULL, 1, 1, 1),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
 }
 
 /* The logger callback from C: what it received. */
@@ -363,6 +383,10 @@ int main(void) {
     matmul_desc();
     layout_and_preference();
     handles();
+    /* Last: logging is off for good afterwards; setters still validate. */
+    CHECK_STATUS(deepgemmLtLoggerForceDisable(), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtLoggerSetLevel(5), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtLoggerSetMask(-1), DEEPGEMM_STATUS_INVALID_VALUE);
     if (failures != 0) {
         fprintf(stderr, "host_api.c: %d check(s) failed\n", failures);
         return 1;

@@ -459,25 +459,7 @@ pub unsafe extern "C" fn cublasSgemm_v2(
     let Some(f) = real::blas().sgemm else {
         return missing(Entry::Sgemm);
     };
-    let x = GemmExArgs {
-        transa,
-        transb,
-        m,
-        n,
-        k,
-        a_type: dt::R_32F,
-        lda,
-        stride_a: 0,
-        b_type: dt::R_32F,
-        ldb,
-        stride_b: 0,
-        c_type: dt::R_32F,
-        ldc,
-        stride_c: 0,
-        batch: 1,
-        compute_type: ct::COMPUTE_32F,
-        algo: -1,
-    };
+    let x = GemmExArgs::sgemm(transa, transb, [m, n, k], [lda, ldb, ldc], [0; 3], 1);
     let p = ExPtrs {
         alpha: alpha.cast(),
         a: A.cast(),
@@ -519,25 +501,14 @@ pub unsafe extern "C" fn cublasSgemmStridedBatched(
     let Some(f) = real::blas().sgemm_strided_batched else {
         return missing(Entry::SgemmStridedBatched);
     };
-    let x = GemmExArgs {
+    let x = GemmExArgs::sgemm(
         transa,
         transb,
-        m,
-        n,
-        k,
-        a_type: dt::R_32F,
-        lda,
-        stride_a: strideA,
-        b_type: dt::R_32F,
-        ldb,
-        stride_b: strideB,
-        c_type: dt::R_32F,
-        ldc,
-        stride_c: strideC,
-        batch: batchCount,
-        compute_type: ct::COMPUTE_32F,
-        algo: -1,
-    };
+        [m, n, k],
+        [lda, ldb, ldc],
+        [strideA, strideB, strideC],
+        batchCount,
+    );
     let p = ExPtrs {
         alpha: alpha.cast(),
         a: A.cast(),

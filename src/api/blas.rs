@@ -91,6 +91,41 @@ pub struct GemmExArgs {
     pub algo: i32,
 }
 
+impl GemmExArgs {
+    /// The GemmEx arguments of cublasSgemm (`batch` 1, strides 0) or cublasSgemmStridedBatched:
+    /// fp32 A, B and C, COMPUTE_32F (the handle's math mode then decides TF32), the default
+    /// algo.
+    pub fn sgemm(
+        transa: i32,
+        transb: i32,
+        [m, n, k]: [i32; 3],
+        [lda, ldb, ldc]: [i32; 3],
+        [stride_a, stride_b, stride_c]: [i64; 3],
+        batch: i32,
+    ) -> GemmExArgs {
+        let f32 = cuda_data_type::R_32F;
+        GemmExArgs {
+            transa,
+            transb,
+            m,
+            n,
+            k,
+            a_type: f32,
+            lda,
+            stride_a,
+            b_type: f32,
+            ldb,
+            stride_b,
+            c_type: f32,
+            ldc,
+            stride_c,
+            batch,
+            compute_type: compute_type::COMPUTE_32F,
+            algo: -1,
+        }
+    }
+}
+
 /// cublasGemmAlgo_t values cuBLAS defines (AUTOTUNE excluded); all mean "default" here.
 pub fn algo_is_known(algo: i32) -> bool {
     matches!(algo, -1 | 0..=23 | 99 | 100..=115)

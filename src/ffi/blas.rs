@@ -305,7 +305,7 @@ pub extern "C" fn deepgemmSgemm(
     ldc: i32,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmSgemm", || {
-        let x = sgemm_args(transa, transb, [m, n, k], [lda, ldb, ldc], [0; 3], 1);
+        let x = GemmExArgs::sgemm(transa, transb, [m, n, k], [lda, ldb, ldc], [0; 3], 1);
         gemm_ex(
             handle,
             &x,
@@ -344,7 +344,7 @@ pub extern "C" fn deepgemmSgemmStridedBatched(
     batchCount: i32,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmSgemmStridedBatched", || {
-        let x = sgemm_args(
+        let x = GemmExArgs::sgemm(
             transa,
             transb,
             [m, n, k],
@@ -362,34 +362,4 @@ pub extern "C" fn deepgemmSgemmStridedBatched(
             C.cast(),
         )
     })
-}
-
-/// The GemmEx arguments of an Sgemm call: fp32 everywhere, COMPUTE_32F, the default algo.
-fn sgemm_args(
-    transa: i32,
-    transb: i32,
-    [m, n, k]: [i32; 3],
-    [lda, ldb, ldc]: [i32; 3],
-    [stride_a, stride_b, stride_c]: [i64; 3],
-    batch: i32,
-) -> GemmExArgs {
-    GemmExArgs {
-        transa,
-        transb,
-        m,
-        n,
-        k,
-        a_type: DEEPGEMM_R_32F,
-        lda,
-        stride_a,
-        b_type: DEEPGEMM_R_32F,
-        ldb,
-        stride_b,
-        c_type: DEEPGEMM_R_32F,
-        ldc,
-        stride_c,
-        batch,
-        compute_type: DEEPGEMM_COMPUTE_32F,
-        algo: DEEPGEMM_GEMM_DEFAULT,
-    }
 }

@@ -1171,11 +1171,6 @@ fn group_m_env() -> Option<u32> {
     *G
 }
 
-/// Tile rows per L2 group of the launches: `DEEPGEMM_GROUP_M`, else DEFAULT_GROUP_M.
-pub fn group_m() -> u32 {
-    group_m_env().unwrap_or(DEFAULT_GROUP_M)
-}
-
 /// A batch's A at most this many bytes stays in L2 while B streams past it (a quarter of the
 /// H200's 60 MiB, a third of the H100's 50).
 pub const WALK_A_RESIDENT_BYTES: u64 = 16 << 20;

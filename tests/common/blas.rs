@@ -106,31 +106,19 @@ pub fn gemm_ex_as(
     beta: *const c_void,
     [a, b, c]: [u64; 3],
 ) -> Result<(), String> {
-    if !spec.in_place
-        || spec.order.iter().any(|&o| o != Order::Col)
-        || spec.epi != super::host::Epi::Default
-        || (!strided && spec.batch != 1)
-    {
-        return Err(format!("not expressible with GemmEx: {spec}"));
-    }
-    let (ga, gb, gc) = (spec.geom(A), spec.geom(B), spec.geom(C));
-    let op = |t: bool| if t { DEEPGEMM_OP_T } else { DEEPGEMM_OP_N };
-    let (m, n, k) = (
-        i32_of("m", spec.m)?,
-        i32_of("n", spec.n)?,
-        i32_of("k", spec.k)?,
-    );
-    let (lda, ldb, ldc) = (
-        i32_of("lda", ga.ld)?,
-        i32_of("ldb", gb.ld)?,
-        i32_of("ldc", gc.ld)?,
-    );
+    let ClassicArgs {
+        ops: [ta, tb],
+        mnk: [m, n, k],
+        lds: [lda, ldb, ldc],
+        strides: [sa, sb, sc],
+        batch,
+    } = ClassicArgs::of(spec, strided, "GemmEx")?;
     let (at, ct) = (spec.ab.cuda(), spec.cd.cuda());
     let s = if strided {
         deepgemmGemmStridedBatchedEx(
             h.0,
-            op(spec.trans_a),
-            op(spec.trans_b),
+            ta,
+            tb,
             m,
             n,
             k,
@@ -138,25 +126,25 @@ pub fn gemm_ex_as(
             a as *const c_void,
             at,
             lda,
-            ga.batch_stride as i64,
+            sa,
             b as *const c_void,
             at,
             ldb,
-            gb.batch_stride as i64,
+            sb,
             beta,
             c as *mut c_void,
             ct,
             ldc,
-            gc.batch_stride as i64,
-            i32_of("batchCount", spec.batch)?,
+            sc,
+            batch,
             compute,
             DEEPGEMM_GEMM_DEFAULT,
         )
     } else {
         deepgemmGemmEx(
             h.0,
-            op(spec.trans_a),
-            op(spec.trans_b),
+            ta,
+            tb,
             m,
             n,
             k,
@@ -198,48 +186,18 @@ pub fn sgemm(
     if spec.ab != super::host::DType::F32 || spec.cd != super::host::DType::F32 {
         return Err(format!("Sgemm is fp32 in and out: {spec}"));
     }
-    if !spec.in_place
-        || spec.order.iter().any(|&o| o != Order::Col)
-        || spec.epi != super::host::Epi::Default
-        || (!strided && spec.batch != 1)
-    {
-        return Err(format!("not expressible with Sgemm: {spec}"));
-    }
-    let (ga, gb, gc) = (spec.geom(A), spec.geom(B), spec.geom(C));
-    let op = |t: bool| if t { DEEPGEMM_OP_T } else { DEEPGEMM_OP_N };
-    let (m, n, k) = (
-        i32_of("m", spec.m)?,
-        i32_of("n", spec.n)?,
-        i32_of("k", spec.k)?,
-    );
-    let (lda, ldb, ldc) = (
-        i32_of("lda", ga.ld)?,
-        i32_of("ldb", gb.ld)?,
-        i32_of("ldc", gc.ld)?,
-    );
+    let ClassicArgs {
+        ops: [ta, tb],
+        mnk: [m, n, k],
+        lds: [lda, ldb, ldc],
+        strides: [sa, sb, sc],
+        batch,
+    } = ClassicArgs::of(spec, strided, "Sgemm")?;
     let (alpha, beta) = (alpha.cast::<f32>(), beta.cast::<f32>());
     let (a, b, c) = (a as *const f32, b as *const f32, c as *mut f32);
-    let (ta, tb) = (op(spec.trans_a), op(spec.trans_b));
     let s = if strided {
         deepgemmSgemmStridedBatched(
-            h.0,
-            ta,
-            tb,
-            m,
-            n,
-            k,
-            alpha,
-            a,
-            lda,
-            ga.batch_stride as i64,
-            b,
-            ldb,
-            gb.batch_stride as i64,
-            beta,
-            c,
-            ldc,
-            gc.batch_stride as i64,
-            i32_of("batchCount", spec.batch)?,
+            h.0, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch,
         )
     } else {
         deepgemmSgemm(h.0, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -252,4 +210,47 @@ pub fn sgemm(
         },
         s,
     )
+}
+
+/// The integer arguments of a classic (GemmEx / Sgemm) call for `spec`: column-major, in place,
+/// no epilogue, batched only through the strided form; `what` names the call in the refusal.
+struct ClassicArgs {
+    ops: [i32; 2],
+    mnk: [i32; 3],
+    lds: [i32; 3],
+    strides: [i64; 3],
+    batch: i32,
+}
+
+impl ClassicArgs {
+    fn of(spec: &GemmSpec, strided: bool, what: &str) -> Result<ClassicArgs, String> {
+        if !spec.in_place
+            || spec.order.iter().any(|&o| o != Order::Col)
+            || spec.epi != super::host::Epi::Default
+            || (!strided && spec.batch != 1)
+        {
+            return Err(format!("not expressible with {what}: {spec}"));
+        }
+        let (ga, gb, gc) = (spec.geom(A), spec.geom(B), spec.geom(C));
+        let op = |t: bool| if t { DEEPGEMM_OP_T } else { DEEPGEMM_OP_N };
+        Ok(ClassicArgs {
+            ops: [op(spec.trans_a), op(spec.trans_b)],
+            mnk: [
+                i32_of("m", spec.m)?,
+                i32_of("n", spec.n)?,
+                i32_of("k", spec.k)?,
+            ],
+            lds: [
+                i32_of("lda", ga.ld)?,
+                i32_of("ldb", gb.ld)?,
+                i32_of("ldc", gc.ld)?,
+            ],
+            strides: [
+                ga.batch_stride as i64,
+                gb.batch_stride as i64,
+                gc.batch_stride as i64,
+            ],
+            batch: i32_of("batchCount", spec.batch)?,
+        })
+    }
 }
