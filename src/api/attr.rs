@@ -9,6 +9,7 @@ use crate::{invalid, unsupported};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AttrType {
     I8,
+    U16,
     I32,
     U32,
     I64,
@@ -22,6 +23,7 @@ impl AttrType {
     pub fn size(self) -> usize {
         match self {
             AttrType::I8 => 1,
+            AttrType::U16 => 2,
             AttrType::I32 | AttrType::U32 | AttrType::F32 => 4,
             AttrType::I64 | AttrType::U64 => 8,
             AttrType::Ptr => std::mem::size_of::<usize>(),
@@ -31,6 +33,7 @@ impl AttrType {
     pub fn c_name(self) -> &'static str {
         match self {
             AttrType::I8 => "int8_t",
+            AttrType::U16 => "uint16_t",
             AttrType::I32 => "int32_t",
             AttrType::U32 => "uint32_t",
             AttrType::I64 => "int64_t",
@@ -45,6 +48,7 @@ impl AttrType {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AttrValue {
     I8(i8),
+    U16(u16),
     I32(i32),
     U32(u32),
     I64(i64),
@@ -57,6 +61,7 @@ impl AttrValue {
     pub fn ty(self) -> AttrType {
         match self {
             AttrValue::I8(_) => AttrType::I8,
+            AttrValue::U16(_) => AttrType::U16,
             AttrValue::I32(_) => AttrType::I32,
             AttrValue::U32(_) => AttrType::U32,
             AttrValue::I64(_) => AttrType::I64,
@@ -81,6 +86,7 @@ impl AttrValue {
         let b4 = [b[0], b[1], b[2], b[3]];
         Ok(match ty {
             AttrType::I8 => AttrValue::I8(b[0] as i8),
+            AttrType::U16 => AttrValue::U16(u16::from_ne_bytes([b[0], b[1]])),
             AttrType::I32 => AttrValue::I32(i32::from_ne_bytes(b4)),
             AttrType::U32 => AttrValue::U32(u32::from_ne_bytes(b4)),
             AttrType::F32 => AttrValue::F32(f32::from_ne_bytes(b4)),
@@ -99,6 +105,7 @@ impl AttrValue {
         let mut b = [0u8; 8];
         match self {
             AttrValue::I8(v) => b[0] = v as u8,
+            AttrValue::U16(v) => b[..2].copy_from_slice(&v.to_ne_bytes()),
             AttrValue::I32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
             AttrValue::U32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
             AttrValue::F32(v) => b[..4].copy_from_slice(&v.to_ne_bytes()),
@@ -117,6 +124,7 @@ impl AttrValue {
     pub fn as_i128(self) -> i128 {
         match self {
             AttrValue::I8(v) => v as i128,
+            AttrValue::U16(v) => v as i128,
             AttrValue::I32(v) => v as i128,
             AttrValue::U32(v) => v as i128,
             AttrValue::I64(v) => v as i128,

@@ -9,6 +9,8 @@
 //! Create), which Rust cannot check.
 #![allow(non_snake_case, clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod algo;
+pub mod algo_enums;
 pub mod blas;
 pub mod boundary;
 pub mod handle;
@@ -20,6 +22,8 @@ pub mod preference;
 pub mod testing;
 pub mod types;
 
+pub use algo::*;
+pub use algo_enums::*;
 pub use blas::*;
 pub use handle::*;
 pub use logger::*;

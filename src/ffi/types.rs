@@ -443,6 +443,117 @@ pub const DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT: deepgemmLtMatmulPreferenceAttr
 pub const DEEPGEMMLT_MATMUL_PREF_IMPL_MASK: deepgemmLtMatmulPreferenceAttributes_t = 12;
 
 // ---------------------------------------------------------------------------------------
+// Algo enumeration (deepgemmLtMatmulAlgoGetIds / Init / CapGetAttribute / Config*Attribute);
+// the tile, stages, cluster-shape and inner-shape enums are in algo_enums.rs (generated).
+
+/// cublasLtMatmulAlgoCapAttributes_t: read-only facts of an algorithm.
+pub type deepgemmLtMatmulAlgoCapAttributes_t = i32;
+/// int32_t: 1 if the algorithm splits k across CTAs (SPLITK_NUM > 1, Stream-K).
+pub const DEEPGEMMLT_ALGO_CAP_SPLITK_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 0;
+/// uint32_t: the reduction schemes its splits use (COMPUTE_TYPE: fp32 partials).
+pub const DEEPGEMMLT_ALGO_CAP_REDUCTION_SCHEME_MASK: deepgemmLtMatmulAlgoCapAttributes_t = 1;
+/// uint32_t: 0, deepgemm offers no CTA swizzling option.
+pub const DEEPGEMMLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 2;
+/// int32_t: 1.
+pub const DEEPGEMMLT_ALGO_CAP_STRIDED_BATCH_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 3;
+/// int32_t: 1 (C and D may differ).
+pub const DEEPGEMMLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 4;
+/// int32_t: 0.
+pub const DEEPGEMMLT_ALGO_CAP_UPLO_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 5;
+/// uint32_t array: the family's tiles (deepgemmLtMatmulTile_t, rows x columns of D).
+pub const DEEPGEMMLT_ALGO_CAP_TILE_IDS: deepgemmLtMatmulAlgoCapAttributes_t = 6;
+/// int32_t: the largest CUSTOM_OPTION (1 where Stream-K is offered).
+pub const DEEPGEMMLT_ALGO_CAP_CUSTOM_OPTION_MAX: deepgemmLtMatmulAlgoCapAttributes_t = 7;
+/// int32_t: 0 (COL and ROW orders only).
+pub const DEEPGEMMLT_ALGO_CAP_CUSTOM_MEMORY_ORDER: deepgemmLtMatmulAlgoCapAttributes_t = 10;
+/// uint32_t (deepgemmLtPointerModeMask_t bits): HOST | DEVICE.
+pub const DEEPGEMMLT_ALGO_CAP_POINTER_MODE_MASK: deepgemmLtMatmulAlgoCapAttributes_t = 11;
+/// uint32_t (deepgemmLtEpilogue_t bits): DEFAULT | RELU | BIAS | GELU.
+pub const DEEPGEMMLT_ALGO_CAP_EPILOGUE_MASK: deepgemmLtMatmulAlgoCapAttributes_t = 12;
+/// uint32_t array: the family's stage ids (`<depth>xAUTO`: the count follows shared memory).
+pub const DEEPGEMMLT_ALGO_CAP_STAGES_IDS: deepgemmLtMatmulAlgoCapAttributes_t = 13;
+/// int32_t: 0.
+pub const DEEPGEMMLT_ALGO_CAP_LD_NEGATIVE: deepgemmLtMatmulAlgoCapAttributes_t = 14;
+/// uint64_t (deepgemmLtNumericalImplFlags_t): instruction, accumulator, input type.
+pub const DEEPGEMMLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS: deepgemmLtMatmulAlgoCapAttributes_t = 15;
+/// uint32_t: 16 for the Hopper and skinny families, the element size for portable.
+pub const DEEPGEMMLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES: deepgemmLtMatmulAlgoCapAttributes_t = 16;
+/// uint32_t: as A's.
+pub const DEEPGEMMLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES: deepgemmLtMatmulAlgoCapAttributes_t = 17;
+/// uint32_t: as A's.
+pub const DEEPGEMMLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES: deepgemmLtMatmulAlgoCapAttributes_t = 18;
+/// uint32_t: as A's.
+pub const DEEPGEMMLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES: deepgemmLtMatmulAlgoCapAttributes_t = 19;
+/// int32_t: 0 (CUDA 12.x; cuBLASLt 13 dropped it, deepgemm answers 0).
+pub const DEEPGEMMLT_ALGO_CAP_ATOMIC_SYNC: deepgemmLtMatmulAlgoCapAttributes_t = 20;
+/// int32_t: 0.
+pub const DEEPGEMMLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 21;
+/// int32_t: 0.
+pub const DEEPGEMMLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
+    deepgemmLtMatmulAlgoCapAttributes_t = 22;
+/// int32_t: 0.
+pub const DEEPGEMMLT_ALGO_CAP_POINTER_ARRAY_GROUPED_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t =
+    23;
+
+/// cublasLtMatmulAlgoConfigAttributes_t: what a caller may set on an algorithm.
+pub type deepgemmLtMatmulAlgoConfigAttributes_t = i32;
+/// int32_t, read-only: the id (kernel family) AlgoInit was given.
+pub const DEEPGEMMLT_ALGO_CONFIG_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 0;
+/// uint32_t (deepgemmLtMatmulTile_t), default UNDEFINED (any).
+pub const DEEPGEMMLT_ALGO_CONFIG_TILE_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 1;
+/// uint32_t, default 1: the ways each split tile's k is divided (0 and 1: none).
+pub const DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM: deepgemmLtMatmulAlgoConfigAttributes_t = 2;
+/// uint32_t (deepgemmLtReductionScheme_t), default NONE.
+pub const DEEPGEMMLT_ALGO_CONFIG_REDUCTION_SCHEME: deepgemmLtMatmulAlgoConfigAttributes_t = 3;
+/// uint32_t, default 0 (the only value deepgemm runs).
+pub const DEEPGEMMLT_ALGO_CONFIG_CTA_SWIZZLING: deepgemmLtMatmulAlgoConfigAttributes_t = 4;
+/// uint32_t, default 0: 0 tiles whole or split evenly, 1 Stream-K.
+pub const DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION: deepgemmLtMatmulAlgoConfigAttributes_t = 5;
+/// uint32_t (deepgemmLtMatmulStages_t), default UNDEFINED (any).
+pub const DEEPGEMMLT_ALGO_CONFIG_STAGES_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 6;
+/// uint16_t (deepgemmLtMatmulInnerShape_t), default UNDEFINED (the only value deepgemm runs).
+pub const DEEPGEMMLT_ALGO_CONFIG_INNER_SHAPE_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 7;
+/// uint16_t (deepgemmLtClusterShape_t), default AUTO (any).
+pub const DEEPGEMMLT_ALGO_CONFIG_CLUSTER_SHAPE_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 8;
+
+/// cublasLtPointerModeMask_t (CAP_POINTER_MODE_MASK bits).
+pub type deepgemmLtPointerModeMask_t = i32;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_NO_FILTERING: deepgemmLtPointerModeMask_t = 0;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_HOST: deepgemmLtPointerModeMask_t = 1;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_DEVICE: deepgemmLtPointerModeMask_t = 2;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_DEVICE_VECTOR: deepgemmLtPointerModeMask_t = 4;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_ZERO: deepgemmLtPointerModeMask_t =
+    8;
+pub const DEEPGEMMLT_POINTER_MODE_MASK_ALPHA_DEVICE_VECTOR_BETA_HOST: deepgemmLtPointerModeMask_t =
+    16;
+
+/// cublasLtNumericalImplFlags_t (CAP_NUMERICAL_IMPL_FLAGS bits).
+pub type deepgemmLtNumericalImplFlags_t = u64;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_FMA: deepgemmLtNumericalImplFlags_t = 0x01;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_HMMA: deepgemmLtNumericalImplFlags_t = 0x02;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_IMMA: deepgemmLtNumericalImplFlags_t = 0x04;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_DMMA: deepgemmLtNumericalImplFlags_t = 0x08;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_TENSOR_OP_MASK: deepgemmLtNumericalImplFlags_t = 0xfe;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_OP_TYPE_MASK: deepgemmLtNumericalImplFlags_t = 0xff;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_16F: deepgemmLtNumericalImplFlags_t = 0x100;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32F: deepgemmLtNumericalImplFlags_t = 0x200;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_64F: deepgemmLtNumericalImplFlags_t = 0x400;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32I: deepgemmLtNumericalImplFlags_t = 0x800;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_TYPE_MASK: deepgemmLtNumericalImplFlags_t =
+    0xff00;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_16F: deepgemmLtNumericalImplFlags_t = 0x1_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_16BF: deepgemmLtNumericalImplFlags_t = 0x2_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_TF32: deepgemmLtNumericalImplFlags_t = 0x4_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_32F: deepgemmLtNumericalImplFlags_t = 0x8_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_64F: deepgemmLtNumericalImplFlags_t = 0x10_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_8I: deepgemmLtNumericalImplFlags_t = 0x20_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_8F_E4M3: deepgemmLtNumericalImplFlags_t = 0x40_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_8F_E5M2: deepgemmLtNumericalImplFlags_t = 0x80_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_OP_INPUT_TYPE_MASK: deepgemmLtNumericalImplFlags_t =
+    0xff_0000;
+pub const DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_GAUSSIAN: deepgemmLtNumericalImplFlags_t = 1 << 32;
+
+// ---------------------------------------------------------------------------------------
 // Objects
 
 /// The library context behind a deepgemmLtHandle_t.
@@ -489,8 +600,10 @@ pub struct CUstream_st {
 /// A CUDA stream (cudaStream_t / CUstream); NULL is the legacy default stream.
 pub type deepgemmStream_t = *mut CUstream_st;
 
-/// An algorithm chosen by deepgemmLtMatmulAlgoGetHeuristic, opaque to the caller; pass it
-/// back to deepgemmLtMatmul unchanged, for the same problem.
+/// An algorithm: one chosen by deepgemmLtMatmulAlgoGetHeuristic for one problem (pass it back
+/// to deepgemmLtMatmul for that problem), or one made by deepgemmLtMatmulAlgoInit and
+/// configured by deepgemmLtMatmulAlgoConfigSetAttribute (any problem of its types). Opaque:
+/// read and change it only through those functions.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct deepgemmLtMatmulAlgo_t {

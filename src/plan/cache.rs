@@ -26,6 +26,7 @@ use once_cell::sync::Lazy;
 use parking_lot::RwLock;
 
 use crate::error::Result;
+use crate::plan::algo::{self, CONFIG_MAGIC};
 use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, pack::Which, streamk};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::{invalid, unsupported};
@@ -308,7 +309,11 @@ pub fn capacity() -> usize {
 /// Sets the process-wide cache's capacity (cublasLtHeuristicsCacheSetCapacity); 0 turns it
 /// off (every call plans again: ~6-15 us of CPU time).
 pub fn set_capacity(capacity: usize) {
-    CACHE.set_capacity(capacity)
+    CACHE.set_capacity(capacity);
+    let mut configured = CONFIGURED.write();
+    if configured.len() > capacity {
+        configured.clear();
+    }
 }
 
 /// `plan::candidates(p, dev)` through the process-wide cache.
@@ -324,6 +329,13 @@ pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> R
 /// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words,
 /// in the list the algo's word 6 names (`Misaligned`).
 pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    if data[0] == CONFIG_MAGIC {
+        // A configured algo (AlgoInit): its best plan for operands TMA reads in place.
+        return configured_for(data, p, dev, Which::NONE)?
+            .first()
+            .copied()
+            .ok_or_else(|| no_plan(data));
+    }
     let misaligned = Misaligned::from_word(data[MISALIGNED_WORD]);
     let Some(m) = misaligned.filter(|_| data[0] == ALGO_MAGIC) else {
         // Refused before the lookup, so that foreign words never plan (or fill the cache).
@@ -351,6 +363,105 @@ pub fn choose_for_call(
     )
 }
 
+/// Configured algos' plans (`plan::configured_candidates`) by problem key and configuration,
+/// bounded as the candidate lists are (cleared when full).
+type ConfiguredMap =
+    RwLock<HashMap<(Key, algo::Config), Arc<Vec<Plan>>, BuildHasherDefault<FxHasher>>>;
+
+static CONFIGURED: Lazy<ConfiguredMap> = Lazy::new(ConfiguredMap::default);
+
+/// The plans a configured algo (`algo::View::Configured`) admits for `p` on `dev` with A and B
+/// at `misaligned` addresses, best first (possibly none). INVALID_VALUE for an algo made for
+/// other types than the problem's (cuBLASLt: "descriptors do not match the algo"),
+/// NOT_SUPPORTED for a configuration deepgemm never offers.
+pub fn configured_for(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+) -> Result<Arc<Vec<Plan>>> {
+    let algo::View::Configured { config, types } = algo::View::of(data)? else {
+        return Err(invalid!("not a configured algo"));
+    };
+    // The portable family picks its math from the problem (FFMA where mma.sync is missing):
+    // its types need only the same inputs and outputs.
+    let want = algo::Types::of(p);
+    let alike = types.ab == want.ab
+        && types.cd == want.cd
+        && (types.math == want.math || config.id == algo::id::PORTABLE);
+    if !alike {
+        return Err(invalid!(
+            "algo was initialized for {:?} x {:?} -> {:?}, the operation is {:?} x {:?} -> {:?}",
+            types.ab,
+            types.math,
+            types.cd,
+            p.ab_type,
+            p.math,
+            p.cd_type
+        ));
+    }
+    if let Some(why) = config.unsupported_fields() {
+        return Err(unsupported!("algo configuration: {why}"));
+    }
+    let key = (Key::misaligned(p, dev, misaligned), config);
+    if let Some(list) = CONFIGURED.read().get(&key) {
+        return Ok(list.clone());
+    }
+    let list = Arc::new(plan::configured_candidates(p, dev, misaligned, &config)?);
+    let per_shard = PlanCache::per_shard(capacity());
+    if per_shard == 0 {
+        return Ok(list);
+    }
+    let mut map = CONFIGURED.write();
+    if map.len() >= per_shard * SHARDS && !map.contains_key(&key) {
+        map.clear();
+    }
+    Ok(map.entry(key).or_insert(list).clone())
+}
+
+/// NOT_SUPPORTED: no plan of this problem has the algo's configuration.
+fn no_plan(data: &[u64; 8]) -> crate::Error {
+    let c = algo::View::of(data).map(|v| v.config());
+    unsupported!(
+        "no plan of this problem has the algo's configuration ({c:?}); \
+         deepgemmLtMatmulAlgoGetHeuristic lists those that run"
+    )
+}
+
+/// The first of a configured algo's plans that fits `workspace_size` and `accepts`:
+/// NOT_SUPPORTED when it has none, INVALID_VALUE when every one needs more workspace
+/// (cuBLASLt's status for a workspace below the algo's), NOT_SUPPORTED when the rest refuse
+/// the pointers.
+fn fitting_configured(
+    list: &[Plan],
+    data: &[u64; 8],
+    workspace_size: u64,
+    accepts: impl Fn(&Plan) -> bool,
+) -> Result<Plan> {
+    if list.is_empty() {
+        return Err(no_plan(data));
+    }
+    let roomy: Vec<&Plan> = list
+        .iter()
+        .filter(|c| c.workspace <= workspace_size)
+        .collect();
+    if roomy.is_empty() {
+        let least = list.iter().map(|c| c.workspace).min().unwrap_or(0);
+        return Err(invalid!(
+            "the algo needs {least} workspace bytes, {workspace_size} given"
+        ));
+    }
+    roomy
+        .into_iter()
+        .find(|c| accepts(c))
+        .copied()
+        .ok_or_else(|| {
+            unsupported!(
+                "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
+            )
+        })
+}
+
 /// The caller's algo decoded for `p` on `dev` and checked against the workspace it comes with.
 /// INVALID_VALUE for an algo that is not one of the candidates or needs more workspace.
 pub fn decode_algo(
@@ -359,6 +470,10 @@ pub fn decode_algo(
     dev: &DeviceSpec,
     workspace_size: u64,
 ) -> Result<Plan> {
+    if data[0] == CONFIG_MAGIC {
+        let list = configured_for(data, p, dev, Which::NONE)?;
+        return fitting_configured(&list, data, workspace_size, |_| true);
+    }
     let plan = from_algo(data, p, dev)?;
     if plan.workspace > workspace_size {
         return Err(invalid!(
@@ -381,6 +496,12 @@ pub fn for_call(
     workspace_size: u64,
 ) -> Result<Plan> {
     match algo {
+        Some(data) if data[0] == CONFIG_MAGIC => {
+            // The first admitted plan for these pointers that fits the workspace.
+            let misaligned = plan::pack::pointer_misfits(ptrs);
+            let list = configured_for(data, p, dev, misaligned)?;
+            fitting_configured(&list, data, workspace_size, |c| c.accepts(p, ptrs))
+        }
         Some(data) => {
             let plan = decode_algo(data, p, dev, workspace_size)?;
             if !plan.accepts(p, ptrs) {

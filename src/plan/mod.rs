@@ -2,6 +2,8 @@
 //!
 //! Pure Rust over plain data (no CUDA, no I/O), unit-tested with hand-made `DeviceSpec`s.
 
+pub mod algo;
+mod algo_tiles;
 pub mod cache;
 pub mod pack;
 pub mod skinny;
@@ -245,9 +247,10 @@ pub struct Plan {
     pub slabs: [u32; 2],
 }
 
-/// First word of an encoded algo: "dgm" + encoding version 2. An algo whose first word
-/// differs was not made by this library (or is from another version): INVALID_VALUE.
-pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0002;
+/// First word of an encoded algo: "dgm" + encoding version 3 (3: word 7 holds the plan's
+/// cuBLASLt configuration, `algo::Config`). An algo whose first word differs was not made by
+/// this library (or is from another version): INVALID_VALUE.
+pub const ALGO_MAGIC: u64 = 0x6467_6d00_0000_0003;
 
 impl Plan {
     /// The kernel's name, plus `+pack_a|b|ab` when operands are packed first and the
@@ -329,8 +332,10 @@ impl Plan {
     }
 
     /// Encodes the plan into the 8 words of a `deepgemmLtMatmulAlgo_t`: the magic, a stable
-    /// hash of the kernel's name (which spells out its whole configuration), the launch shape
-    /// and the workspace size. Decoding never trusts these words: see `from_algo`.
+    /// hash of the kernel's name (which spells out its whole configuration), the launch shape,
+    /// the workspace size and (word 7) its cuBLASLt configuration (`algo::Config::of`, what
+    /// AlgoConfigGetAttribute reads). Word 6 is the list's (`cache::MISALIGNED_WORD`).
+    /// Decoding never trusts these words: see `from_algo`.
     pub fn to_algo(&self) -> [u64; 8] {
         let h = crate::jit::cache::fnv1a128(&[self.name().as_bytes()]);
         [
@@ -341,8 +346,27 @@ impl Plan {
             self.grid[2] as u64 | (self.block as u64) << 32,
             self.workspace,
             0,
-            0,
+            algo::Config::of(self).pack(self.types()),
         ]
+    }
+
+    /// What the plan's kernel multiplies and writes: its inputs' type, math and output type.
+    pub fn types(&self) -> algo::Types {
+        let (ab, cd, math) = match self.kernel {
+            Kernel::Portable(v) => (v.ab, v.cd, v.math),
+            Kernel::Sm90(v) => (v.ab, v.cd, sm90::math_for(v.ab)),
+            Kernel::Skinny(v) => (v.ab, v.cd, Math::Mma),
+            // Never a plan's kernel; its elements' size stands in.
+            Kernel::Pack(v) => {
+                let t = if v.elem_bytes == 4 {
+                    ScalarType::F32
+                } else {
+                    ScalarType::F16
+                };
+                (t, t, Math::Ffma)
+            }
+        };
+        algo::Types { ab, cd, math }
     }
 
     /// Decodes an algo made by `to_algo`: it must be one of the candidates the heuristic
@@ -1014,6 +1038,64 @@ pub fn candidates_for(
         out.extend(h);
     }
     Ok(out)
+}
+
+/// Every plan the planner makes for `p` on `dev` whose configuration `want` admits
+/// (`algo::Config::admits`), best first: those of the heuristic's list for A and B at
+/// `misaligned` base addresses (`candidates_for`, in its order), then, for operands TMA reads
+/// in place, every other Hopper plan the list leaves out (each variant that takes the
+/// problem, ping-pong, solo and 128-deep ones included, with each of its schedules, both
+/// orientations), by the model's estimate. A configured algo (cublasLtMatmulAlgoInit, then
+/// ConfigSetAttribute) runs the first of them that fits the call's workspace and pointers
+/// (`cache::for_call`); none: NOT_SUPPORTED.
+pub fn configured_candidates(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: pack::Which,
+    want: &algo::Config,
+) -> Result<Vec<Plan>> {
+    let admits = |c: &Plan| want.admits(&algo::Config::of(c));
+    let mut out: Vec<Plan> = candidates_for(p, dev, misaligned)?
+        .into_iter()
+        .filter(admits)
+        .collect();
+    let hopper = dev.cc_major == 9 && dev.cc_minor == 0;
+    if misaligned.a || misaligned.b || portable_only() || !hopper {
+        return Ok(out);
+    }
+    let t = p.transposed();
+    let mut wide: Vec<Plan> = every_hopper_plan(p, dev);
+    wide.extend(every_hopper_plan(&t, dev).into_iter().map(|mut c| {
+        c.swap = true;
+        c
+    }));
+    wide.retain(admits);
+    // Stable: equal estimates keep the wider tile and the direct orientation first.
+    wide.sort_by_key(|c| c.estimate_ns);
+    for c in wide {
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+/// Each sm90 variant that takes `p` on `dev` (whatever the switches that keep some of them
+/// from the heuristic's ranking; `DEEPGEMM_CLUSTER` and `DEEPGEMM_VARIANT` still narrow them)
+/// with each of its schedules, unsorted.
+fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
+    let variants = sm90::with_only(
+        sm90::fitting_with(p, dev, sm90::cluster_forced()),
+        sm90::variant_filter(),
+    );
+    let mut plans = Vec::new();
+    for v in variants {
+        let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+        for (d, s) in streamk::decompositions(&v, p, dev) {
+            plans.push(sm90_plan(v, d, k_iters, (s * 1e9) as u64));
+        }
+    }
+    plans
 }
 
 /// `candidates` without the skinny kernel: the Hopper tile plans (direct, transposed, packed,
