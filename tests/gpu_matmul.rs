@@ -972,3 +972,157 @@ fn skinny_decode() {
     }
     g.finish();
 }
+
+/// Algos made by deepgemmLtMatmulAlgoInit and configured as a profiler does (a few of each
+/// family's tiles, no split, split-K in two, Stream-K) against the float64 reference: every
+/// configuration AlgoCheck accepts runs with the workspace it reports and matches.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn configured_algos_match_the_reference() {
+    use common::case::{Prepared, WORKSPACE_BYTES};
+    use common::lt::{self, Algo, Descs};
+    use deepgemm::ffi::*;
+    let env = Env::new();
+    let mut g = Group::new("configured_algos_match_the_reference");
+    let h = env.handle.h as deepgemmLtHandle_t;
+    let mut refused = 0;
+    for &(ab, cd, tf32) in &[
+        (DType::BF16, DType::BF16, false),
+        (DType::F16, DType::F32, false),
+        (DType::F32, DType::F32, true),
+    ] {
+        for (i, &(m, n, k)) in [(300u64, 200u64, 520u64), (129, 1000, 2000)]
+            .iter()
+            .enumerate()
+        {
+            let mut s = spec(ab, cd, tf32, TRANSPOSES[i * 3], m, n, k);
+            s.beta = 0.5;
+            let types = [
+                s.compute_type(),
+                0,
+                ab.cuda(),
+                ab.cuda(),
+                cd.cuda(),
+                cd.cuda(),
+            ];
+            let mut ids = [0i32; 8];
+            let mut count = 0;
+            let st = deepgemmLtMatmulAlgoGetIds(
+                h,
+                types[0],
+                types[1],
+                types[2],
+                types[3],
+                types[4],
+                types[5],
+                8,
+                ids.as_mut_ptr(),
+                &mut count,
+            );
+            assert_eq!(st, deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS);
+            for &id in &ids[..count as usize] {
+                let mut base = deepgemmLtMatmulAlgo_t::default();
+                let st = deepgemmLtMatmulAlgoInit(
+                    h, types[0], types[1], types[2], types[3], types[4], types[5], id, &mut base,
+                );
+                assert_eq!(st, deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS);
+                let mut bytes = 0usize;
+                deepgemmLtMatmulAlgoCapGetAttribute(
+                    &base,
+                    DEEPGEMMLT_ALGO_CAP_TILE_IDS,
+                    std::ptr::null_mut(),
+                    0,
+                    &mut bytes,
+                );
+                let mut tiles = vec![0u32; bytes / 4];
+                deepgemmLtMatmulAlgoCapGetAttribute(
+                    &base,
+                    DEEPGEMMLT_ALGO_CAP_TILE_IDS,
+                    tiles.as_mut_ptr().cast(),
+                    bytes,
+                    &mut bytes,
+                );
+                // Any tile, then the first, a middle and the last one listed.
+                let mut pick = vec![0u32];
+                if !tiles.is_empty() {
+                    pick.extend([tiles[0], tiles[tiles.len() / 2], tiles[tiles.len() - 1]]);
+                }
+                pick.dedup();
+                for tile in pick {
+                    for (split, custom) in [(1u32, 0u32), (2, 0), (1, 1)] {
+                        let mut algo = base;
+                        let set = |a: &mut deepgemmLtMatmulAlgo_t, attr, v: u32| {
+                            deepgemmLtMatmulAlgoConfigSetAttribute(
+                                a,
+                                attr,
+                                (&v as *const u32).cast(),
+                                4,
+                            )
+                        };
+                        set(&mut algo, DEEPGEMMLT_ALGO_CONFIG_TILE_ID, tile);
+                        set(&mut algo, DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM, split);
+                        set(&mut algo, DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION, custom);
+                        let desc = format!("{s} id {id} tile {tile} split {split} option {custom}");
+                        let mut run = || -> Result<bool, String> {
+                            let prep = Prepared::new(&s, &mut g.rng, true)?;
+                            let d = prep.new_output()?;
+                            let descs = Descs::new(
+                                env.handle.api,
+                                &s,
+                                prep.bias_ptr(),
+                                WORKSPACE_BYTES as u64,
+                            )?;
+                            let mut r = deepgemmLtMatmulHeuristicResult_t {
+                                algo: deepgemmLtMatmulAlgo_t::default(),
+                                workspaceSize: 0,
+                                state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
+                                wavesCount: 0.0,
+                                reserved: [0; 4],
+                            };
+                            let l = |i: usize| descs.layouts[i].h as deepgemmLtMatrixLayout_t;
+                            let st = deepgemmLtMatmulAlgoCheck(
+                                h,
+                                descs.desc.h as deepgemmLtMatmulDesc_t,
+                                l(0),
+                                l(1),
+                                l(2),
+                                l(3),
+                                &algo,
+                                &mut r,
+                            );
+                            if st == deepgemmStatus_t::DEEPGEMM_STATUS_NOT_SUPPORTED
+                                || r.workspaceSize > WORKSPACE_BYTES
+                            {
+                                return Ok(false);
+                            }
+                            if st != deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS {
+                                return Err(format!("AlgoCheck: {st:?}"));
+                            }
+                            let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                            lt::matmul(
+                                &env.handle,
+                                &descs,
+                                Some(&Algo { data: algo.data }),
+                                &args,
+                            )?;
+                            env.stream.synchronize()?;
+                            let c = prep.check_full(&d.download()?);
+                            if c.passes(s.tolerance()) {
+                                Ok(true)
+                            } else {
+                                Err(c.to_string())
+                            }
+                        };
+                        match run() {
+                            Ok(true) => g.record_result(desc, Ok(())),
+                            Ok(false) => refused += 1,
+                            Err(e) => g.record_result(desc, Err(e)),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("configured_algos: {refused} configurations refused by AlgoCheck");
+    g.finish();
+}

@@ -296,6 +296,42 @@ static void layout_and_preference(void) {
     CHECK_STATUS(deepgemmLtMatmulPreferenceDestroy(pref), DEEPGEMM_STATUS_SUCCESS);
 }
 
+/* With a device: a profiler's first steps (ids, an algo, its tiles, one configured). */
+static void algo_enumeration(deepgemmLtHandle_t lt) {
+    int ids[8];
+    int n = -1;
+    CHECK_STATUS(deepgemmLtMatmulAlgoGetIds(lt, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F,
+                                            DEEPGEMM_R_16BF, DEEPGEMM_R_16BF, DEEPGEMM_R_16BF,
+                                            DEEPGEMM_R_16BF, 8, ids, &n),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(n >= 1 && ids[n - 1] == 0); /* the portable family comes last, on every device */
+    deepgemmLtMatmulAlgo_t algo;
+    CHECK_STATUS(deepgemmLtMatmulAlgoInit(lt, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F,
+                                          DEEPGEMM_R_16BF, DEEPGEMM_R_16BF, DEEPGEMM_R_16BF,
+                                          DEEPGEMM_R_16BF, ids[0], &algo),
+                 DEEPGEMM_STATUS_SUCCESS);
+    size_t need = 0;
+    CHECK_STATUS(deepgemmLtMatmulAlgoCapGetAttribute(&algo, DEEPGEMMLT_ALGO_CAP_TILE_IDS, NULL, 0,
+                                                     &need),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(need >= sizeof(uint32_t) && need % sizeof(uint32_t) == 0);
+    uint32_t *tiles = (uint32_t *)malloc(need);
+    size_t written = 0;
+    CHECK_STATUS(deepgemmLtMatmulAlgoCapGetAttribute(&algo, DEEPGEMMLT_ALGO_CAP_TILE_IDS, tiles,
+                                                     need, &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(written == need);
+    CHECK_STATUS(deepgemmLtMatmulAlgoConfigSetAttribute(&algo, DEEPGEMMLT_ALGO_CONFIG_TILE_ID,
+                                                        &tiles[0], sizeof tiles[0]),
+                 DEEPGEMM_STATUS_SUCCESS);
+    uint32_t tile = 0;
+    CHECK_STATUS(deepgemmLtMatmulAlgoConfigGetAttribute(&algo, DEEPGEMMLT_ALGO_CONFIG_TILE_ID,
+                                                        &tile, sizeof tile, &written),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(tile == tiles[0] && written == sizeof tile);
+    free(tiles);
+}
+
 static void handles(void) {
     int expect_no_gpu = getenv("DEEPGEMM_EXPECT_NO_GPU") != NULL;
     cudaStream_t stream = NULL; /* passed below without a cast */
@@ -305,6 +341,7 @@ static void handles(void) {
     if (st == DEEPGEMM_STATUS_SUCCESS) {
         CHECK(!expect_no_gpu);
         CHECK(lt != (deepgemmLtHandle_t)(uintptr_t)0x5a50);
+        algo_enumeration(lt);
         CHECK_STATUS(deepgemmLtDestroy(lt), DEEPGEMM_STATUS_SUCCESS);
     } else {
         CHECK(st == DEEPGEMM_STATUS_NOT_INITIALIZED);
@@ -361,6 +398,30 @@ static void handles(void) {
     deepgemmLtMatmulAlgo_t algo = {{0}};
     CHECK_STATUS(deepgemmLtMatmulAlgoCheck(NULL, NULL, NULL, NULL, NULL, NULL, &algo, results),
                  DEEPGEMM_STATUS_NOT_INITIALIZED);
+    /* Algo enumeration: NULL handles, NULL or foreign algos. */
+    int ids[4];
+    int nids = -1;
+    CHECK_STATUS(deepgemmLtMatmulAlgoGetIds(NULL, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F,
+                                            DEEPGEMM_R_16BF, DEEPGEMM_R_16BF, DEEPGEMM_R_16BF,
+                                            DEEPGEMM_R_16BF, 4, ids, &nids),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    CHECK(nids == -1);
+    CHECK_STATUS(deepgemmLtMatmulAlgoInit(NULL, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F,
+                                          DEEPGEMM_R_16BF, DEEPGEMM_R_16BF, DEEPGEMM_R_16BF,
+                                          DEEPGEMM_R_16BF, 0, &algo),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
+    size_t need = 0;
+    CHECK_STATUS(deepgemmLtMatmulAlgoCapGetAttribute(NULL, DEEPGEMMLT_ALGO_CAP_TILE_IDS, NULL, 0,
+                                                     &need),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatmulAlgoCapGetAttribute(&algo, DEEPGEMMLT_ALGO_CAP_TILE_IDS, NULL, 0,
+                                                     &need),
+                 DEEPGEMM_STATUS_INVALID_VALUE); /* zeroed words are no deepgemm algo */
+    uint32_t tile = DEEPGEMMLT_MATMUL_TILE_128x256;
+    CHECK_STATUS(deepgemmLtMatmulAlgoConfigSetAttribute(&algo, DEEPGEMMLT_ALGO_CONFIG_TILE_ID, &tile,
+                                                        sizeof tile),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK(algo.data[0] == 0);
     CHECK_STATUS(deepgemmSetStream(NULL, stream), DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmSetMathMode(NULL, DEEPGEMM_DEFAULT_MATH), DEEPGEMM_STATUS_NOT_INITIALIZED);
     CHECK_STATUS(deepgemmSetWorkspace(NULL, NULL, 0), DEEPGEMM_STATUS_NOT_INITIALIZED);
