@@ -2142,7 +2142,8 @@ typedef uint64_t deepgemmLtNumericalImplFlags_t;
 #define DEEPGEMMLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE 14
 
 /**
- * int32_t, default 0 (all SMs); accepted and ignored.
+ * int32_t, default 0 (all SMs): the SMs the call is planned for (persistent grids, Stream-K
+ * ranges, clusters), leaving the rest to work the caller runs beside it.
  */
 #define DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET 15
 
@@ -2382,7 +2383,8 @@ typedef uint64_t deepgemmLtNumericalImplFlags_t;
 #define DEEPGEMMLT_ALGO_CAP_TILE_IDS 6
 
 /**
- * int32_t: the largest CUSTOM_OPTION (1 where Stream-K is offered).
+ * int32_t: the largest CUSTOM_OPTION: the family's bits (ALGO_CONFIG_CUSTOM_OPTION), 0 for
+ * the portable kernels.
  */
 #define DEEPGEMMLT_ALGO_CAP_CUSTOM_OPTION_MAX 7
 
@@ -2482,7 +2484,9 @@ typedef uint64_t deepgemmLtNumericalImplFlags_t;
 #define DEEPGEMMLT_ALGO_CONFIG_CTA_SWIZZLING 4
 
 /**
- * uint32_t, default 0: 0 tiles whole or split evenly, 1 Stream-K.
+ * uint32_t, default 0 (a plain kernel on D as it is, tiles whole or split evenly); bits: 1
+ * Stream-K's uneven ranges, 2 D computed transposed, 4 ring epilogue, 8 split-K within a
+ * cluster pair (SPLITK_NUM 2), 16 a solo tile's whole-SM ring.
  */
 #define DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION 5
 
@@ -2621,7 +2625,9 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoCapGetAttribute(const struct deepgemmL
  * cuBLASLt's Get*Attribute size rules. A heuristic result reports its plan's configuration:
  * its family, its CTA tile as rows x columns of D, its stages as `<depth>xAUTO`, its cluster
  * shape, SPLITK_NUM (the ways each split tile's k is divided, 1 for none), REDUCTION_SCHEME
- * COMPUTE_TYPE where it adds fp32 partials, CUSTOM_OPTION 1 for Stream-K's uneven ranges.
+ * COMPUTE_TYPE where it adds fp32 partials, CUSTOM_OPTION's bits (1 Stream-K's uneven ranges,
+ * 2 D computed transposed, 4 ring epilogue, 8 split-K within a cluster pair, 16 a solo tile's
+ * whole-SM ring).
  */
 enum deepgemmStatus_t deepgemmLtMatmulAlgoConfigGetAttribute(const struct deepgemmLtMatmulAlgo_t *algo,
                                                              deepgemmLtMatmulAlgoConfigAttributes_t attr,
@@ -2631,10 +2637,12 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoConfigGetAttribute(const struct deepge
 
 /**
  * Sets a configuration attribute of `*algo` from `sizeInBytes` bytes at `buf` (exactly the
- * attribute's size). The algo then names a configuration, not one plan: a matmul runs the best
- * plan of its problem the configuration admits, and NOT_SUPPORTED when none does
- * (deepgemmLtMatmulAlgoCheck tells in advance). TILE_ID, STAGES_ID and CLUSTER_SHAPE_ID 0 mean
- * any; SPLITK_NUM 0 or 1 none; CUSTOM_OPTION 1 Stream-K. INVALID_VALUE for a NULL argument,
+ * attribute's size). A changed algo names a configuration, not one plan: a matmul runs the
+ * best plan of its problem the configuration admits, and NOT_SUPPORTED when none does
+ * (deepgemmLtMatmulAlgoCheck tells in advance); a value set back unchanged leaves the algo as
+ * it was. TILE_ID, STAGES_ID and CLUSTER_SHAPE_ID 0 mean any; SPLITK_NUM 0 or 1 none;
+ * CUSTOM_OPTION bits: 1 Stream-K, 2 D computed transposed, 4 ring epilogue, 8 split-K within
+ * a cluster pair (with SPLITK_NUM 2), 16 a solo tile's whole-SM ring. INVALID_VALUE for a NULL argument,
  * a size mismatch, the read-only ID, or a value that is no cuBLASLt enum.
  */
 enum deepgemmStatus_t deepgemmLtMatmulAlgoConfigSetAttribute(struct deepgemmLtMatmulAlgo_t *algo,
@@ -2705,6 +2713,21 @@ enum deepgemmStatus_t deepgemmSetMathMode(deepgemmHandle_t handle, deepgemmMath_
  * Writes the handle's math mode to `*mode` (DEEPGEMM_DEFAULT_MATH for a new handle).
  */
 enum deepgemmStatus_t deepgemmGetMathMode(deepgemmHandle_t handle, deepgemmMath_t *mode);
+
+/**
+ * cublasSetSmCountTarget: later GEMMs on this handle are planned for `smCountTarget` SMs
+ * (persistent grids, Stream-K ranges and clusters sized for them), leaving the device's other
+ * SMs to work the caller runs beside them (communication kernels, another stream); 0 (the
+ * default) or more than the device has: all. INVALID_VALUE below 0; NOT_INITIALIZED for a
+ * NULL handle. The matmul descriptor's DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET does the same
+ * for deepgemmLtMatmul.
+ */
+enum deepgemmStatus_t deepgemmSetSmCountTarget(deepgemmHandle_t handle, int32_t smCountTarget);
+
+/**
+ * Writes the handle's SM count target to `*smCountTarget` (0 for a new handle: all SMs).
+ */
+enum deepgemmStatus_t deepgemmGetSmCountTarget(deepgemmHandle_t handle, int32_t *smCountTarget);
 
 /**
  * C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and

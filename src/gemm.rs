@@ -59,7 +59,10 @@ pub fn device_spec(stream: *mut c_void) -> Result<DeviceSpec> {
 /// Asynchronous like cuBLASLt: returns once the work is enqueued. `handle_device`: the device
 /// of the caller's handle; a stream on another device is INVALID_VALUE
 /// (`driver::same_device`); None skips the check (the LD_PRELOAD library, whose caller's
-/// handle is cuBLAS's).
+/// handle is cuBLAS's). `sm_target`: the SMs the call may use (cuBLASLt's SM_COUNT_TARGET,
+/// cublasSetSmCountTarget; 0: all), planned for as a device of that many
+/// (`DeviceSpec::with_sm_target`); autotuning is left out then.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     problem: &GemmProblem,
     ptrs: &GemmPointers,
@@ -68,6 +71,7 @@ pub fn run(
     workspace: u64,
     workspace_size: u64,
     handle_device: Option<i32>,
+    sm_target: u32,
 ) -> Result<()> {
     run_accepted(
         problem,
@@ -77,6 +81,7 @@ pub fn run(
         workspace,
         workspace_size,
         handle_device,
+        sm_target,
         |_| true,
     )
     .map(|_| ())
@@ -96,23 +101,25 @@ pub fn run_accepted(
     workspace: u64,
     workspace_size: u64,
     handle_device: Option<i32>,
+    sm_target: u32,
     accept: impl FnOnce(&Plan) -> bool,
 ) -> Result<bool> {
     let ctx = driver::enter(stream)?;
     if let Some(dev) = handle_device {
         driver::same_device(dev, ctx.device.ordinal)?;
     }
+    // The device as the call may use it: every plan below is for these SMs.
+    let spec = ctx.device.spec.with_sm_target(sm_target);
     let plan = match algo {
-        None if plan::tuned::enabled() => {
+        None if plan::tuned::enabled() && sm_target == 0 => {
             // The tuned winner among the plans these pointers and this workspace allow.
             let misaligned = plan::pack::pointer_misfits(ptrs);
-            let plans: Vec<Plan> =
-                plan::cache::candidates_for(problem, &ctx.device.spec, misaligned)?
-                    .plans()
-                    .iter()
-                    .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
-                    .copied()
-                    .collect();
+            let plans: Vec<Plan> = plan::cache::candidates_for(problem, &spec, misaligned)?
+                .plans()
+                .iter()
+                .filter(|c| c.workspace <= workspace_size && c.accepts(problem, ptrs))
+                .copied()
+                .collect();
             let name = autotune::tuned_name(
                 &ctx,
                 problem,
@@ -123,12 +130,10 @@ pub fn run_accepted(
             );
             match plans.iter().find(|p| Some(p.name()) == name) {
                 Some(p) => *p,
-                None => {
-                    plan::cache::for_call(problem, &ctx.device.spec, ptrs, None, workspace_size)?
-                }
+                None => plan::cache::for_call(problem, &spec, ptrs, None, workspace_size)?,
             }
         }
-        _ => plan::cache::for_call(problem, &ctx.device.spec, ptrs, algo, workspace_size)?,
+        _ => plan::cache::for_call(problem, &spec, ptrs, algo, workspace_size)?,
     };
     if !accept(&plan) {
         return Ok(false);
@@ -151,7 +156,7 @@ pub fn run_accepted(
     }
     let logging = crate::log::enabled(crate::log::Level::Hints);
     if logging {
-        log_choice(problem, ptrs, &plan, &ctx.device.spec, workspace_size);
+        log_choice(problem, ptrs, &plan, &spec, workspace_size);
     }
     // Everything that can fail on the host (planning blocks, compiling, loading, encoding
     // tensor maps) happens before the first launch, so an error never leaves half a GEMM on
@@ -163,15 +168,22 @@ pub fn run_accepted(
         for (m0, mc, n0, nc) in plan::slab::blocks(problem, plan.slabs) {
             let block = problem.block(m0, mc, n0, nc);
             let block_ptrs = ptrs.block(problem, m0, n0);
-            let dev = &ctx.device.spec;
+            let dev = &spec;
             let block_plan = plan::slab::block_plan(&block, dev, &block_ptrs, plan.workspace)?;
             if logging {
                 log_choice(&block, &block_ptrs, &block_plan, dev, plan.workspace);
             }
-            work.push(prepare(&ctx, &block, &block_ptrs, &block_plan, workspace)?);
+            work.push(prepare(
+                &ctx,
+                &spec,
+                &block,
+                &block_ptrs,
+                &block_plan,
+                workspace,
+            )?);
         }
     } else {
-        work.push(prepare(&ctx, problem, ptrs, &plan, workspace)?);
+        work.push(prepare(&ctx, &spec, problem, ptrs, &plan, workspace)?);
     }
     if work.len() > 1 {
         let packs: Vec<Vec<PackParams>> = work
@@ -234,6 +246,7 @@ enum MainLaunch {
 /// Compiles or loads `plan`'s kernels and builds their parameters for `problem` (not empty).
 fn prepare(
     ctx: &driver::ContextGuard,
+    spec: &DeviceSpec,
     problem: &GemmProblem,
     ptrs: &GemmPointers,
     plan: &Plan,
@@ -242,13 +255,14 @@ fn prepare(
     // A swapped plan's kernel, packing and workspace are all for the transposed problem.
     let (problem, ptrs) = plan.oriented(problem, ptrs);
     let packs = match &plan.pack {
-        Some(spec) => pack_launches(ctx, &problem, spec, &ptrs, workspace)?,
+        Some(packing) => pack_launches(ctx, spec, &problem, packing, &ptrs, workspace)?,
         None => Vec::new(),
     };
     // D computed into its aligned copy is copied into the caller's D last.
     let unpack = match plan.pack.as_ref().and_then(|s| s.d) {
         Some(d) => Some(copy_launch(
             ctx,
+            spec,
             &d,
             PackParams::unpack,
             workspace.wrapping_add(d.offset),
@@ -410,6 +424,7 @@ impl PackLaunch {
 /// its place in the workspace at `workspace`.
 fn pack_launches(
     ctx: &driver::ContextGuard,
+    dev: &DeviceSpec,
     problem: &GemmProblem,
     spec: &pack::PackSpec,
     ptrs: &GemmPointers,
@@ -430,6 +445,7 @@ fn pack_launches(
             };
             copy_launch(
                 ctx,
+                dev,
                 &o,
                 PackParams::new,
                 src,
@@ -444,6 +460,7 @@ fn pack_launches(
             let c = pack::c_into_d_copy(problem, &d);
             launches.push(copy_launch(
                 ctx,
+                dev,
                 &c,
                 PackParams::new,
                 ptrs.c,
@@ -458,6 +475,7 @@ fn pack_launches(
 /// `PackParams::unpack` copies back).
 fn copy_launch(
     ctx: &driver::ContextGuard,
+    dev: &DeviceSpec,
     o: &pack::PackedOperand,
     params: fn(&pack::PackVariant, &pack::PackedOperand, u64, u64) -> PackParams,
     src: u64,
@@ -468,7 +486,7 @@ fn copy_launch(
     Ok(PackLaunch {
         kernel: registry::get(ctx, &Kernel::Pack(v))?,
         params: params(&v, o, src, dst),
-        grid: v.grid(o, &ctx.device.spec),
+        grid: v.grid(o, dev),
         block: v.threads,
     })
 }

@@ -339,6 +339,20 @@ fn heuristic_algos_report_and_take_a_configuration() {
                 | DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_16BF
         );
     }
+    // Setting back what was read leaves a heuristic result as it was (the same plan).
+    for r in &res[..n as usize] {
+        let mut same = r.algo;
+        for attr in [
+            DEEPGEMMLT_ALGO_CONFIG_TILE_ID,
+            DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM,
+            DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION,
+            DEEPGEMMLT_ALGO_CONFIG_STAGES_ID,
+        ] {
+            let v: u32 = config(&same, attr);
+            assert_eq!(set(&mut same, attr, v), DEEPGEMM_STATUS_SUCCESS);
+        }
+        assert_eq!(same, r.algo);
+    }
     // The first result, told to use 128 x 128 tiles.
     let mut algo = res[0].algo;
     assert_eq!(
@@ -576,4 +590,88 @@ fn argument_checks() {
         DEEPGEMM_STATUS_SUCCESS
     );
     assert_eq!(op.check(&fp16).0, DEEPGEMM_STATUS_INVALID_VALUE);
+}
+
+/// SM_COUNT_TARGET: the heuristic plans for that many SMs, AlgoCheck reports their waves,
+/// Matmul runs (records) its algo with the target and a grid within it.
+#[test]
+fn sm_count_target_plans_for_fewer_sms() {
+    let op = Op::new(DeviceSpec::H200, 8192, 8192, 1024);
+    let pr = pref();
+    let ws: u64 = 64 << 20;
+    assert_eq!(
+        Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, ws),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let first = |op: &Op| {
+        let mut r = [deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t::default(),
+            workspaceSize: 0,
+            state: DEEPGEMM_STATUS_SUCCESS,
+            wavesCount: 0.0,
+            reserved: [0; 4],
+        }; 4];
+        let mut n = 0;
+        assert_eq!(
+            deepgemmLtMatmulAlgoGetHeuristic(
+                op.h,
+                op.desc,
+                op.a,
+                op.b,
+                op.d,
+                op.d,
+                pr,
+                4,
+                r.as_mut_ptr(),
+                &mut n
+            ),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        r[..n as usize].to_vec()
+    };
+    let all = first(&op);
+    assert_eq!(
+        op.matmul(&all[0].algo, A, all[0].workspaceSize),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let wide = op.last_plan();
+    assert!(wide.grid[0] > 60, "{}", wide.name());
+    assert_eq!(testing::lt_recorded(op.h).last().unwrap().sm_target, 0);
+    assert_eq!(
+        Obj::Desc(op.desc).set(DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET, 60i32),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let few = first(&op);
+    for r in &few {
+        assert_eq!(
+            op.check(&r.algo),
+            (DEEPGEMM_STATUS_SUCCESS, r.workspaceSize)
+        );
+        assert_eq!(
+            op.matmul(&r.algo, A, r.workspaceSize),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        let plan = op.last_plan();
+        let per_sm = match plan.kernel {
+            Kernel::Sm90(v) => v.ctas_per_sm(),
+            _ => 1,
+        };
+        assert!(plan.grid[0] <= 60 * per_sm, "{}", plan.name());
+        // Waves are counted on the SMs the call may use.
+        let ctas: u32 = plan.grid.iter().product();
+        assert!(
+            (r.wavesCount - ctas as f32 / 60.0).abs() < 1e-3,
+            "{}",
+            plan.name()
+        );
+        assert_eq!(testing::lt_recorded(op.h).last().unwrap().sm_target, 60);
+    }
+    // A configured algo follows the target too.
+    let (_, sm90) = op.init(1);
+    assert_eq!(op.matmul(&sm90, A, 0), DEEPGEMM_STATUS_SUCCESS);
+    assert!(op.last_plan().grid[0] <= 60);
+    assert_eq!(
+        deepgemmLtMatmulPreferenceDestroy(pr),
+        DEEPGEMM_STATUS_SUCCESS
+    );
 }

@@ -751,3 +751,44 @@ fn get_property_reads_the_version() {
         );
     }
 }
+
+/// cublasSetSmCountTarget / GetSmCountTarget: the handle's target reaches every later call.
+#[test]
+fn sm_count_target_reaches_gemm_ex() {
+    let h = handle();
+    let target = |h: &H| {
+        let mut t = -7;
+        assert_eq!(
+            deepgemmGetSmCountTarget(h.0, &mut t),
+            DEEPGEMM_STATUS_SUCCESS
+        );
+        t
+    };
+    let recorded = |h: &H| testing::recorded(h.0).last().expect("a call").sm_target;
+    assert_eq!(target(&h), 0, "a new handle uses every SM");
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded(&h), 0);
+    assert_eq!(deepgemmSetSmCountTarget(h.0, 40), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(target(&h), 40);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded(&h), 40);
+    assert_eq!(strided(&h, 2, [20, 15, 12]), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded(&h), 40);
+    // Refused: below 0 (the target stays); NULL handle or out-pointer.
+    assert_eq!(
+        deepgemmSetSmCountTarget(h.0, -1),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(target(&h), 40);
+    assert_eq!(
+        deepgemmSetSmCountTarget(null_mut(), 40),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+    assert_eq!(
+        deepgemmGetSmCountTarget(h.0, null_mut()),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(deepgemmSetSmCountTarget(h.0, 0), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(recorded(&h), 0);
+}

@@ -1126,3 +1126,48 @@ fn configured_algos_match_the_reference() {
     println!("configured_algos: {refused} configurations refused by AlgoCheck");
     g.finish();
 }
+
+/// SM_COUNT_TARGET (cuBLASLt's SM carve-out): the heuristic's plans for 1, 33, 66 and 100 SMs
+/// (persistent grids, Stream-K and split-K ranges, clusters sized for them) against the
+/// float64 reference, with the workspace each reports.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn sm_count_target_matches_the_reference() {
+    use common::case::{Prepared, WORKSPACE_BYTES};
+    use common::lt::{self, Descs};
+    let env = Env::new();
+    let mut g = Group::new("sm_count_target_matches_the_reference");
+    for &(m, n, k, t) in &[
+        (2048u64, 2048u64, 4096u64, 2usize),
+        (1000, 3000, 4000, 0),
+        (256, 288, 7224, 2),
+        (4097, 129, 1000, 3),
+        (16, 4096, 4096, 2),
+    ] {
+        for target in [1i32, 33, 66, 100] {
+            let mut s = spec(DType::BF16, DType::BF16, false, TRANSPOSES[t], m, n, k);
+            s.beta = 0.5;
+            let desc = format!("{s} on {target} SMs");
+            let mut run = || -> Result<(), String> {
+                let prep = Prepared::new(&s, &mut g.rng, true)?;
+                let d = prep.new_output()?;
+                let descs =
+                    Descs::new(env.handle.api, &s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+                descs.desc.set(15, target)?; // SM_COUNT_TARGET
+                let h = descs.heuristic(&env.handle, WORKSPACE_BYTES as u64)?;
+                let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                lt::matmul(&env.handle, &descs, Some(&h.algo), &args)?;
+                env.stream.synchronize()?;
+                let c = prep.check_full(&d.download()?);
+                if c.passes(s.tolerance()) {
+                    Ok(())
+                } else {
+                    Err(c.to_string())
+                }
+            };
+            let r = run();
+            g.record_result(desc, r);
+        }
+    }
+    g.finish();
+}

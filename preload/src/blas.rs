@@ -73,7 +73,9 @@ pub unsafe fn substitute(
             },
         )
     };
-    if sm_target != 0 {
+    // The SMs the caller leaves cuBLAS (cublasSetSmCountTarget): planned for, as deepgemm's own
+    // handle API does; a negative one (cuBLAS refuses it, so never set) goes to cuBLAS.
+    if sm_target < 0 {
         return Err(Forward::value(
             Reason::Attribute,
             "SM count target",
@@ -121,7 +123,14 @@ pub unsafe fn substitute(
     // The workspace the caller gave this handle (cublasSetWorkspace_v2), which cuBLAS would
     // use on this stream too; none when it gave none.
     let (workspace, workspace_size) = crate::workspace::get(handle);
-    crate::lt::run(&problem, &ptrs, workspace, workspace_size, stream)?;
+    crate::lt::run(
+        &problem,
+        &ptrs,
+        workspace,
+        workspace_size,
+        stream,
+        sm_target as u32,
+    )?;
     Ok(problem)
 }
 

@@ -267,8 +267,10 @@ pub unsafe fn substitute(real: &Lt, x: &LtCall) -> Result<GemmProblem, Forward> 
         if fill != md::FILL_MODE_FULL as i64 {
             return Err(Forward::value(Reason::Layout, "fill mode", fill));
         }
+        // The SMs the caller leaves deepgemm (PyTorch's SM carve-out for its communication
+        // kernels): planned for, as deepgemm's own cublasLtMatmul does.
         let sm_target = rd.optional(x.desc, md::SM_COUNT_TARGET, 4, 0)?;
-        if sm_target != 0 {
+        if !(0..=i32::MAX as i64).contains(&sm_target) {
             return Err(Forward::value(
                 Reason::Attribute,
                 "SM count target",
@@ -311,7 +313,14 @@ pub unsafe fn substitute(real: &Lt, x: &LtCall) -> Result<GemmProblem, Forward> 
             d: x.d as u64,
             bias,
         };
-        run(&p, &ptrs, x.workspace, x.workspace_size, x.stream)?;
+        run(
+            &p,
+            &ptrs,
+            x.workspace,
+            x.workspace_size,
+            x.stream,
+            sm_target as u32,
+        )?;
         Ok(p)
     }
 }
@@ -324,6 +333,7 @@ pub fn run(
     workspace: *mut c_void,
     workspace_size: usize,
     stream: *mut c_void,
+    sm_target: u32,
 ) -> Result<(), Forward> {
     ptrs.check(p)
         .map_err(|e| Forward::error(Reason::Pointers, e).with_problem(p))?;
@@ -351,7 +361,7 @@ pub fn run(
         }
     };
     let size = workspace_size as u64;
-    deepgemm::gemm::run_accepted(p, ptrs, None, stream, ws, size, None, accept)
+    deepgemm::gemm::run_accepted(p, ptrs, None, stream, ws, size, None, sm_target, accept)
         .map_err(deepgemm_error)?;
     match declined {
         Some(f) => Err(f.with_problem(p)),

@@ -151,8 +151,8 @@ fn preload_lines(text: &str) -> Vec<&str> {
 /// What preload_test.c makes of each entry point, by forwarding reason, when substitution
 /// is on and deepgemm has no GPU (supported calls: deepgemm_error, then forwarded).
 const SUMMARY_PRELOAD: [&str; 8] = [
-    "deepgemm-preload: cublasLtMatmul calls=15 substituted=0 forwarded=15 nested=1 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=2 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=3",
-    "deepgemm-preload: cublasGemmEx calls=8 substituted=0 forwarded=8 data_type=2 compute_type=1 attribute=1 invalid=1 deepgemm_error=3",
+    "deepgemm-preload: cublasLtMatmul calls=15 substituted=0 forwarded=15 nested=1 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=1 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=4",
+    "deepgemm-preload: cublasGemmEx calls=8 substituted=0 forwarded=8 data_type=2 compute_type=1 invalid=1 deepgemm_error=4",
     "deepgemm-preload: cublasGemmStridedBatchedEx calls=2 substituted=0 forwarded=2 empty=1 deepgemm_error=1",
     "deepgemm-preload: cublasGemmBatchedEx calls=1 substituted=0 forwarded=1 pointer_array=1",
     "deepgemm-preload: cublasSgemm_v2 calls=3 substituted=0 forwarded=3 compute_type=1 deepgemm_error=2",
@@ -294,6 +294,11 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
     ends(3, "-> cuBLAS (data_type: A type 28)");
     ends(4, "-> cuBLAS (epilogue: epilogue 160)");
     ends(5, "-> cuBLAS (attribute: non-zero attribute id 17)");
+    // An SM count target reaches deepgemm (which has no GPU here).
+    starts(
+        6,
+        &format!("{lt} epilogue=None -> cuBLAS (deepgemm_error: "),
+    );
     starts(
         10,
         &format!("{lt} epilogue=None -> cuBLAS (pointers: D = 0x7f0000400001"),
@@ -315,6 +320,7 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         18,
         "cublasGemmEx m=-1 n=32 k=128 batch=1 op=(0,1) types=(14,14,14) compute=68 -> cuBLAS (invalid: ",
     );
+    starts(19, ex);
     starts(
         21,
         "cublasGemmStridedBatchedEx m=64 n=32 k=128 batch=4 ab=f16 cd=f16 math=mma epilogue=None -> cuBLAS (deepgemm_error: ",
@@ -349,7 +355,7 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
             .iter()
             .filter(|l| l.contains("(deepgemm_error: "))
             .count(),
-        10,
+        12,
         "{text}"
     );
     let summary: Vec<&str> = lines

@@ -24,6 +24,8 @@ pub struct RecordedCall {
     pub stream: usize,
     pub workspace: u64,
     pub workspace_size: u64,
+    /// The SMs the call asked to be planned for (0: all).
+    pub sm_target: u32,
 }
 
 /// Where a handle's work goes. Either way the handle is bound to one device (cuBLAS
@@ -96,7 +98,9 @@ impl Backend {
     }
 
     /// Runs (or records) one call; `algo` is the caller's `deepgemmLtMatmulAlgo_t`, if any,
-    /// decoded where the device is known (`gemm::run` for `Gpu`).
+    /// decoded where the device is known (`gemm::run` for `Gpu`). `sm_target`: the SMs the
+    /// call is planned for (`DeviceSpec::with_sm_target`; 0: all).
+    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         problem: &GemmProblem,
@@ -105,6 +109,7 @@ impl Backend {
         stream: *mut c_void,
         workspace: u64,
         workspace_size: u64,
+        sm_target: u32,
     ) -> Result<()> {
         match self {
             // The stream's device is resolved once, inside `gemm::run`, and checked there.
@@ -116,6 +121,7 @@ impl Backend {
                 workspace,
                 workspace_size,
                 Some(*device),
+                sm_target,
             ),
             Backend::Record {
                 dev,
@@ -126,8 +132,9 @@ impl Backend {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 driver::same_device(*device, stream_dev.unwrap_or(*device))?;
                 // As `gemm::run` decodes it: the algo must also take these pointers.
+                let dev = dev.with_sm_target(sm_target);
                 let plan = algo
-                    .map(|a| plan::cache::for_call(problem, dev, ptrs, Some(a), workspace_size))
+                    .map(|a| plan::cache::for_call(problem, &dev, ptrs, Some(a), workspace_size))
                     .transpose()?;
                 calls.lock().push(RecordedCall {
                     problem: *problem,
@@ -136,6 +143,7 @@ impl Backend {
                     stream: stream as usize,
                     workspace,
                     workspace_size,
+                    sm_target,
                 });
                 Ok(())
             }
@@ -192,6 +200,8 @@ pub struct BlasHandle {
     /// cublasSetWorkspace's (address, bytes): the caller's device memory that GEMMs on this
     /// handle may use (Stream-K and split-K partials, packed copies); (0, 0): none.
     workspace: parking_lot::Mutex<(u64, u64)>,
+    /// cublasSetSmCountTarget's SMs (0: all).
+    sm_target: AtomicI32,
 }
 
 impl BlasHandle {
@@ -218,7 +228,24 @@ impl BlasHandle {
             pointer_mode: AtomicI32::new(pointer_mode::HOST),
             math_mode: AtomicI32::new(super::blas::math_mode::DEFAULT),
             workspace: parking_lot::Mutex::new((0, 0)),
+            sm_target: AtomicI32::new(0),
         }
+    }
+
+    /// cublasGetSmCountTarget: the SMs this handle's GEMMs are planned for (0: all).
+    pub fn sm_target(&self) -> i32 {
+        self.sm_target.load(Ordering::Acquire)
+    }
+
+    /// cublasSetSmCountTarget: plan this handle's later GEMMs for `target` SMs (0: all; more
+    /// than the device has: all), leaving the rest to work the caller runs beside them.
+    /// INVALID_VALUE below 0.
+    pub fn set_sm_target(&self, target: i32) -> Result<()> {
+        if target < 0 {
+            return Err(invalid!("smCountTarget {target} < 0"));
+        }
+        self.sm_target.store(target, Ordering::Release);
+        Ok(())
     }
 
     pub fn stream(&self) -> *mut c_void {

@@ -64,7 +64,7 @@ pub fn check_workspace(workspace: u64, workspace_size: u64) -> Result<()> {
 
 /// Checks a call's pointers and workspace and runs it with the caller's algo (if any), which
 /// the backend decodes (`plan::cache::for_call`). `algo == None` lets deepgemm choose, as
-/// cuBLASLt does for a NULL algo.
+/// cuBLASLt does for a NULL algo. `sm_target`: SM_COUNT_TARGET (0: every SM).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul(
     backend: &Backend,
@@ -74,6 +74,7 @@ pub fn matmul(
     workspace: u64,
     workspace_size: u64,
     stream: *mut c_void,
+    sm_target: u32,
 ) -> Result<()> {
     ptrs.check(p)?;
     check_workspace(workspace, workspace_size)?;
@@ -81,13 +82,14 @@ pub fn matmul(
         // D has no element: nothing to do (cuBLASLt returns SUCCESS), but an algo that does
         // not fit the problem or the workspace is still refused.
         if let Some(a) = algo {
-            plan::cache::decode_algo(a, p, &backend.device_spec()?, workspace_size)?;
+            let dev = backend.device_spec()?.with_sm_target(sm_target);
+            plan::cache::decode_algo(a, p, &dev, workspace_size)?;
         }
         return Ok(());
     }
     log_trace!(
         "deepgemmLtMatmul",
-        "m={} n={} k={} batch={} ab={:?} cd={:?} math={:?} op=({:?},{:?}) epilogue={:?} plan={}",
+        "m={} n={} k={} batch={} ab={:?} cd={:?} math={:?} op=({:?},{:?}) epilogue={:?} sms={} plan={}",
         p.m,
         p.n,
         p.k,
@@ -98,20 +100,26 @@ pub fn matmul(
         p.op_a,
         p.op_b,
         p.epilogue,
-        algo_label(backend, p, algo)
+        sm_target,
+        algo_label(backend, p, algo, sm_target)
     );
     // The algo is decoded by the backend, where the stream's device is known: resolving the
     // stream's context here too would cost the driver calls twice.
-    backend.run(p, ptrs, algo, stream, workspace, workspace_size)
+    backend.run(p, ptrs, algo, stream, workspace, workspace_size, sm_target)
 }
 
 /// The trace's name for the plan of a call (only computed when tracing).
-fn algo_label(backend: &Backend, p: &GemmProblem, algo: Option<&[u64; 8]>) -> String {
+fn algo_label(
+    backend: &Backend,
+    p: &GemmProblem,
+    algo: Option<&[u64; 8]>,
+    sm_target: u32,
+) -> String {
     match algo {
         None => "heuristic".into(),
         Some(a) => backend
             .device_spec()
-            .and_then(|dev| plan::cache::from_algo(a, p, &dev))
+            .and_then(|dev| plan::cache::from_algo(a, p, &dev.with_sm_target(sm_target)))
             .map_or_else(|e| format!("refused algo ({e})"), |pl| pl.name()),
     }
 }
@@ -150,9 +158,14 @@ pub struct Candidate {
 /// cublasLtMatmulAlgoCheck: `algo` decoded for `p` on the handle's device (INVALID_VALUE when
 /// it is not one of the plans the heuristic makes for this problem, `plan::cache::from_algo`),
 /// with what a heuristic result reports of it. Pointers are not known here: Matmul still
-/// checks the algo against the call's addresses and workspace.
-pub fn check_algo(backend: &Backend, p: &GemmProblem, algo: &[u64; 8]) -> Result<Candidate> {
-    let dev = backend.device_spec()?;
+/// checks the algo against the call's addresses and workspace. `sm_target`: SM_COUNT_TARGET.
+pub fn check_algo(
+    backend: &Backend,
+    p: &GemmProblem,
+    algo: &[u64; 8],
+    sm_target: u32,
+) -> Result<Candidate> {
+    let dev = backend.device_spec()?.with_sm_target(sm_target);
     let plan = plan::cache::from_algo(algo, p, &dev)?;
     Ok(Candidate {
         plan,
@@ -161,12 +174,14 @@ pub fn check_algo(backend: &Backend, p: &GemmProblem, algo: &[u64; 8]) -> Result
     })
 }
 
-/// Up to `requested` candidates, best first; NOT_SUPPORTED when none fits.
+/// Up to `requested` candidates, best first, planned for `sm_target` SMs (SM_COUNT_TARGET; 0:
+/// all); NOT_SUPPORTED when none fits.
 pub fn heuristic(
     backend: &Backend,
     p: &GemmProblem,
     pref: &PrefSnapshot,
     requested: usize,
+    sm_target: u32,
 ) -> Result<Vec<Candidate>> {
     if requested == 0 {
         return Err(invalid!("requestedAlgoCount must be at least 1"));
@@ -177,8 +192,9 @@ pub fn heuristic(
             pref.search_mode
         ));
     }
-    // The handle's device (its facts are cached: no context is resolved).
-    let dev = backend.device_spec()?;
+    // The handle's device (its facts are cached: no context is resolved), as many SMs of it
+    // as the call may use.
+    let dev = backend.device_spec()?.with_sm_target(sm_target);
     // The caller's MIN_ALIGNMENT_*_BYTES: addresses at those alignments, and the list made for
     // A and B there (packed copies where TMA cannot read them in place).
     // With every alignment TMA's 16 bytes or more (the defaults), the list is as before: a
@@ -201,7 +217,7 @@ pub fn heuristic(
         })
         .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
         .collect();
-    if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() {
+    if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() && sm_target == 0 {
         // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
         let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
         if let Some(name) = crate::gemm::tuned_choice(p, &plans, misaligned, pref.max_workspace) {

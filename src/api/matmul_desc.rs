@@ -192,6 +192,8 @@ pub struct MatmulDesc {
 pub struct DescSnapshot {
     pub op: OpSpec,
     pub bias: u64,
+    /// SM_COUNT_TARGET: the SMs the call is planned for (0: all).
+    pub sm_target: u32,
 }
 
 impl MatmulDesc {
@@ -238,6 +240,8 @@ impl MatmulDesc {
         Ok(DescSnapshot {
             op,
             bias: a.int(BIAS_POINTER) as u64,
+            // Range-checked by Set: 0 to i32::MAX.
+            sm_target: a.int(SM_COUNT_TARGET) as u32,
         })
     }
 }

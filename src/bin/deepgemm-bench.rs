@@ -346,7 +346,7 @@ fn plan_shapes(opts: &Options) -> Vec<(u64, u64, u64)> {
 /// estimate, one per line (`SHAPE us NAME`); needs no GPU.
 fn print_all_plans(opts: &Options) -> ExitCode {
     use deepgemm::plan::{DeviceSpec, hopper_plans_upto};
-    let dev = DeviceSpec::H200;
+    let dev = DeviceSpec::H200.with_sm_target(opts.sm_target);
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
         let p = match run::problem_of(&spec) {
@@ -377,7 +377,7 @@ fn print_all_plans(opts: &Options) -> ExitCode {
 /// model's estimate; needs no GPU.
 fn print_plans(opts: &Options) -> ExitCode {
     use deepgemm::plan::{DeviceSpec, candidates_for};
-    let dev = DeviceSpec::H200;
+    let dev = DeviceSpec::H200.with_sm_target(opts.sm_target);
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
         // `--offset`: the list a call at such addresses chooses from (views at an offset are

@@ -154,7 +154,9 @@ pub extern "C" fn deepgemmLtMatmulAlgoCapGetAttribute(
 /// cuBLASLt's Get*Attribute size rules. A heuristic result reports its plan's configuration:
 /// its family, its CTA tile as rows x columns of D, its stages as `<depth>xAUTO`, its cluster
 /// shape, SPLITK_NUM (the ways each split tile's k is divided, 1 for none), REDUCTION_SCHEME
-/// COMPUTE_TYPE where it adds fp32 partials, CUSTOM_OPTION 1 for Stream-K's uneven ranges.
+/// COMPUTE_TYPE where it adds fp32 partials, CUSTOM_OPTION's bits (1 Stream-K's uneven ranges,
+/// 2 D computed transposed, 4 ring epilogue, 8 split-K within a cluster pair, 16 a solo tile's
+/// whole-SM ring).
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmLtMatmulAlgoConfigGetAttribute(
@@ -171,10 +173,12 @@ pub extern "C" fn deepgemmLtMatmulAlgoConfigGetAttribute(
 }
 
 /// Sets a configuration attribute of `*algo` from `sizeInBytes` bytes at `buf` (exactly the
-/// attribute's size). The algo then names a configuration, not one plan: a matmul runs the best
-/// plan of its problem the configuration admits, and NOT_SUPPORTED when none does
-/// (deepgemmLtMatmulAlgoCheck tells in advance). TILE_ID, STAGES_ID and CLUSTER_SHAPE_ID 0 mean
-/// any; SPLITK_NUM 0 or 1 none; CUSTOM_OPTION 1 Stream-K. INVALID_VALUE for a NULL argument,
+/// attribute's size). A changed algo names a configuration, not one plan: a matmul runs the
+/// best plan of its problem the configuration admits, and NOT_SUPPORTED when none does
+/// (deepgemmLtMatmulAlgoCheck tells in advance); a value set back unchanged leaves the algo as
+/// it was. TILE_ID, STAGES_ID and CLUSTER_SHAPE_ID 0 mean any; SPLITK_NUM 0 or 1 none;
+/// CUSTOM_OPTION bits: 1 Stream-K, 2 D computed transposed, 4 ring epilogue, 8 split-K within
+/// a cluster pair (with SPLITK_NUM 2), 16 a solo tile's whole-SM ring. INVALID_VALUE for a NULL argument,
 /// a size mismatch, the read-only ID, or a value that is no cuBLASLt enum.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
@@ -188,6 +192,11 @@ pub extern "C" fn deepgemmLtMatmulAlgoConfigSetAttribute(
         let v = view(algo)?;
         let mut config = v.config();
         config.set(attr, input_bytes(buf, sizeInBytes)?)?;
+        if config == v.config() {
+            // Unchanged (a profiler setting back what it read): a heuristic result stays
+            // the very plan it was.
+            return Ok(());
+        }
         let data = View::configured_words(&config, &v.types());
         write_out(algo, deepgemmLtMatmulAlgo_t { data })
     })

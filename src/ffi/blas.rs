@@ -130,6 +130,34 @@ pub extern "C" fn deepgemmGetMathMode(
     })
 }
 
+/// cublasSetSmCountTarget: later GEMMs on this handle are planned for `smCountTarget` SMs
+/// (persistent grids, Stream-K ranges and clusters sized for them), leaving the device's other
+/// SMs to work the caller runs beside them (communication kernels, another stream); 0 (the
+/// default) or more than the device has: all. INVALID_VALUE below 0; NOT_INITIALIZED for a
+/// NULL handle. The matmul descriptor's DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET does the same
+/// for deepgemmLtMatmul.
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmSetSmCountTarget(
+    handle: deepgemmHandle_t,
+    smCountTarget: i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmSetSmCountTarget", || {
+        try_handle(handle)?.set_sm_target(smCountTarget)
+    })
+}
+
+/// Writes the handle's SM count target to `*smCountTarget` (0 for a new handle: all SMs).
+#[unsafe(no_mangle)]
+pub extern "C" fn deepgemmGetSmCountTarget(
+    handle: deepgemmHandle_t,
+    smCountTarget: *mut i32,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGetSmCountTarget", || {
+        let h = try_handle(handle)?;
+        write_out(smCountTarget, h.sm_target())
+    })
+}
+
 /// Shared body of GemmEx and GemmStridedBatchedEx.
 fn gemm_ex(
     handle: deepgemmHandle_t,
@@ -174,6 +202,7 @@ fn gemm_ex(
         workspace,
         workspace_size,
         h.stream(),
+        h.sm_target() as u32,
     )
 }
 

@@ -90,12 +90,13 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
                 "requestedAlgoCount = {requestedAlgoCount} < 1"
             ));
         }
-        let found = op.problem().and_then(|(p, _)| {
+        let found = op.problem().and_then(|(p, snap)| {
             api::matmul::heuristic(
                 &h.backend,
                 &p,
                 &pref.snapshot(),
                 requestedAlgoCount as usize,
+                snap.sm_target,
             )
         });
         let found = match found {
@@ -147,8 +148,8 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
         let op = Operation::new(operationDesc, "operationDesc", [Adesc, Bdesc, Cdesc, Ddesc])?;
         check_out(result, "result")?;
         let data = read_algo(algo).ok_or_else(|| crate::invalid!("algo is NULL"))?;
-        let (p, _) = op.problem()?;
-        let found = api::matmul::check_algo(&h.backend, &p, &data)?;
+        let (p, snap) = op.problem()?;
+        let found = api::matmul::check_algo(&h.backend, &p, &data, snap.sm_target)?;
         // cuBLASLt never updates the result's algo field: every other field is written.
         // SAFETY: non-NULL (check_out), the caller promises a writable result there;
         // unaligned writes because C callers are not bound to Rust's alignment.
@@ -216,6 +217,7 @@ pub extern "C" fn deepgemmLtMatmul(
             workspace as u64,
             workspaceSizeInBytes as u64,
             stream.cast(),
+            snap.sm_target,
         )
     })
 }

@@ -349,7 +349,8 @@ pub const DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_LD: deepgemmLtMatmulDescAttributes
 pub const DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE: deepgemmLtMatmulDescAttributes_t = 13;
 /// int64_t, default 0.
 pub const DEEPGEMMLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE: deepgemmLtMatmulDescAttributes_t = 14;
-/// int32_t, default 0 (all SMs); accepted and ignored.
+/// int32_t, default 0 (all SMs): the SMs the call is planned for (persistent grids, Stream-K
+/// ranges, clusters), leaving the rest to work the caller runs beside it.
 pub const DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET: deepgemmLtMatmulDescAttributes_t = 15;
 /// const void *, default NULL; non-NULL is NOT_SUPPORTED.
 pub const DEEPGEMMLT_MATMUL_DESC_A_SCALE_POINTER: deepgemmLtMatmulDescAttributes_t = 17;
@@ -462,7 +463,8 @@ pub const DEEPGEMMLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT: deepgemmLtMatmulAlgoC
 pub const DEEPGEMMLT_ALGO_CAP_UPLO_SUPPORT: deepgemmLtMatmulAlgoCapAttributes_t = 5;
 /// uint32_t array: the family's tiles (deepgemmLtMatmulTile_t, rows x columns of D).
 pub const DEEPGEMMLT_ALGO_CAP_TILE_IDS: deepgemmLtMatmulAlgoCapAttributes_t = 6;
-/// int32_t: the largest CUSTOM_OPTION (1 where Stream-K is offered).
+/// int32_t: the largest CUSTOM_OPTION: the family's bits (ALGO_CONFIG_CUSTOM_OPTION), 0 for
+/// the portable kernels.
 pub const DEEPGEMMLT_ALGO_CAP_CUSTOM_OPTION_MAX: deepgemmLtMatmulAlgoCapAttributes_t = 7;
 /// int32_t: 0 (COL and ROW orders only).
 pub const DEEPGEMMLT_ALGO_CAP_CUSTOM_MEMORY_ORDER: deepgemmLtMatmulAlgoCapAttributes_t = 10;
@@ -507,7 +509,9 @@ pub const DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM: deepgemmLtMatmulAlgoConfigAttribute
 pub const DEEPGEMMLT_ALGO_CONFIG_REDUCTION_SCHEME: deepgemmLtMatmulAlgoConfigAttributes_t = 3;
 /// uint32_t, default 0 (the only value deepgemm runs).
 pub const DEEPGEMMLT_ALGO_CONFIG_CTA_SWIZZLING: deepgemmLtMatmulAlgoConfigAttributes_t = 4;
-/// uint32_t, default 0: 0 tiles whole or split evenly, 1 Stream-K.
+/// uint32_t, default 0 (a plain kernel on D as it is, tiles whole or split evenly); bits: 1
+/// Stream-K's uneven ranges, 2 D computed transposed, 4 ring epilogue, 8 split-K within a
+/// cluster pair (SPLITK_NUM 2), 16 a solo tile's whole-SM ring.
 pub const DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION: deepgemmLtMatmulAlgoConfigAttributes_t = 5;
 /// uint32_t (deepgemmLtMatmulStages_t), default UNDEFINED (any).
 pub const DEEPGEMMLT_ALGO_CONFIG_STAGES_ID: deepgemmLtMatmulAlgoConfigAttributes_t = 6;

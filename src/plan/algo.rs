@@ -59,7 +59,8 @@ pub mod config_attr {
 }
 
 /// cublasLtMatmulAlgoCapAttributes_t (8 and 9, MATHMODE_IMPL and GAUSSIAN_IMPL, left cuBLASLt
-/// in CUDA 12.0; 20, ATOMIC_SYNC, in 13.0).
+/// in CUDA 12.0; 20, ATOMIC_SYNC, is CUDA 12.2-12.9's, answered 0 for programs built on those;
+/// 23, POINTER_ARRAY_GROUPED_SUPPORT, came in 13.1).
 pub mod cap_attr {
     pub const SPLITK_SUPPORT: i32 = 0;
     pub const REDUCTION_SCHEME_MASK: i32 = 1;
@@ -117,10 +118,15 @@ pub const CLUSTER_1X1: u16 = 2;
 /// The cublasLtMatmulTile_t id of a `rows` x `cols` tile of D; 0 (UNDEFINED) where cuBLASLt
 /// names no such tile.
 pub fn tile_id(rows: u32, cols: u32) -> u32 {
-    TILE_SHAPES
-        .iter()
-        .position(|&(r, c)| r as u32 == rows && c as u32 == cols)
-        .map_or(0, |i| i as u32 + 1)
+    // Every plan's algo names its tile (`Plan::to_algo`): a map, not a scan of 645 entries.
+    static IDS: Lazy<std::collections::HashMap<(u32, u32), u32>> = Lazy::new(|| {
+        TILE_SHAPES
+            .iter()
+            .enumerate()
+            .map(|(i, &(r, c))| ((r as u32, c as u32), i as u32 + 1))
+            .collect()
+    });
+    IDS.get(&(rows, cols)).copied().unwrap_or(0)
 }
 
 /// The rows x columns of a cublasLtMatmulTile_t id; None for UNDEFINED and unknown ids.
@@ -241,17 +247,45 @@ pub struct Config {
     pub splitk: u32,
     pub reduction: u32,
     pub swizzle: u32,
-    /// 0: tiles whole or split evenly (`splitk`); 1: Stream-K's uneven ranges (with or
-    /// without data-parallel waves).
+    /// Bits naming what a tile and split leave open (`CUSTOM_*`): Stream-K's uneven ranges,
+    /// D computed transposed, the ring epilogue, split-K between a cluster's two CTAs, a solo
+    /// tile's whole-SM ring. 0: a plain kernel on D as it is, tiles whole or split evenly.
     pub custom: u32,
     pub stages: u32,
     pub inner: u16,
     pub cluster: u16,
 }
 
-/// CUSTOM_OPTION values (`Config::custom`).
+/// CUSTOM_OPTION bits (`Config::custom`), so that a configuration names one kernel and one
+/// kind of schedule: rebuilt by AlgoInit + ConfigSetAttribute (an engine replaying the tactic
+/// it timed), it runs what was timed. Only the Stream-K schedules of one kernel (with or
+/// without data-parallel waves, and how many CTAs share the split tiles) stay one
+/// configuration: of those, the model's best for the problem runs.
 pub const CUSTOM_EVEN: u32 = 0;
+/// Stream-K's uneven ranges (and the data-parallel + Stream-K hybrid).
 pub const CUSTOM_STREAM_K: u32 = 1;
+/// The kernel computes D transposed (`Plan::swap`): D^T = op(B)^T op(A)^T.
+pub const CUSTOM_TRANSPOSED: u32 = 2;
+/// The ring-epilogue twin of a tile (`Sm90Variant::ring_epilogue`).
+pub const CUSTOM_RING_EPILOGUE: u32 = 4;
+/// Split-K between the two CTAs of a cluster (`_ks2`, SPLITK_NUM 2).
+pub const CUSTOM_CLUSTER_SPLIT: u32 = 8;
+/// A solo tile with the whole SM's ring, one CTA an SM (`Sm90Variant::with_full_ring`).
+pub const CUSTOM_FULL_RING: u32 = 16;
+
+/// CAP_CUSTOM_OPTION_MAX of each family: every bit it can set (profilers try 0..=max; the
+/// combinations no kernel has are NOT_SUPPORTED at AlgoCheck).
+fn custom_max(family: i32) -> i32 {
+    let bits = match family {
+        id::SM90 => {
+            CUSTOM_STREAM_K | CUSTOM_TRANSPOSED | CUSTOM_RING_EPILOGUE | CUSTOM_CLUSTER_SPLIT
+        }
+        id::SM90_SOLO => CUSTOM_STREAM_K | CUSTOM_TRANSPOSED | CUSTOM_FULL_RING,
+        id::SM90_PINGPONG | id::SKINNY => CUSTOM_TRANSPOSED,
+        _ => 0,
+    };
+    bits as i32
+}
 
 impl Config {
     /// What AlgoInit sets: the family, everything else cuBLASLt's defaults (any tile, no
@@ -288,7 +322,18 @@ impl Config {
             // Never a plan's kernel (`Kernel::Pack`); reported as the portable family.
             Kernel::Pack(_) => (id::PORTABLE, (0, 0), 0, (1, 1)),
         };
-        let (splitk, custom) = schedule(plan);
+        let (splitk, mut custom) = schedule(plan);
+        if plan.swap {
+            custom |= CUSTOM_TRANSPOSED;
+        }
+        if let Kernel::Sm90(v) = plan.kernel {
+            if v.ring_epilogue {
+                custom |= CUSTOM_RING_EPILOGUE;
+            }
+            if v.solo() && v.ctas_per_sm() == 1 {
+                custom |= CUSTOM_FULL_RING;
+            }
+        }
         Config {
             id,
             tile: tile_id(rows, cols),
@@ -338,11 +383,14 @@ impl Config {
                 self.inner
             ));
         }
-        if self.splitk > 1 && self.custom != CUSTOM_EVEN {
+        if self.splitk > 1 && self.custom & CUSTOM_STREAM_K != 0 {
             return Some(format!(
                 "SPLITK_NUM {} with CUSTOM_OPTION {} (Stream-K splits unevenly)",
                 self.splitk, self.custom
             ));
+        }
+        if self.custom > 31 {
+            return Some(format!("CUSTOM_OPTION {} (bits 0-4 only)", self.custom));
         }
         if !matches!(self.reduction, 0 | REDUCTION_COMPUTE_TYPE) && self.splitk > 1 {
             return Some(format!(
@@ -354,17 +402,18 @@ impl Config {
     }
 
     /// Word 7 of a plan's algo: the configuration and the kernel's types, packed (a plan's
-    /// fields always fit: tiles and cluster shapes are cuBLASLt ids, splits at most the SMs).
+    /// fields always fit: tiles and cluster shapes are cuBLASLt ids up to 645 and 51, splits
+    /// at most the SMs, custom bits 0-4, stages ids up to 38, reduction 0 or 2).
     pub fn pack(&self, types: Types) -> u64 {
         (self.id as u64 & 0xf)
             | (types.imp().code() & 0xf) << 4
             | (self.tile as u64 & 0xffff) << 8
             | (self.cluster as u64 & 0xff) << 24
             | (self.splitk as u64 & 0xfff) << 32
-            | (self.custom as u64 & 0xf) << 44
-            | (self.stages as u64 & 0xff) << 48
-            | (self.reduction as u64 & 0xf) << 56
-            | scalar_code(types.cd) << 60
+            | (self.custom as u64 & 0x3f) << 44
+            | (self.stages as u64 & 0xff) << 50
+            | (self.reduction as u64 & 0xf) << 58
+            | scalar_code(types.cd) << 62
     }
 
     /// `pack` read back.
@@ -372,17 +421,21 @@ impl Config {
         let imp = Impl::from_code(w >> 4 & 0xf)?;
         let types = Types {
             ab: imp.ab,
-            cd: scalar_from_code(w >> 60)?,
+            cd: scalar_from_code(w >> 62)?,
             math: imp.math,
         };
+        let id = (w & 0xf) as i32;
+        if !id::ALL.contains(&id) {
+            return None;
+        }
         let config = Config {
-            id: (w & 0xf) as i32,
+            id,
             tile: (w >> 8 & 0xffff) as u32,
             cluster: (w >> 24 & 0xff) as u16,
             splitk: (w >> 32 & 0xfff) as u32,
-            custom: (w >> 44 & 0xf) as u32,
-            stages: (w >> 48 & 0xff) as u32,
-            reduction: (w >> 56 & 0xf) as u32,
+            custom: (w >> 44 & 0x3f) as u32,
+            stages: (w >> 50 & 0xff) as u32,
+            reduction: (w >> 58 & 0xf) as u32,
             swizzle: 0,
             inner: 0,
         };
@@ -462,13 +515,13 @@ impl Config {
 pub use crate::api::attr::AttrValue;
 
 /// `(splitk, custom)` of a plan's schedule: data-parallel (1, even); every split tile divided
-/// into the same number of ranges s >= 2, by a split-K cluster or an even Stream-K split (s,
-/// even); ranges that divide tiles unevenly (Stream-K, with or without data-parallel waves)
-/// (1, Stream-K).
+/// into the same number of ranges s >= 2 by an even Stream-K split (s, even) or between a
+/// cluster's CTAs (s, cluster split); ranges that divide tiles unevenly (Stream-K, with or
+/// without data-parallel waves) (1, Stream-K).
 fn schedule(plan: &Plan) -> (u32, u32) {
     if let Kernel::Sm90(v) = plan.kernel {
         if v.split_k > 1 {
-            return (v.split_k, CUSTOM_EVEN);
+            return (v.split_k, CUSTOM_CLUSTER_SPLIT);
         }
     }
     let d = plan.decomposition;
@@ -692,7 +745,7 @@ pub fn cap(family: i32, imp: Impl, attr: i32) -> Result<Cap> {
         OUT_OF_PLACE_RESULT_SUPPORT => one(AttrValue::I32(1)),
         UPLO_SUPPORT => one(AttrValue::I32(0)),
         TILE_IDS => Cap::List(tile_ids(family, imp)),
-        CUSTOM_OPTION_MAX => one(AttrValue::I32(if splits { 1 } else { 0 })),
+        CUSTOM_OPTION_MAX => one(AttrValue::I32(custom_max(family))),
         CUSTOM_MEMORY_ORDER => one(AttrValue::I32(0)),
         POINTER_MODE_MASK => one(AttrValue::U32(self::POINTER_MODE_MASK)),
         EPILOGUE_MASK => one(AttrValue::U32(self::EPILOGUE_MASK)),
@@ -860,11 +913,22 @@ mod tests {
                         plan.name()
                     );
                 }
+                let got = cache::from_algo(&data, &p, &H200).unwrap();
+                assert_eq!(got, list[0], "AlgoCheck's plan is the list's first");
+                // A configuration names the kernel and orientation; only Stream-K and split
+                // schedules of that kernel share one.
                 assert_eq!(
-                    cache::from_algo(&data, &p, &H200).unwrap(),
-                    list[0],
-                    "AlgoCheck's plan is the list's first"
+                    (got.kernel, got.swap),
+                    (plan.kernel, plan.swap),
+                    "{} resolves to {}",
+                    plan.name(),
+                    got.name()
                 );
+                // Whole copies and blocks of one kernel are one configuration too (the call's
+                // workspace picks).
+                if plan.decomposition.is_data_parallel() && !plan.is_slabbed() {
+                    assert_eq!(got, plan, "{} resolves to {}", plan.name(), got.name());
+                }
             }
         }
         assert!(plans > 200, "{plans}");
@@ -891,6 +955,7 @@ mod tests {
         for (r, c, swap) in [(128, 256, false), (256, 128, true), (128, 128, false)] {
             let want = Config {
                 tile: tile_id(r, c),
+                custom: if swap { CUSTOM_TRANSPOSED } else { 0 },
                 ..Config::init(id::SM90)
             };
             let got = run(want, 0).unwrap();
@@ -909,14 +974,32 @@ mod tests {
         let got = run(sk, 1 << 30).unwrap();
         assert!(!got.decomposition.is_data_parallel(), "{}", got.name());
         assert_eq!(Config::of(&got).custom, CUSTOM_STREAM_K);
-        // Split-K in two: every split tile in two ranges.
-        let split = Config {
+        // Split-K in two between a cluster's CTAs; an even Stream-K split in two has no plan
+        // here (NOT_SUPPORTED), but has one on a few tiles with a long k.
+        let pair = Config {
             splitk: 2,
             reduction: REDUCTION_COMPUTE_TYPE,
+            custom: CUSTOM_CLUSTER_SPLIT,
             ..Config::init(id::SM90)
         };
-        let got = run(split, 1 << 30).unwrap();
-        assert_eq!(Config::of(&got).splitk, 2, "{}", got.name());
+        let got = run(pair, 1 << 30).unwrap();
+        assert!(
+            matches!(got.kernel, Kernel::Sm90(v) if v.split_k == 2),
+            "{}",
+            got.name()
+        );
+        let even = Config { custom: 0, ..pair };
+        assert!(matches!(run(even, 1 << 30), Err(Error::NotSupported(_))));
+        let long = bf16(256, 288, 7224, "tn");
+        let split = candidates(&long, &H200)
+            .unwrap()
+            .into_iter()
+            .find(|c| Config::of(c).splitk > 1 && Config::of(c).custom == CUSTOM_EVEN)
+            .expect("an even split of 256x288x7224");
+        let want = Config::of(&split);
+        let data = configured(&want, &types);
+        let got = cache::for_call(&long, &H200, &aligned_ptrs(), Some(&data), 1 << 30).unwrap();
+        assert_eq!(Config::of(&got), want, "{}", got.name());
         // Clusters of 2 along m.
         let c2 = Config {
             cluster: cluster_id(2, 1),
@@ -1009,6 +1092,36 @@ mod tests {
         data[2] = 9;
         assert!(matches!(View::of(&data), Err(Error::InvalidValue(_))));
         assert!(matches!(View::of(&[0; 8]), Err(Error::InvalidValue(_))));
+    }
+
+    /// No work to configure (k = 0: D = beta C; an empty D): a Hopper algo still runs, on the
+    /// heuristic's plan.
+    #[test]
+    fn configured_algos_take_problems_without_work() {
+        let types = Types::of(&bf16(64, 64, 64, "tn"));
+        let data = configured(&Config::init(id::SM90), &types);
+        for (m, n, k) in [(256, 256, 0), (0, 256, 256), (256, 0, 0)] {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_a = 1;
+            let a = MatrixSpec::col(R_16BF, k, m, k.max(1) as i64);
+            let b = MatrixSpec::col(R_16BF, k, n, k.max(1) as i64);
+            let c = MatrixSpec::col(R_16BF, m, n, m.max(1) as i64);
+            let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+            let got = cache::decode_algo(&data, &p, &H200, 0);
+            assert!(got.is_ok(), "{m}x{n}x{k}: {got:?}");
+        }
+    }
+
+    /// An algo made for one compute type is refused on another (exact fp32 against tf32).
+    #[test]
+    fn the_math_must_match() {
+        let exact = gemm(256, 256, 256, "tn", R_32F, R_32F, COMPUTE_32F);
+        let tf32 = gemm(256, 256, 256, "tn", R_32F, R_32F, COMPUTE_32F_FAST_TF32);
+        for family in [id::PORTABLE, id::SM90] {
+            let data = configured(&Config::init(family), &Types::of(&exact));
+            let r = cache::for_call(&tf32, &H200, &aligned_ptrs(), Some(&data), 0);
+            assert!(matches!(r, Err(Error::InvalidValue(_))), "{family}: {r:?}");
+        }
     }
 
     /// With A off TMA's grid a configured Hopper algo runs on packed copies where the

@@ -310,9 +310,8 @@ pub fn capacity() -> usize {
 /// off (every call plans again: ~6-15 us of CPU time).
 pub fn set_capacity(capacity: usize) {
     CACHE.set_capacity(capacity);
-    let mut configured = CONFIGURED.write();
-    if configured.len() > capacity {
-        configured.clear();
+    if capacity == 0 {
+        CONFIGURED.write().clear();
     }
 }
 
@@ -363,32 +362,47 @@ pub fn choose_for_call(
     )
 }
 
-/// Configured algos' plans (`plan::configured_candidates`) by problem key and configuration,
-/// bounded as the candidate lists are (cleared when full).
-type ConfiguredMap =
-    RwLock<HashMap<(Key, algo::Config), Arc<Vec<Plan>>, BuildHasherDefault<FxHasher>>>;
+/// Every plan a configured algo may resolve to for one problem (`plan::configured_universe`),
+/// with each plan's configuration, best first.
+pub struct Universe {
+    plans: Vec<(Plan, algo::Config)>,
+}
 
-static CONFIGURED: Lazy<ConfiguredMap> = Lazy::new(ConfiguredMap::default);
+impl Universe {
+    /// The plans `want` admits, best first.
+    pub fn admitted<'a>(&'a self, want: &'a algo::Config) -> impl Iterator<Item = &'a Plan> + 'a {
+        self.plans
+            .iter()
+            .filter(move |(_, c)| want.admits(c))
+            .map(|(p, _)| p)
+    }
+}
 
-/// The plans a configured algo (`algo::View::Configured`) admits for `p` on `dev` with A and B
-/// at `misaligned` addresses, best first (possibly none). INVALID_VALUE for an algo made for
-/// other types than the problem's (cuBLASLt: "descriptors do not match the algo"),
+/// Problems whose universes are kept: a profiler works through one problem's configurations
+/// at a time, and a universe holds every plan of a problem (~100-1,000: up to ~250 KB).
+const UNIVERSES: usize = 64;
+
+type UniverseMap = RwLock<HashMap<Key, Arc<Universe>, BuildHasherDefault<FxHasher>>>;
+
+static CONFIGURED: Lazy<UniverseMap> = Lazy::new(UniverseMap::default);
+
+/// A configured algo's configuration, checked against the problem: INVALID_VALUE for an algo
+/// made for other types than the problem's (cuBLASLt: "descriptors do not match the algo"),
 /// NOT_SUPPORTED for a configuration deepgemm never offers.
-pub fn configured_for(
-    data: &[u64; 8],
-    p: &GemmProblem,
-    dev: &DeviceSpec,
-    misaligned: Which,
-) -> Result<Arc<Vec<Plan>>> {
+fn configured_config(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<algo::Config> {
     let algo::View::Configured { config, types } = algo::View::of(data)? else {
         return Err(invalid!("not a configured algo"));
     };
-    // The portable family picks its math from the problem (FFMA where mma.sync is missing):
-    // its types need only the same inputs and outputs.
+    // The portable family runs FFMA where a device lacks mma.sync: an algo converted from such
+    // a plan (its kernel's math) still matches the problem's tensor-core math there.
     let want = algo::Types::of(p);
-    let alike = types.ab == want.ab
-        && types.cd == want.cd
-        && (types.math == want.math || config.id == algo::id::PORTABLE);
+    let fallback = config.id == algo::id::PORTABLE
+        && !dev.has_mma_sync()
+        && matches!(
+            (types.math, want.math),
+            (crate::types::Math::Ffma, crate::types::Math::Mma)
+        );
+    let alike = types.ab == want.ab && types.cd == want.cd && (types.math == want.math || fallback);
     if !alike {
         return Err(invalid!(
             "algo was initialized for {:?} x {:?} -> {:?}, the operation is {:?} x {:?} -> {:?}",
@@ -403,20 +417,49 @@ pub fn configured_for(
     if let Some(why) = config.unsupported_fields() {
         return Err(unsupported!("algo configuration: {why}"));
     }
-    let key = (Key::misaligned(p, dev, misaligned), config);
-    if let Some(list) = CONFIGURED.read().get(&key) {
-        return Ok(list.clone());
+    Ok(config)
+}
+
+/// The universe of `p` on `dev` with A and B at `misaligned` addresses, cached (at most
+/// `UNIVERSES` problems; none when the plan cache is off).
+fn universe(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> Result<Arc<Universe>> {
+    let key = Key::misaligned(p, dev, misaligned);
+    if let Some(u) = CONFIGURED.read().get(&key) {
+        return Ok(u.clone());
     }
-    let list = Arc::new(plan::configured_candidates(p, dev, misaligned, &config)?);
-    let per_shard = PlanCache::per_shard(capacity());
-    if per_shard == 0 {
-        return Ok(list);
+    let plans = plan::configured_universe(p, dev, misaligned)?
+        .into_iter()
+        .map(|c| (c, algo::Config::of(&c)))
+        .collect();
+    let u = Arc::new(Universe { plans });
+    if capacity() == 0 {
+        return Ok(u);
     }
     let mut map = CONFIGURED.write();
-    if map.len() >= per_shard * SHARDS && !map.contains_key(&key) {
+    if map.len() >= UNIVERSES && !map.contains_key(&key) {
         map.clear();
     }
-    Ok(map.entry(key).or_insert(list).clone())
+    Ok(map.entry(key).or_insert(u).clone())
+}
+
+/// The plans a configured algo (`algo::View::Configured`) admits for `p` on `dev` with A and B
+/// at `misaligned` addresses, best first. Where the problem has no work to configure (k = 0:
+/// D = beta C, or an empty D) and no plan of the family takes it, the heuristic's plans: the
+/// configuration is for the GEMMs the algo's types have work in (a MoE expert given no
+/// tokens still runs).
+pub fn configured_for(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+) -> Result<Vec<Plan>> {
+    let config = configured_config(data, p, dev)?;
+    let u = universe(p, dev, misaligned)?;
+    let list: Vec<Plan> = u.admitted(&config).copied().collect();
+    if list.is_empty() && (p.k == 0 || p.is_empty() || p.batch == 0) {
+        return Ok(candidates_for(p, dev, misaligned)?.plans().to_vec());
+    }
+    Ok(list)
 }
 
 /// NOT_SUPPORTED: no plan of this problem has the algo's configuration.
@@ -441,25 +484,21 @@ fn fitting_configured(
     if list.is_empty() {
         return Err(no_plan(data));
     }
-    let roomy: Vec<&Plan> = list
+    let mut roomy = list
         .iter()
         .filter(|c| c.workspace <= workspace_size)
-        .collect();
-    if roomy.is_empty() {
+        .peekable();
+    if roomy.peek().is_none() {
         let least = list.iter().map(|c| c.workspace).min().unwrap_or(0);
         return Err(invalid!(
             "the algo needs {least} workspace bytes, {workspace_size} given"
         ));
     }
-    roomy
-        .into_iter()
-        .find(|c| accepts(c))
-        .copied()
-        .ok_or_else(|| {
-            unsupported!(
-                "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
-            )
-        })
+    roomy.find(|c| accepts(c)).copied().ok_or_else(|| {
+        unsupported!(
+            "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
+        )
+    })
 }
 
 /// The caller's algo decoded for `p` on `dev` and checked against the workspace it comes with.

@@ -64,6 +64,22 @@ impl DeviceSpec {
         }
     }
 
+    /// The device as a call with cuBLASLt's SM_COUNT_TARGET (or cuBLAS's
+    /// cublasSetSmCountTarget) sees it: `target` SMs when that is fewer than it has (0: all),
+    /// so that persistent grids, Stream-K ranges and cluster counts leave the other SMs to
+    /// work the caller runs beside it (communication kernels, another stream). Everything
+    /// planned for it (the plan cache's key holds the DeviceSpec) is planned for those SMs.
+    pub fn with_sm_target(self, target: u32) -> DeviceSpec {
+        if target == 0 || target >= self.sm_count {
+            self
+        } else {
+            DeviceSpec {
+                sm_count: target,
+                ..self
+            }
+        }
+    }
+
     /// The NVRTC target: the exact architecture, with the `a` suffix on Hopper so that
     /// arch-specific instructions (wgmma, setmaxnreg) are available.
     pub fn arch(&self) -> String {
@@ -1040,25 +1056,19 @@ pub fn candidates_for(
     Ok(out)
 }
 
-/// Every plan the planner makes for `p` on `dev` whose configuration `want` admits
-/// (`algo::Config::admits`), best first: those of the heuristic's list for A and B at
-/// `misaligned` base addresses (`candidates_for`, in its order), then, for operands TMA reads
-/// in place, every other Hopper plan the list leaves out (each variant that takes the
-/// problem, ping-pong, solo and 128-deep ones included, with each of its schedules, both
-/// orientations), by the model's estimate. A configured algo (cublasLtMatmulAlgoInit, then
-/// ConfigSetAttribute) runs the first of them that fits the call's workspace and pointers
-/// (`cache::for_call`); none: NOT_SUPPORTED.
-pub fn configured_candidates(
+/// Every plan a configured algo (cublasLtMatmulAlgoInit, then ConfigSetAttribute) may run for
+/// `p` on `dev` with A and B at `misaligned` base addresses, best first: the heuristic's list
+/// for those addresses (`candidates_for`, in its order), then, for operands TMA reads in place,
+/// every other Hopper plan the list leaves out (each variant that takes the problem, ping-pong,
+/// solo and 128-deep ones included, with each of its schedules, both orientations), by the
+/// model's estimate. A call runs the first of them its configuration admits
+/// (`algo::Config::admits`) that fits its workspace and pointers (`cache::for_call`).
+pub fn configured_universe(
     p: &GemmProblem,
     dev: &DeviceSpec,
     misaligned: pack::Which,
-    want: &algo::Config,
 ) -> Result<Vec<Plan>> {
-    let admits = |c: &Plan| want.admits(&algo::Config::of(c));
-    let mut out: Vec<Plan> = candidates_for(p, dev, misaligned)?
-        .into_iter()
-        .filter(admits)
-        .collect();
+    let mut out = candidates_for(p, dev, misaligned)?;
     let hopper = dev.cc_major == 9 && dev.cc_minor == 0;
     if misaligned.a || misaligned.b || portable_only() || !hopper {
         return Ok(out);
@@ -1069,11 +1079,11 @@ pub fn configured_candidates(
         c.swap = true;
         c
     }));
-    wide.retain(admits);
     // Stable: equal estimates keep the wider tile and the direct orientation first.
     wide.sort_by_key(|c| c.estimate_ns);
+    let mut listed: std::collections::HashSet<Plan> = out.iter().copied().collect();
     for c in wide {
-        if !out.contains(&c) {
+        if listed.insert(c) {
             out.push(c);
         }
     }
@@ -1970,7 +1980,7 @@ mod tests {
                 // Persistent: no more CTAs than the device holds at once (in whole clusters).
                 let cs = v.cluster_size().max(1);
                 assert!(
-                    d.grid <= dev.resident_clusters(cs).max(1) * cs,
+                    d.grid <= dev.resident_clusters(cs).max(1) * cs * v.ctas_per_sm(),
                     "{ctx}: {} grid",
                     c.name()
                 );
@@ -1985,6 +1995,125 @@ mod tests {
                 }
             }
             Kernel::Pack(_) => panic!("{ctx}: a pack kernel as a GEMM plan"),
+        }
+    }
+
+    /// Configured algos (AlgoInit + ConfigSetAttribute) reach plans the heuristic never lists:
+    /// every plan of the universe they resolve in is valid for its problem (`check_plan`), and
+    /// the plan each family's configurations run for a call fits its workspace and pointers.
+    /// Random problems: every type, transpose, bias / GELU epilogue, row-major D, beta.
+    #[test]
+    fn configured_universes_hold_valid_plans() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let types = [
+            (R_16BF, R_16BF, COMPUTE_32F),
+            (R_16F, R_16F, COMPUTE_32F),
+            (R_16BF, R_32F, COMPUTE_32F),
+            (R_32F, R_32F, COMPUTE_32F_FAST_TF32),
+        ];
+        let epilogues = [
+            crate::types::epilogue::DEFAULT,
+            crate::types::epilogue::BIAS,
+            crate::types::epilogue::GELU_BIAS,
+        ];
+        let dev = DeviceSpec::H200;
+        let (mut plans, mut beyond) = (0u64, 0u64);
+        for i in 0..60 {
+            let (ab, cd, ct) = rng.pick(&types);
+            let (mut m, mut n, mut k) = (rng.dim(8000), rng.dim(8000), rng.dim(8192));
+            if rng.below(2) == 0 {
+                (m, n, k) = (
+                    m.next_multiple_of(8),
+                    n.next_multiple_of(8),
+                    k.next_multiple_of(8),
+                );
+            }
+            let (ta, tb) = (rng.below(2) as i32, rng.below(2) as i32);
+            let rc = rng.below(4) == 0;
+            let (ar, ac) = if ta == 1 { (k, m) } else { (m, k) };
+            let (br, bc) = if tb == 1 { (n, k) } else { (k, n) };
+            let a = stored(ab, ar, ac, false, 0, 1);
+            let b = stored(ab, br, bc, false, 0, 1);
+            let c = stored(cd, m, n, rc, 0, 1);
+            let mut op = OpSpec::new(ct, R_32F);
+            op.trans_a = ta;
+            op.trans_b = tb;
+            op.epilogue = rng.pick(&epilogues);
+            let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+            let beta = if rng.below(2) == 0 { 1.0 } else { 0.0 };
+            let ptrs = GemmPointers {
+                alpha: crate::problem::Scalar::Host(1.0),
+                beta: crate::problem::Scalar::Host(beta),
+                a: 0x1_0000_0000,
+                b: 0x2_0000_0000,
+                c: 0x3_0000_0000,
+                d: 0x3_0000_0000,
+                bias: if p.epilogue.bias { 0x4_0000_0000 } else { 0 },
+            };
+            let ctx = format!(
+                "problem {i}: {}x{}x{} t{ta}{tb} {:?}->{:?} {:?} {:?} row-major D {rc} beta {beta}",
+                p.m, p.n, p.k, p.ab_type, p.cd_type, p.math, p.epilogue
+            );
+            let listed = candidates(&p, &dev).unwrap();
+            for c in configured_universe(&p, &dev, pack::Which::NONE).unwrap() {
+                plans += 1;
+                beyond += !listed.contains(&c) as u64;
+                check_plan(&c, &p, &dev, &ptrs, false, &ctx);
+            }
+            let ty = algo::Types::of(&p);
+            for family in algo::ids_for(&ty, &dev) {
+                let init = algo::Config::init(family);
+                let mut configs = vec![init];
+                for tile in algo::tile_ids(family, ty.imp()) {
+                    configs.push(algo::Config { tile, ..init });
+                }
+                for custom in 1..=3 {
+                    configs.push(algo::Config { custom, ..init });
+                }
+                for splitk in 2..5 {
+                    configs.push(algo::Config { splitk, ..init });
+                }
+                for config in configs {
+                    let words = algo::View::configured_words(&config, &ty);
+                    for ws in [0u64, 1 << 30] {
+                        if let Ok(pl) = cache::for_call(&p, &dev, &ptrs, Some(&words), ws) {
+                            assert!(pl.workspace <= ws && pl.accepts(&p, &ptrs), "{ctx}");
+                            assert!(config.admits(&algo::Config::of(&pl)), "{ctx}");
+                            check_plan(&pl, &p, &dev, &ptrs, false, &format!("{ctx} {config:?}"));
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{plans} plans in the universes, {beyond} beyond the heuristic's lists");
+        assert!(beyond > plans / 2, "{beyond} of {plans}");
+    }
+
+    /// SM_COUNT_TARGET: the device with fewer SMs, and every Hopper plan's grid within them.
+    #[test]
+    fn an_sm_target_plans_for_that_many_sms() {
+        let dev = DeviceSpec::H200;
+        for all in [0, 132, 500] {
+            assert_eq!(dev.with_sm_target(all), dev);
+        }
+        let t = dev.with_sm_target(40);
+        assert_eq!((t.sm_count, t.smem_per_block), (40, dev.smem_per_block));
+        for (m, n, k) in [(8192, 8192, 8192), (4096, 4096, 1024), (16, 8192, 8192)] {
+            let p = problem(m, n, k, 1, R_16BF, R_16BF, COMPUTE_32F);
+            let full = candidates(&p, &dev).unwrap();
+            assert!(full[0].grid[0] > 40, "{}", full[0].name());
+            let part = candidates(&p, &t).unwrap();
+            for c in &part {
+                if let Kernel::Sm90(v) = c.kernel {
+                    assert!(c.grid[0] <= 40 * v.ctas_per_sm(), "{}", c.name());
+                    assert!(c.decomposition.sk_ctas <= c.grid[0], "{}", c.name());
+                }
+            }
+            assert!(
+                matches!(part[0].kernel, Kernel::Sm90(_)),
+                "{}",
+                part[0].name()
+            );
         }
     }
 
@@ -2084,7 +2213,15 @@ mod tests {
                 bias: if p.epilogue.bias { 0x4_0000_0000 } else { 0 },
             };
             let workspace = rng.pick(&[0u64, 1 << 20, 32 << 20, 160 << 20]);
-            for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
+            // The H200 also as a call with SM_COUNT_TARGET 77 sees it (odd: clusters of 2
+            // leave one SM).
+            let devices = [
+                DeviceSpec::H200,
+                DeviceSpec::H200.with_sm_target(77),
+                DeviceSpec::A100,
+                DeviceSpec::T4,
+            ];
+            for dev in devices {
                 let ctx = format!(
                     "seed {seed} problem {i}: {}x{}x{} batch {} t{ta}{tb} {:?}->{:?} {:?} pads \
                      {pa},{pb},{pc} rows {ra},{rb},{rc} ws {workspace} on sm_{}{}",

@@ -365,6 +365,7 @@ fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Ent
                 ws.0,
                 ws_bytes,
                 None,
+                0,
             )
         };
         let mut ok = (0..WARMUP).try_for_each(|_| launch());

@@ -36,6 +36,8 @@ usage: deepgemm-bench [options]
   --device N           CUDA device ordinal (default 0)
   --seed S             input seed (default: fresh each run; printed)
   --algo-index N       time deepgemm's heuristic candidate of rank N (default 0, its best)
+  --sm-target N        both libraries' matmul descriptors ask for N SMs (SM_COUNT_TARGET, the
+                       carve-out engines leave their communication kernels; default 0: all)
   --sweep              also time each deepgemm heuristic candidate, rank 0 up (each checked
                        against the timed one, --algo-index's): the cost model's estimate next to
                        the measurement
@@ -134,6 +136,8 @@ pub struct Options {
     pub algo_index: usize,
     /// Also time every heuristic candidate, rank 0 up (`--sweep`).
     pub sweep: bool,
+    /// SM_COUNT_TARGET for both libraries (`--sm-target`; 0: every SM).
+    pub sm_target: u32,
 }
 
 /// The shapes run when none is given.
@@ -174,6 +178,7 @@ impl Default for Options {
             host_overhead: false,
             calls: 20_000,
             algo_index: 0,
+            sm_target: 0,
             sweep: false,
         }
     }
@@ -381,6 +386,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--device" => o.device = parse_count(flag, value()?, 0)? as usize,
             "--seed" => o.seed = Some(parse_count(flag, value()?, 0)?),
             "--algo-index" => o.algo_index = parse_count(flag, value()?, 0)? as usize,
+            "--sm-target" => o.sm_target = parse_count(flag, value()?, 0)? as u32,
             "--sweep" => o.sweep = true,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }

@@ -15,6 +15,9 @@ use crate::lt::{self, Algo, Descs, LtApi, LtHandle};
 pub static WORKSPACE: std::sync::atomic::AtomicUsize =
     std::sync::atomic::AtomicUsize::new(WORKSPACE_BYTES);
 
+/// cublasLtMatmulDescAttributes_t's SM_COUNT_TARGET (int32_t), both libraries.
+const SM_COUNT_TARGET: i32 = 15;
+
 pub fn workspace_bytes() -> usize {
     WORKSPACE.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -216,8 +219,8 @@ pub fn problem_of(spec: &GemmSpec) -> deepgemm::error::Result<deepgemm::problem:
 
 /// deepgemm's kernel name for the algo its heuristic returned, decoded with the
 /// library's own `plan::cache::from_algo` over the same problem (the list its word 6 names).
-fn deepgemm_variant(gpu: &Gpu, spec: &GemmSpec, algo: &Algo) -> String {
-    let dev = device_spec(gpu);
+fn deepgemm_variant(gpu: &Gpu, sm_target: u32, spec: &GemmSpec, algo: &Algo) -> String {
+    let dev = device_spec(gpu).with_sm_target(sm_target);
     match problem_of(spec).and_then(|p| deepgemm::plan::cache::from_algo(&algo.data, &p, &dev)) {
         Ok(plan) => plan.name(),
         // Not a plan `plan::choose` makes for this problem: show the raw words.
@@ -293,6 +296,11 @@ impl Bench<'_> {
         res: &mut LibResult,
     ) -> Result<Side<'b, 'b>, String> {
         let descs = Descs::new(lib.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
+        if self.opts.sm_target > 0 {
+            descs
+                .desc
+                .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
+        }
         let t = Instant::now();
         let is_dg = std::ptr::eq(lib.api, self.dg.api);
         let rank = if is_dg { self.opts.algo_index } else { 0 };
@@ -300,7 +308,7 @@ impl Bench<'_> {
         res.heuristic_ms = t.elapsed().as_secs_f64() * 1e3;
         res.workspace_bytes = h.workspace_size;
         res.algo_label = if is_dg {
-            deepgemm_variant(self.gpu, spec, &h.algo)
+            deepgemm_variant(self.gpu, self.opts.sm_target, spec, &h.algo)
         } else {
             format!("heuristic #0, {:.2} waves", h.waves_count)
         };
@@ -482,11 +490,16 @@ impl Bench<'_> {
         reference: &[u8],
         r: &mut ShapeResult,
     ) -> Result<(), String> {
-        let dev = device_spec(self.gpu);
+        let dev = device_spec(self.gpu).with_sm_target(self.opts.sm_target);
         let problem = problem_of(spec).map_err(|e| e.to_string())?;
         let tol = spec.tolerance();
         for rank in 0..32 {
             let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
+            if self.opts.sm_target > 0 {
+                descs
+                    .desc
+                    .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
+            }
             let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
                 break;
             };
