@@ -2142,8 +2142,11 @@ typedef uint64_t deepgemmLtNumericalImplFlags_t;
 #define DEEPGEMMLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE 14
 
 /**
- * int32_t, default 0 (all SMs): the SMs the call is planned for (persistent grids, Stream-K
- * ranges, clusters), leaving the rest to work the caller runs beside it.
+ * int32_t, default 0 (all SMs): the SMs the call is planned for, leaving the rest to work the
+ * caller runs beside it: the Hopper, skinny and pack kernels launch at most that many CTAs at
+ * once (one an SM), no cluster larger, and not under the previous kernel (no programmatic
+ * dependent launch). The portable kernels, not persistent, take SMs as they free. An algo
+ * the heuristic listed under one target runs under that target only (its grid is part of it).
  */
 #define DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET 15
 
@@ -2343,7 +2346,7 @@ typedef uint64_t deepgemmLtNumericalImplFlags_t;
 #define DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT 9
 
 /**
- * uint64_t, default all bits set.
+ * uint64_t, default all bits set: the deepgemmLtNumericalImplFlags_t bits a listed algo may have.
  */
 #define DEEPGEMMLT_MATMUL_PREF_IMPL_MASK 12
 
@@ -2716,9 +2719,11 @@ enum deepgemmStatus_t deepgemmGetMathMode(deepgemmHandle_t handle, deepgemmMath_
 
 /**
  * cublasSetSmCountTarget: later GEMMs on this handle are planned for `smCountTarget` SMs
- * (persistent grids, Stream-K ranges and clusters sized for them), leaving the device's other
- * SMs to work the caller runs beside them (communication kernels, another stream); 0 (the
- * default) or more than the device has: all. INVALID_VALUE below 0; NOT_INITIALIZED for a
+ * (at most that many CTAs of the Hopper, skinny and pack kernels at once, one an SM, no
+ * cluster larger, no launch under the previous kernel), leaving the device's other SMs to
+ * work the caller runs beside them (communication kernels, another stream); 0 (the default)
+ * or more than the device has: all. The portable kernels are not persistent and take SMs as
+ * they free. INVALID_VALUE below 0; NOT_INITIALIZED for a
  * NULL handle. The matmul descriptor's DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET does the same
  * for deepgemmLtMatmul.
  */
@@ -2956,7 +2961,11 @@ enum deepgemmStatus_t deepgemmLtLoggerSetFile(FILE *file);
  * SUCCESS, its workspace size and waves count). When nothing fits, returns
  * DEEPGEMM_STATUS_NOT_SUPPORTED and sets `*returnAlgoCount` to 0. INVALID_VALUE for
  * `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle. The
- * algorithms are for the handle's device.
+ * algorithms are for the handle's device (as many of its SMs as the descriptor's
+ * SM_COUNT_TARGET allows), and only those the preference's IMPL_MASK allows. With the
+ * preference's SEARCH_MODE DEEPGEMMLT_SEARCH_LIMITED_BY_ALGO_ID, `heuristicResultsArray[0].algo`
+ * is read first (an algo from deepgemmLtMatmulAlgoInit; INVALID_VALUE otherwise) and the
+ * results are the best configurations of its algo id for the operation, one a configuration.
  */
 enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightHandle,
                                                        deepgemmLtMatmulDesc_t operationDesc,

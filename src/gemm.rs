@@ -111,7 +111,7 @@ pub fn run_accepted(
     // The device as the call may use it: every plan below is for these SMs.
     let spec = ctx.device.spec.with_sm_target(sm_target);
     let plan = match algo {
-        None if plan::tuned::enabled() && sm_target == 0 => {
+        None if plan::tuned::enabled() && !spec.partial => {
             // The tuned winner among the plans these pointers and this workspace allow.
             let misaligned = plan::pack::pointer_misfits(ptrs);
             let plans: Vec<Plan> = plan::cache::candidates_for(problem, &spec, misaligned)?
@@ -224,6 +224,9 @@ struct Prepared {
     packs: Vec<PackLaunch>,
     main: MainLaunch,
     unpack: Option<PackLaunch>,
+    /// Launches may start under their predecessor (programmatic dependent launch): not on a
+    /// share of the SMs (`DeviceSpec::partial`), whose other SMs the caller's other work holds.
+    overlap: bool,
 }
 
 enum MainLaunch {
@@ -314,6 +317,7 @@ fn prepare(
         packs,
         main,
         unpack,
+        overlap: !spec.partial,
     })
 }
 
@@ -322,7 +326,7 @@ impl Prepared {
         // The copies around a Hopper GEMM launch programmatically too (the pack kernel waits
         // for its predecessor on sm_90+, kernels/pack/pack.cuh): each boundary's launch gap
         // and prologue pass under the kernel before.
-        let pdl = matches!(self.main, MainLaunch::Sm90 { .. });
+        let pdl = matches!(self.main, MainLaunch::Sm90 { .. }) && self.overlap;
         for launch in &mut self.packs {
             launch.enqueue(stream, pdl)?;
         }
@@ -375,6 +379,7 @@ impl Prepared {
                         *grid,
                         stream as CUstream,
                         args,
+                        pdl,
                     )
                 }?;
                 if trace::enabled() {

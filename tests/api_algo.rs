@@ -652,11 +652,7 @@ fn sm_count_target_plans_for_fewer_sms() {
             DEEPGEMM_STATUS_SUCCESS
         );
         let plan = op.last_plan();
-        let per_sm = match plan.kernel {
-            Kernel::Sm90(v) => v.ctas_per_sm(),
-            _ => 1,
-        };
-        assert!(plan.grid[0] <= 60 * per_sm, "{}", plan.name());
+        assert!(plan.grid[0] <= 60, "{}", plan.name());
         // Waves are counted on the SMs the call may use.
         let ctas: u32 = plan.grid.iter().product();
         assert!(
@@ -670,6 +666,148 @@ fn sm_count_target_plans_for_fewer_sms() {
     let (_, sm90) = op.init(1);
     assert_eq!(op.matmul(&sm90, A, 0), DEEPGEMM_STATUS_SUCCESS);
     assert!(op.last_plan().grid[0] <= 60);
+    assert_eq!(
+        deepgemmLtMatmulPreferenceDestroy(pr),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+}
+
+fn heuristic_with(
+    op: &Op,
+    pr: deepgemmLtMatmulPreference_t,
+    first: deepgemmLtMatmulAlgo_t,
+    n: usize,
+) -> (deepgemmStatus_t, Vec<deepgemmLtMatmulHeuristicResult_t>) {
+    let mut r = vec![
+        deepgemmLtMatmulHeuristicResult_t {
+            algo: deepgemmLtMatmulAlgo_t::default(),
+            workspaceSize: 0,
+            state: DEEPGEMM_STATUS_SUCCESS,
+            wavesCount: 0.0,
+            reserved: [0; 4],
+        };
+        n
+    ];
+    r[0].algo = first;
+    let mut count = -1;
+    let s = deepgemmLtMatmulAlgoGetHeuristic(
+        op.h,
+        op.desc,
+        op.a,
+        op.b,
+        op.d,
+        op.d,
+        pr,
+        n as i32,
+        r.as_mut_ptr(),
+        &mut count,
+    );
+    r.truncate(count.max(0) as usize);
+    (s, r)
+}
+
+/// SEARCH_LIMITED_BY_ALGO_ID: the best configurations of the algo id in the first result's
+/// algo, each distinct, each running a plan with its configuration.
+#[test]
+fn limited_by_algo_id_lists_the_family_s_configurations() {
+    let op = Op::new(DeviceSpec::H200, 2048, 1536, 4096);
+    let pr = pref();
+    let ws: u64 = 1 << 30;
+    assert_eq!(
+        Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, ws),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(
+        Obj::Pref(pr).set(
+            DEEPGEMMLT_MATMUL_PREF_SEARCH_MODE,
+            DEEPGEMMLT_SEARCH_LIMITED_BY_ALGO_ID as u32
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    for (id, at_least) in [(1, 32), (2, 2), (3, 2), (0, 1)] {
+        let (_, init) = op.init(id);
+        let (s, res) = heuristic_with(&op, pr, init, 64);
+        assert_eq!(s, DEEPGEMM_STATUS_SUCCESS, "id {id}");
+        assert!(res.len() >= at_least, "id {id}: {} results", res.len());
+        let mut configs = std::collections::HashSet::new();
+        for r in &res {
+            let want = (
+                config::<i32>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_ID),
+                config::<u32>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_TILE_ID),
+                config::<u32>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM),
+                config::<u32>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION),
+                config::<u32>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_STAGES_ID),
+                config::<u16>(&r.algo, DEEPGEMMLT_ALGO_CONFIG_CLUSTER_SHAPE_ID),
+            );
+            assert_eq!(want.0, id);
+            assert!(configs.insert(want), "id {id}: {want:?} twice");
+            assert_eq!(
+                op.check(&r.algo),
+                (DEEPGEMM_STATUS_SUCCESS, r.workspaceSize)
+            );
+            assert_eq!(
+                op.matmul(&r.algo, A, r.workspaceSize),
+                DEEPGEMM_STATUS_SUCCESS
+            );
+            let plan = op.last_plan();
+            let got = Config::of(&plan);
+            assert_eq!(
+                (
+                    got.id,
+                    got.tile,
+                    got.splitk,
+                    got.custom,
+                    got.stages,
+                    got.cluster
+                ),
+                want,
+                "{}",
+                plan.name()
+            );
+            assert_eq!(plan.workspace as usize, r.workspaceSize, "{}", plan.name());
+        }
+    }
+    // The family comes from an algo deepgemm made: zeroed words are INVALID_VALUE.
+    let (s, _) = heuristic_with(&op, pr, deepgemmLtMatmulAlgo_t::default(), 4);
+    assert_eq!(s, DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(
+        deepgemmLtMatmulPreferenceDestroy(pr),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+}
+
+/// IMPL_MASK: only algos whose numerical implementation the mask allows are listed.
+#[test]
+fn impl_mask_filters_by_numerical_implementation() {
+    let op = Op::new(DeviceSpec::H200, 1024, 1024, 1024);
+    let pr = pref();
+    let none = deepgemmLtMatmulAlgo_t::default();
+    let (s, all) = heuristic_with(&op, pr, none, 16);
+    assert_eq!(s, DEEPGEMM_STATUS_SUCCESS);
+    let tensor = DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_HMMA
+        | DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32F
+        | DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_16BF;
+    assert_eq!(
+        Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_IMPL_MASK, tensor),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let (s, masked) = heuristic_with(&op, pr, none, 16);
+    assert_eq!(s, DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        masked.len(),
+        all.len(),
+        "every bf16 algo is HMMA, fp32 accumulate"
+    );
+    // No tensor cores allowed: nothing runs bf16 at COMPUTE_32F.
+    let fma = DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_FMA
+        | DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_ACCUMULATOR_32F
+        | DEEPGEMMLT_NUMERICAL_IMPL_FLAGS_INPUT_16BF;
+    assert_eq!(
+        Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_IMPL_MASK, fma),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let (s, none_left) = heuristic_with(&op, pr, none, 16);
+    assert_eq!((s, none_left.len()), (DEEPGEMM_STATUS_NOT_SUPPORTED, 0));
     assert_eq!(
         deepgemmLtMatmulPreferenceDestroy(pr),
         DEEPGEMM_STATUS_SUCCESS

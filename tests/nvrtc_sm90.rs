@@ -2722,6 +2722,7 @@ mod gpu {
                     v.grid(&p, dev),
                     std::ptr::null_mut(),
                     &mut args,
+                    true,
                 )
             }
             .unwrap();

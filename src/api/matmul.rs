@@ -174,24 +174,41 @@ pub fn check_algo(
     })
 }
 
+/// cublasLtMatmulSearch_t's LIMITED_BY_ALGO_ID.
+pub const SEARCH_LIMITED_BY_ALGO_ID: u32 = 1;
+
 /// Up to `requested` candidates, best first, planned for `sm_target` SMs (SM_COUNT_TARGET; 0:
-/// all); NOT_SUPPORTED when none fits.
+/// all); NOT_SUPPORTED when none fits. Under SEARCH_MODE LIMITED_BY_ALGO_ID, `limit_to` is the
+/// family (algo id) of the caller's `heuristicResultsArray[0].algo`: the best configurations of
+/// that family for the problem (`plan::cache::family_candidates`), each a distinct one, the
+/// heuristic's own plans first. Only algos whose numerical implementation IMPL_MASK allows are
+/// listed.
 pub fn heuristic(
     backend: &Backend,
     p: &GemmProblem,
     pref: &PrefSnapshot,
     requested: usize,
     sm_target: u32,
+    limit_to: Option<i32>,
 ) -> Result<Vec<Candidate>> {
     if requested == 0 {
         return Err(invalid!("requestedAlgoCount must be at least 1"));
     }
-    if pref.search_mode != 0 {
+    if pref.search_mode > SEARCH_LIMITED_BY_ALGO_ID {
         return Err(unsupported!(
-            "SEARCH_MODE {} (only DEEPGEMMLT_SEARCH_BEST_FIT)",
+            "SEARCH_MODE {} (BEST_FIT 0 and LIMITED_BY_ALGO_ID 1 only)",
             pref.search_mode
         ));
     }
+    let limit_to = if pref.search_mode == SEARCH_LIMITED_BY_ALGO_ID {
+        Some(limit_to.ok_or_else(|| {
+            invalid!(
+                "SEARCH_LIMITED_BY_ALGO_ID needs heuristicResultsArray[0].algo set by AlgoInit"
+            )
+        })?)
+    } else {
+        None
+    };
     // The handle's device (its facts are cached: no context is resolved), as many SMs of it
     // as the call may use.
     let dev = backend.device_spec()?.with_sm_target(sm_target);
@@ -203,21 +220,29 @@ pub fn heuristic(
     let worst = worst_pointers(p, &pref.min_alignment);
     let misaligned = plan::pack::pointer_misfits(&worst);
     let below_tma = pref.min_alignment.iter().any(|&a| a < 16);
-    let ranked = plan::cache::candidates_for(p, &dev, misaligned)?;
+    let ranked: Vec<(Plan, [u64; 8])> = match limit_to {
+        None => plan::cache::candidates_for(p, &dev, misaligned)?
+            .iter()
+            .map(|(pl, a)| (*pl, *a))
+            .collect(),
+        Some(family) => plan::cache::family_candidates(p, &dev, misaligned, family)?,
+    };
     let mut fitting: Vec<Candidate> = ranked
         .iter()
         .filter(|(pl, _)| pl.workspace <= pref.max_workspace)
         .filter(|(pl, _)| !below_tma || pl.accepts(p, &worst))
         // deepgemm's splits add fp32 partials: listed only where the mask allows that.
         .filter(|(pl, _)| !pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
-        .map(|(&plan, &algo)| Candidate {
+        .filter(|(pl, _)| pl.types().imp().numerical_flags() & !pref.impl_mask == 0)
+        .map(|&(plan, algo)| Candidate {
             plan,
             algo,
             waves: plan.waves(&dev),
         })
         .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
         .collect();
-    if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() && sm_target == 0 {
+    let tune = limit_to.is_none() && !dev.partial;
+    if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() && tune {
         // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
         let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
         if let Some(name) = crate::gemm::tuned_choice(p, &plans, misaligned, pref.max_workspace) {
@@ -227,9 +252,11 @@ pub fn heuristic(
     let out: Vec<Candidate> = fitting.into_iter().take(requested).collect();
     if out.is_empty() {
         return Err(unsupported!(
-            "no algorithm fits (max workspace {} bytes, max waves {})",
+            "no algorithm fits (max workspace {} bytes, max waves {}, impl mask {:#x}{})",
             pref.max_workspace,
-            pref.max_waves
+            pref.max_waves,
+            pref.impl_mask,
+            limit_to.map_or(String::new(), |f| format!(", algo id {f}"))
         ));
     }
     Ok(out)

@@ -51,6 +51,8 @@ pub struct PrefSnapshot {
     /// REDUCTION_SCHEME_MASK: the reductions of split k the caller allows (INPLACE 1,
     /// COMPUTE_TYPE 2, OUTPUT_TYPE 4; default all).
     pub reduction_mask: u32,
+    /// IMPL_MASK: the cublasLtNumericalImplFlags_t bits a listed algo may have (default all).
+    pub impl_mask: u64,
 }
 
 #[derive(Debug)]
@@ -89,6 +91,7 @@ impl MatmulPreference {
             ]
             .map(|id| a.int(id) as u32),
             reduction_mask: a.int(REDUCTION_SCHEME_MASK) as u32,
+            impl_mask: a.int(IMPL_MASK) as u64,
         }
     }
 }

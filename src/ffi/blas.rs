@@ -131,9 +131,11 @@ pub extern "C" fn deepgemmGetMathMode(
 }
 
 /// cublasSetSmCountTarget: later GEMMs on this handle are planned for `smCountTarget` SMs
-/// (persistent grids, Stream-K ranges and clusters sized for them), leaving the device's other
-/// SMs to work the caller runs beside them (communication kernels, another stream); 0 (the
-/// default) or more than the device has: all. INVALID_VALUE below 0; NOT_INITIALIZED for a
+/// (at most that many CTAs of the Hopper, skinny and pack kernels at once, one an SM, no
+/// cluster larger, no launch under the previous kernel), leaving the device's other SMs to
+/// work the caller runs beside them (communication kernels, another stream); 0 (the default)
+/// or more than the device has: all. The portable kernels are not persistent and take SMs as
+/// they free. INVALID_VALUE below 0; NOT_INITIALIZED for a
 /// NULL handle. The matmul descriptor's DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET does the same
 /// for deepgemmLtMatmul.
 #[unsafe(no_mangle)]

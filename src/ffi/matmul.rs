@@ -64,7 +64,11 @@ pub(crate) fn scalars(
 /// SUCCESS, its workspace size and waves count). When nothing fits, returns
 /// DEEPGEMM_STATUS_NOT_SUPPORTED and sets `*returnAlgoCount` to 0. INVALID_VALUE for
 /// `requestedAlgoCount < 1` or a NULL argument; NOT_INITIALIZED for a NULL handle. The
-/// algorithms are for the handle's device.
+/// algorithms are for the handle's device (as many of its SMs as the descriptor's
+/// SM_COUNT_TARGET allows), and only those the preference's IMPL_MASK allows. With the
+/// preference's SEARCH_MODE DEEPGEMMLT_SEARCH_LIMITED_BY_ALGO_ID, `heuristicResultsArray[0].algo`
+/// is read first (an algo from deepgemmLtMatmulAlgoInit; INVALID_VALUE otherwise) and the
+/// results are the best configurations of its algo id for the operation, one a configuration.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
@@ -90,13 +94,26 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
                 "requestedAlgoCount = {requestedAlgoCount} < 1"
             ));
         }
+        let pref = pref.snapshot();
+        // LIMITED_BY_ALGO_ID reads the family from the caller's first result's algo (set by
+        // AlgoInit): an input, read before anything is written.
+        let limit_to = if pref.search_mode == api::matmul::SEARCH_LIMITED_BY_ALGO_ID {
+            // SAFETY: non-NULL (check_out); the caller promises requestedAlgoCount >= 1
+            // results there; unaligned read because C callers are not bound to Rust's alignment.
+            let first =
+                unsafe { std::ptr::addr_of!((*heuristicResultsArray).algo).read_unaligned() };
+            Some(crate::plan::algo::View::of(&first.data)?.config().id)
+        } else {
+            None
+        };
         let found = op.problem().and_then(|(p, snap)| {
             api::matmul::heuristic(
                 &h.backend,
                 &p,
-                &pref.snapshot(),
+                &pref,
                 requestedAlgoCount as usize,
                 snap.sm_target,
+                limit_to,
             )
         });
         let found = match found {

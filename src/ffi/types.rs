@@ -349,8 +349,11 @@ pub const DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_LD: deepgemmLtMatmulDescAttributes
 pub const DEEPGEMMLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE: deepgemmLtMatmulDescAttributes_t = 13;
 /// int64_t, default 0.
 pub const DEEPGEMMLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE: deepgemmLtMatmulDescAttributes_t = 14;
-/// int32_t, default 0 (all SMs): the SMs the call is planned for (persistent grids, Stream-K
-/// ranges, clusters), leaving the rest to work the caller runs beside it.
+/// int32_t, default 0 (all SMs): the SMs the call is planned for, leaving the rest to work the
+/// caller runs beside it: the Hopper, skinny and pack kernels launch at most that many CTAs at
+/// once (one an SM), no cluster larger, and not under the previous kernel (no programmatic
+/// dependent launch). The portable kernels, not persistent, take SMs as they free. An algo
+/// the heuristic listed under one target runs under that target only (its grid is part of it).
 pub const DEEPGEMMLT_MATMUL_DESC_SM_COUNT_TARGET: deepgemmLtMatmulDescAttributes_t = 15;
 /// const void *, default NULL; non-NULL is NOT_SUPPORTED.
 pub const DEEPGEMMLT_MATMUL_DESC_A_SCALE_POINTER: deepgemmLtMatmulDescAttributes_t = 17;
@@ -440,7 +443,7 @@ pub const DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES: deepgemmLtMatmulPreferen
 pub const DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES: deepgemmLtMatmulPreferenceAttributes_t = 8;
 /// float, default 0 (no limit).
 pub const DEEPGEMMLT_MATMUL_PREF_MAX_WAVES_COUNT: deepgemmLtMatmulPreferenceAttributes_t = 9;
-/// uint64_t, default all bits set.
+/// uint64_t, default all bits set: the deepgemmLtNumericalImplFlags_t bits a listed algo may have.
 pub const DEEPGEMMLT_MATMUL_PREF_IMPL_MASK: deepgemmLtMatmulPreferenceAttributes_t = 12;
 
 // ---------------------------------------------------------------------------------------

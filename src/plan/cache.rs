@@ -462,6 +462,34 @@ pub fn configured_for(
     Ok(list)
 }
 
+/// The best plan of each configuration of `family` for `p` on `dev` with A and B at
+/// `misaligned` addresses, best first, each with the algo that runs it
+/// (cublasLtMatmulAlgoGetHeuristic under SEARCH_LIMITED_BY_ALGO_ID): a plan the heuristic lists
+/// with its own algo, any other as a configured algo of the problem's types, which resolves to
+/// it (it is the first plan of its configuration in the universe, `configured_for`).
+pub fn family_candidates(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+    family: i32,
+) -> Result<Vec<(Plan, [u64; 8])>> {
+    let listed = candidates_for(p, dev, misaligned)?;
+    let u = universe(p, dev, misaligned)?;
+    let types = algo::Types::of(p);
+    let mut seen = std::collections::HashSet::new();
+    Ok(u.plans
+        .iter()
+        .filter(|(_, c)| c.id == family && seen.insert(*c))
+        .map(|(pl, c)| {
+            let words = listed
+                .iter()
+                .find(|(l, _)| *l == pl)
+                .map_or_else(|| algo::View::configured_words(c, &types), |(_, a)| *a);
+            (*pl, words)
+        })
+        .collect())
+}
+
 /// NOT_SUPPORTED: no plan of this problem has the algo's configuration.
 fn no_plan(data: &[u64; 8]) -> crate::Error {
     let c = algo::View::of(data).map(|v| v.config());

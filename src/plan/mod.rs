@@ -25,6 +25,12 @@ pub struct DeviceSpec {
     pub sm_count: u32,
     /// Opt-in shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin).
     pub smem_per_block: u32,
+    /// `sm_count` is a share of the device's SMs (`with_sm_target`): the other SMs belong to
+    /// work the caller runs beside this call, so every launch stays within `sm_count` CTAs at
+    /// once (one an SM: the block scheduler spreads a grid over idle SMs first, so two CTAs an
+    /// SM would reach twice the SMs), no cluster is larger than the share, and no launch
+    /// overlaps the previous one (programmatic dependent launch off).
+    pub partial: bool,
 }
 
 impl DeviceSpec {
@@ -34,18 +40,21 @@ impl DeviceSpec {
         cc_minor: 0,
         sm_count: 132,
         smem_per_block: 232_448,
+        partial: false,
     };
     pub const A100: DeviceSpec = DeviceSpec {
         cc_major: 8,
         cc_minor: 0,
         sm_count: 108,
         smem_per_block: 166_912,
+        partial: false,
     };
     pub const T4: DeviceSpec = DeviceSpec {
         cc_major: 7,
         cc_minor: 5,
         sm_count: 40,
         smem_per_block: 65_536,
+        partial: false,
     };
 
     /// Clusters of `size` CTAs (one CTA an SM) the device holds at once, as the planner
@@ -57,6 +66,9 @@ impl DeviceSpec {
     /// assumed (the launch clamps to the true count, `runtime::tensor_map::launch`).
     pub fn resident_clusters(&self, size: u32) -> u32 {
         let sms = self.sm_count.max(1);
+        if size > sms {
+            return 0; // a share of the SMs smaller than the cluster (`with_sm_target`)
+        }
         match size {
             0 | 1 => sms,
             2 => sms / 2,
@@ -75,6 +87,7 @@ impl DeviceSpec {
         } else {
             DeviceSpec {
                 sm_count: target,
+                partial: true,
                 ..self
             }
         }
@@ -1321,6 +1334,7 @@ mod tests {
             }
         }
         let old = DeviceSpec {
+            partial: false,
             cc_major: 7,
             cc_minor: 0,
             ..DeviceSpec::T4

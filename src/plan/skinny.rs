@@ -238,10 +238,11 @@ fn bulk_allowed() -> bool {
 }
 
 /// The kernel's grid: one CTA a block of rows and batch, at most 8 an SM (the kernel loops
-/// over the rest); the bulk form is persistent, one CTA an SM.
+/// over the rest); the bulk form is persistent, one CTA an SM; on a share of the SMs
+/// (`DeviceSpec::partial`) one CTA an SM of the share.
 pub fn grid(v: &SkinnyVariant, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
     let work = p.m.div_ceil(v.rows as u64) * p.batch;
-    let per_sm = if v.bulk { 1 } else { 8 };
+    let per_sm = if v.bulk || dev.partial { 1 } else { 8 };
     work.clamp(1, per_sm * dev.sm_count.max(1) as u64) as u32
 }
 

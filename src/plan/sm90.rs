@@ -893,7 +893,11 @@ impl Sm90Variant {
     /// True when the device can run this variant: sm_90 (the `a` features) and enough
     /// opt-in shared memory.
     pub fn fits_device(&self, dev: &DeviceSpec) -> bool {
-        dev.cc_major == 9 && dev.cc_minor == 0 && self.smem_bytes() <= dev.smem_per_block as u64
+        dev.cc_major == 9
+            && dev.cc_minor == 0
+            && self.smem_bytes() <= dev.smem_per_block as u64
+            // A share of the SMs (`DeviceSpec::with_sm_target`) holds whole clusters only.
+            && dev.resident_clusters(self.cluster_size().max(1)) > 0
     }
 
     /// TMA reads A and B from 16-byte aligned base addresses. (C, D and bias need only their
@@ -920,11 +924,13 @@ impl Sm90Variant {
         blocks_m * blocks_n * self.multicast_size() as u64 * p.batch
     }
 
-    /// Persistent grid: one CTA per SM (two for solo tiles), fewer when there are fewer tiles (a split-K cluster's
+    /// Persistent grid: one CTA per SM (two for solo tiles, but one on a share of the SMs:
+    /// `DeviceSpec::partial`), fewer when there are fewer tiles (a split-K cluster's
     /// `split_k` CTAs per tile); whole clusters, as many as the device holds at once.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
         let cs = self.cluster_size().max(1);
-        let sms = (dev.resident_clusters(cs).max(1) * cs * self.ctas_per_sm()) as u64;
+        let per_sm = if dev.partial { 1 } else { self.ctas_per_sm() };
+        let sms = (dev.resident_clusters(cs).max(1) * cs * per_sm) as u64;
         (self.num_tiles(p) * self.split_k.max(1) as u64).clamp(1, sms) as u32
     }
 }

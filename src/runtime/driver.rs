@@ -142,6 +142,7 @@ pub fn device(ordinal: i32) -> Result<Device> {
             cc_minor: attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
             sm_count: attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
             smem_per_block: attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+            partial: false,
         })
     })?;
     let mut specs = SPECS.lock();

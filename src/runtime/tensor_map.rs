@@ -854,7 +854,8 @@ fn pdl_env_allows(value: Option<&str>) -> bool {
     value.map(str::trim) != Some("0")
 }
 
-/// Enqueues one launch of variant `v` on `stream` with a persistent grid of `grid` CTAs.
+/// Enqueues one launch of variant `v` on `stream` with a persistent grid of `grid` CTAs;
+/// `pdl`: it may start under the stream's previous kernel (where `pdl_wanted` allows).
 ///
 /// # Safety
 /// `function` must be variant `v`, loaded in the current context and configured with
@@ -866,6 +867,7 @@ pub unsafe fn launch(
     grid: u32,
     stream: CUstream,
     args: &mut Sm90Args,
+    pdl: bool,
 ) -> Result<()> {
     let mut grid = grid.max(1);
     if v.cluster_size() > 1 {
@@ -912,7 +914,7 @@ pub unsafe fn launch(
     // `kernel_args` points at those five objects, alive for this call; the rest is the
     // caller's contract.
     let r = enqueue_pdl(
-        true,
+        pdl,
         || v.name(),
         |pdl| unsafe { launch_ex(function, v, grid, stream, &mut kernel_args, pdl) },
     );

@@ -558,6 +558,7 @@ fn device_spec(gpu: &Gpu) -> deepgemm::plan::DeviceSpec {
         cc_minor: gpu.cc.1 as u32,
         sm_count: gpu.sm_count as u32,
         smem_per_block: gpu.smem_optin as u32,
+        partial: false,
     }
 }
 
