@@ -5,7 +5,8 @@
 # gpu_matmul `configured_algos_match_the_reference`: bf16, fp16 -> fp32 and tf32, NN 300x200x520
 # and TT 129x1000x2000, beta 0.5, every id AlgoGetIds lists, "any" and three listed tiles, no
 # split / split-K in two / Stream-K; each configuration AlgoCheck accepts runs with the workspace
-# it reports and is checked against the float64 reference.
+# it reports and is checked against the float64 reference; and each id's first four results of
+# the heuristic under SEARCH_MODE LIMITED_BY_ALGO_ID (configured algos among them).
 # Predicted: all pass; the refused count printed (configurations no plan of the shape has).
 #     here:  bash scripts/gpu-pack.sh
 #     there: timeout 590 bash scripts/gpu-session55a.sh; . scripts/gpu-env.sh; finish

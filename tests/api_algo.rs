@@ -813,3 +813,49 @@ fn impl_mask_filters_by_numerical_implementation() {
         DEEPGEMM_STATUS_SUCCESS
     );
 }
+
+/// LIMITED_BY_ALGO_ID applies the preference's filters before it picks each configuration's
+/// plan: 4095³ (odd leading dimensions, packed copies) at PyTorch's 32 MiB lists the
+/// configuration BEST_FIT ranks first (its whole copies need 67 MB; its blocks fit).
+#[test]
+fn limited_by_algo_id_keeps_configurations_whose_first_plan_is_filtered_out() {
+    let op = Op::new(DeviceSpec::H200, 4095, 4095, 4095);
+    let pr = pref();
+    let ws: u64 = 32 << 20;
+    assert_eq!(
+        Obj::Pref(pr).set(DEEPGEMMLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, ws),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let (s, best) = heuristic_with(&op, pr, deepgemmLtMatmulAlgo_t::default(), 1);
+    assert_eq!(s, DEEPGEMM_STATUS_SUCCESS);
+    let fields = |a: &deepgemmLtMatmulAlgo_t| {
+        (
+            config::<i32>(a, DEEPGEMMLT_ALGO_CONFIG_ID),
+            config::<u32>(a, DEEPGEMMLT_ALGO_CONFIG_TILE_ID),
+            config::<u32>(a, DEEPGEMMLT_ALGO_CONFIG_SPLITK_NUM),
+            config::<u32>(a, DEEPGEMMLT_ALGO_CONFIG_CUSTOM_OPTION),
+        )
+    };
+    let want = fields(&best[0].algo);
+    assert!(best[0].workspaceSize as u64 <= ws);
+    assert_eq!(
+        Obj::Pref(pr).set(
+            DEEPGEMMLT_MATMUL_PREF_SEARCH_MODE,
+            DEEPGEMMLT_SEARCH_LIMITED_BY_ALGO_ID as u32
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let (_, init) = op.init(want.0);
+    let (s, limited) = heuristic_with(&op, pr, init, 32);
+    assert_eq!(s, DEEPGEMM_STATUS_SUCCESS);
+    assert!(limited.iter().all(|r| r.workspaceSize as u64 <= ws));
+    assert!(
+        limited.iter().any(|r| fields(&r.algo) == want),
+        "{want:?} missing from {:?}",
+        limited.iter().map(|r| fields(&r.algo)).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        deepgemmLtMatmulPreferenceDestroy(pr),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+}

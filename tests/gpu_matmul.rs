@@ -1026,6 +1026,62 @@ fn configured_algos_match_the_reference() {
                     h, types[0], types[1], types[2], types[3], types[4], types[5], id, &mut base,
                 );
                 assert_eq!(st, deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS);
+                // The heuristic under SEARCH_LIMITED_BY_ALGO_ID: the id's best configurations
+                // (configured algos where the plan is beyond the usual list); the first four run.
+                let mut limited = || -> Result<(), String> {
+                    let prep = Prepared::new(&s, &mut g.rng, true)?;
+                    let descs =
+                        Descs::new(env.handle.api, &s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+                    descs.pref.set(0, 1u32)?; // SEARCH_MODE = LIMITED_BY_ALGO_ID
+                    let mut res = vec![
+                        deepgemmLtMatmulHeuristicResult_t {
+                            algo: base,
+                            workspaceSize: 0,
+                            state: deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
+                            wavesCount: 0.0,
+                            reserved: [0; 4],
+                        };
+                        4
+                    ];
+                    let mut n = 0;
+                    let l = |i: usize| descs.layouts[i].h as deepgemmLtMatrixLayout_t;
+                    let st = deepgemmLtMatmulAlgoGetHeuristic(
+                        h,
+                        descs.desc.h as deepgemmLtMatmulDesc_t,
+                        l(0),
+                        l(1),
+                        l(2),
+                        l(3),
+                        descs.pref.h as deepgemmLtMatmulPreference_t,
+                        4,
+                        res.as_mut_ptr(),
+                        &mut n,
+                    );
+                    if st == deepgemmStatus_t::DEEPGEMM_STATUS_NOT_SUPPORTED {
+                        return Ok(());
+                    }
+                    if st != deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS {
+                        return Err(format!("heuristic: {st:?}"));
+                    }
+                    for r in &res[..n as usize] {
+                        let d = prep.new_output()?;
+                        let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                        lt::matmul(
+                            &env.handle,
+                            &descs,
+                            Some(&Algo { data: r.algo.data }),
+                            &args,
+                        )?;
+                        env.stream.synchronize()?;
+                        let c = prep.check_full(&d.download()?);
+                        if !c.passes(s.tolerance()) {
+                            return Err(c.to_string());
+                        }
+                    }
+                    Ok(())
+                };
+                let r = limited();
+                g.record_result(format!("{s} id {id} LIMITED_BY_ALGO_ID"), r);
                 let mut bytes = 0usize;
                 deepgemmLtMatmulAlgoCapGetAttribute(
                     &base,

@@ -220,26 +220,29 @@ pub fn heuristic(
     let worst = worst_pointers(p, &pref.min_alignment);
     let misaligned = plan::pack::pointer_misfits(&worst);
     let below_tma = pref.min_alignment.iter().any(|&a| a < 16);
+    let keep = |pl: &Plan| {
+        pl.workspace <= pref.max_workspace
+            && (!below_tma || pl.accepts(p, &worst))
+            // deepgemm's splits add fp32 partials: listed only where the mask allows that.
+            && (!pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
+            && pl.types().imp().numerical_flags() & !pref.impl_mask == 0
+            && (pref.max_waves <= 0.0 || pl.waves(&dev) <= pref.max_waves)
+    };
     let ranked: Vec<(Plan, [u64; 8])> = match limit_to {
         None => plan::cache::candidates_for(p, &dev, misaligned)?
             .iter()
+            .filter(|(pl, _)| keep(pl))
             .map(|(pl, a)| (*pl, *a))
             .collect(),
-        Some(family) => plan::cache::family_candidates(p, &dev, misaligned, family)?,
+        Some(family) => plan::cache::family_candidates(p, &dev, misaligned, family, keep)?,
     };
     let mut fitting: Vec<Candidate> = ranked
         .iter()
-        .filter(|(pl, _)| pl.workspace <= pref.max_workspace)
-        .filter(|(pl, _)| !below_tma || pl.accepts(p, &worst))
-        // deepgemm's splits add fp32 partials: listed only where the mask allows that.
-        .filter(|(pl, _)| !pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
-        .filter(|(pl, _)| pl.types().imp().numerical_flags() & !pref.impl_mask == 0)
         .map(|&(plan, algo)| Candidate {
             plan,
             algo,
             waves: plan.waves(&dev),
         })
-        .filter(|c| pref.max_waves <= 0.0 || c.waves <= pref.max_waves)
         .collect();
     let tune = limit_to.is_none() && !dev.partial;
     if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() && tune {

@@ -464,22 +464,28 @@ pub fn configured_for(
 
 /// The best plan of each configuration of `family` for `p` on `dev` with A and B at
 /// `misaligned` addresses, best first, each with the algo that runs it
-/// (cublasLtMatmulAlgoGetHeuristic under SEARCH_LIMITED_BY_ALGO_ID): a plan the heuristic lists
-/// with its own algo, any other as a configured algo of the problem's types, which resolves to
-/// it (it is the first plan of its configuration in the universe, `configured_for`).
+/// (cublasLtMatmulAlgoGetHeuristic under SEARCH_LIMITED_BY_ALGO_ID), among the plans `keep`
+/// allows: a plan the heuristic lists with its own algo (exactly that plan), any other as a
+/// configured algo of the problem's types, which resolves to the first plan of its
+/// configuration that fits the call (`configured_for`): this one, with the workspace and
+/// pointers `keep` stood for.
 pub fn family_candidates(
     p: &GemmProblem,
     dev: &DeviceSpec,
     misaligned: Which,
     family: i32,
+    keep: impl Fn(&Plan) -> bool,
 ) -> Result<Vec<(Plan, [u64; 8])>> {
     let listed = candidates_for(p, dev, misaligned)?;
     let u = universe(p, dev, misaligned)?;
     let types = algo::Types::of(p);
     let mut seen = std::collections::HashSet::new();
+    // The caller's filters first (workspace, alignment, ...), then the first plan of each
+    // configuration: a configuration whose first plan needs too much workspace is still
+    // listed by a later one that fits (blocks, no copy of D).
     Ok(u.plans
         .iter()
-        .filter(|(_, c)| c.id == family && seen.insert(*c))
+        .filter(|(pl, c)| c.id == family && keep(pl) && seen.insert(*c))
         .map(|(pl, c)| {
             let words = listed
                 .iter()

@@ -1998,6 +1998,15 @@ mod tests {
                     "{ctx}: {} grid",
                     c.name()
                 );
+                // On a share of the SMs: within the share, one CTA an SM, whole clusters.
+                if dev.partial {
+                    assert!(
+                        d.grid <= dev.sm_count && cs <= dev.sm_count,
+                        "{ctx}: {} on {} SMs",
+                        c.name(),
+                        dev.sm_count
+                    );
+                }
                 assert!(
                     c.workspace >= d.workspace_bytes(&v, k_iters),
                     "{ctx}: {}",
@@ -2103,7 +2112,9 @@ mod tests {
         assert!(beyond > plans / 2, "{beyond} of {plans}");
     }
 
-    /// SM_COUNT_TARGET: the device with fewer SMs, and every Hopper plan's grid within them.
+    /// SM_COUNT_TARGET: the device with fewer SMs, and every plan within them: one CTA an SM
+    /// (solo tiles, pack copies and the skinny kernel included), no cluster larger than the
+    /// share, for shares down to one SM.
     #[test]
     fn an_sm_target_plans_for_that_many_sms() {
         let dev = DeviceSpec::H200;
@@ -2112,22 +2123,58 @@ mod tests {
         }
         let t = dev.with_sm_target(40);
         assert_eq!((t.sm_count, t.smem_per_block), (40, dev.smem_per_block));
-        for (m, n, k) in [(8192, 8192, 8192), (4096, 4096, 1024), (16, 8192, 8192)] {
-            let p = problem(m, n, k, 1, R_16BF, R_16BF, COMPUTE_32F);
-            let full = candidates(&p, &dev).unwrap();
-            assert!(full[0].grid[0] > 40, "{}", full[0].name());
-            let part = candidates(&p, &t).unwrap();
-            for c in &part {
-                if let Kernel::Sm90(v) = c.kernel {
-                    assert!(c.grid[0] <= 40 * v.ctas_per_sm(), "{}", c.name());
-                    assert!(c.decomposition.sk_ctas <= c.grid[0], "{}", c.name());
+        assert!(t.partial && !dev.partial);
+        let shapes = [
+            (8192, 8192, 8192),
+            (4096, 4096, 1024),
+            (16, 8192, 8192),
+            (512, 512, 64),
+        ];
+        for target in [40, 5, 3, 2, 1] {
+            let t = dev.with_sm_target(target);
+            for (m, n, k) in shapes {
+                let p = problem(m, n, k, 1, R_16BF, R_16BF, COMPUTE_32F);
+                let full = candidates(&p, &dev).unwrap();
+                assert!(full[0].grid[0] > 40, "{}", full[0].name());
+                let mut all = candidates(&p, &t).unwrap();
+                all.extend(configured_universe(&p, &t, pack::Which::NONE).unwrap());
+                for c in &all {
+                    if let Kernel::Sm90(v) = c.kernel {
+                        assert!(c.grid[0] <= target, "{} on {target}", c.name());
+                        assert!(v.cluster_size() <= target, "{} on {target}", c.name());
+                        assert!(c.decomposition.sk_ctas <= c.grid[0], "{}", c.name());
+                    }
                 }
+                assert!(matches!(all[0].kernel, Kernel::Sm90(_)), "{target}");
+                // Operands TMA cannot read (odd leading dimensions): their copies too.
+                let a = MatrixSpec::col(R_16BF, m, k, m as i64 + 1);
+                let b = MatrixSpec::col(R_16BF, k, n, k as i64 + 1);
+                let c = MatrixSpec::col(R_16BF, m, n, m as i64);
+                let op = OpSpec::new(COMPUTE_32F, R_32F);
+                let odd = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+                let mut copies = 0;
+                for plan in candidates(&odd, &t).unwrap() {
+                    let Some(spec) = plan.pack else { continue };
+                    for (_, o) in spec.operands() {
+                        let v = pack::PackVariant::for_elem(o.elem_bytes).unwrap();
+                        assert!(v.grid(&o, &t) <= target, "{} on {target}", plan.name());
+                        copies += 1;
+                    }
+                }
+                assert!(copies > 0, "{m}x{n}x{k} on {target}: no packed plan");
             }
-            assert!(
-                matches!(part[0].kernel, Kernel::Sm90(_)),
-                "{}",
-                part[0].name()
-            );
+        }
+        // Decode's skinny kernel (when asked for), both forms' grids: TN, D 4096 x 8.
+        let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+        op.trans_a = 1;
+        let a = MatrixSpec::col(R_16BF, 4096, 4096, 4096);
+        let b = MatrixSpec::col(R_16BF, 4096, 8, 4096);
+        let c = MatrixSpec::col(R_16BF, 4096, 8, 4096);
+        let p = GemmProblem::new(&op, &a, &b, &c, &c).unwrap();
+        for dev in [DeviceSpec::H200, DeviceSpec::A100] {
+            let t = dev.with_sm_target(10);
+            let plan = skinny::plan_with(&p, &t, skinny::Mode::Forced).expect("a skinny plan");
+            assert!(plan.grid[0] <= 10, "{}", plan.name());
         }
     }
 
@@ -2232,6 +2279,7 @@ mod tests {
             let devices = [
                 DeviceSpec::H200,
                 DeviceSpec::H200.with_sm_target(77),
+                DeviceSpec::H200.with_sm_target(3),
                 DeviceSpec::A100,
                 DeviceSpec::T4,
             ];
