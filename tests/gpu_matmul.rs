@@ -1227,3 +1227,172 @@ fn sm_count_target_matches_the_reference() {
     }
     g.finish();
 }
+
+/// Every configuration a configured algo can name for a few problems (each distinct
+/// configuration of the problem's universe: `plan::configured_universe`, the heuristic's plans
+/// and every other Hopper plan, ping-pong, solo, 128-deep and ring-epilogue kernels, clusters,
+/// split-K and Stream-K schedules, both orientations), run once each through
+/// deepgemmLtMatmul with its configured algo and checked against the float64 reference. Long
+/// (~150 kernels): precompile first (`deepgemm-bench --precompile _bf16_,_f16_,_f32_`);
+/// `DEEPGEMM_CASE=N` runs case N only.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn every_configuration_matches_the_reference() {
+    use common::case::{Prepared, WORKSPACE_BYTES};
+    use common::host;
+    use common::lt::{self, Algo, Descs};
+    use deepgemm::plan::algo::{Config, Types, View};
+    use deepgemm::problem::{GemmProblem, MatrixSpec, OpSpec};
+    let env = Env::new();
+    let mut g = Group::new("every_configuration_matches_the_reference");
+    let dev = deepgemm::gemm::device_spec(std::ptr::null_mut()).unwrap();
+    let only: Option<usize> = std::env::var("DEEPGEMM_CASE")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    #[allow(clippy::too_many_arguments)]
+    let case = |ab, cd, tf32, tr, (m, n, k), beta: f32, epi: Epi, row_d: bool| {
+        let mut s = spec(ab, cd, tf32, tr, m, n, k);
+        s.beta = beta;
+        s.epi = epi;
+        if row_d {
+            s.order[C] = Order::Row;
+            s.order[D] = Order::Row;
+        }
+        s
+    };
+    let cases = [
+        case(
+            DType::BF16,
+            DType::BF16,
+            false,
+            (true, false),
+            (300, 200, 520),
+            0.5,
+            Epi::Default,
+            false,
+        ),
+        case(
+            DType::BF16,
+            DType::BF16,
+            false,
+            (false, false),
+            (129, 1000, 600),
+            0.5,
+            Epi::Default,
+            false,
+        ),
+        case(
+            DType::BF16,
+            DType::BF16,
+            false,
+            (true, false),
+            (72, 520, 1024),
+            0.0,
+            Epi::Bias,
+            false,
+        ),
+        case(
+            DType::F16,
+            DType::F32,
+            false,
+            (false, true),
+            (520, 264, 600),
+            0.5,
+            Epi::GeluBias,
+            false,
+        ),
+        case(
+            DType::F32,
+            DType::F32,
+            true,
+            (true, true),
+            (200, 300, 512),
+            0.0,
+            Epi::Default,
+            false,
+        ),
+        case(
+            DType::BF16,
+            DType::BF16,
+            false,
+            (true, false),
+            (264, 136, 256),
+            0.0,
+            Epi::Bias,
+            true,
+        ),
+        case(
+            DType::BF16,
+            DType::BF16,
+            false,
+            (true, true),
+            (1000, 72, 768),
+            0.5,
+            Epi::ReluBias,
+            false,
+        ),
+    ];
+    let mut runs = 0;
+    for (ci, s) in cases.iter().enumerate() {
+        if only.is_some_and(|o| o != ci) {
+            continue;
+        }
+        let geom = |w: usize, t: DType| {
+            let gm = s.geom(w);
+            MatrixSpec {
+                dtype: t.cuda(),
+                order: gm.order.cuda(),
+                rows: gm.rows,
+                cols: gm.cols,
+                ld: gm.ld as i64,
+                batch_count: 1,
+                batch_stride: 0,
+            }
+        };
+        let mut op = OpSpec::new(s.compute_type(), deepgemm::types::cuda_data_type::R_32F);
+        op.trans_a = s.trans_a as i32;
+        op.trans_b = s.trans_b as i32;
+        op.epilogue = s.epi.cuda() as i32;
+        let p = GemmProblem::new(
+            &op,
+            &geom(host::A, s.ab),
+            &geom(host::B, s.ab),
+            &geom(C, s.cd),
+            &geom(D, s.cd),
+        )
+        .unwrap();
+        let types = Types::of(&p);
+        let universe =
+            deepgemm::plan::configured_universe(&p, &dev, deepgemm::plan::pack::Which::NONE)
+                .unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for plan in universe {
+            let config = Config::of(&plan);
+            if !seen.insert(config) || plan.workspace > WORKSPACE_BYTES as u64 {
+                continue;
+            }
+            runs += 1;
+            let words = View::configured_words(&config, &types);
+            let desc = format!("case {ci} {s}: {}", plan.name());
+            let mut run = || -> Result<(), String> {
+                let prep = Prepared::new(s, &mut g.rng, true)?;
+                let d = prep.new_output()?;
+                let descs = Descs::new(env.handle.api, s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+                let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                lt::matmul(&env.handle, &descs, Some(&Algo { data: words }), &args)?;
+                env.stream.synchronize()?;
+                let c = prep.check_full(&d.download()?);
+                if c.passes(s.tolerance()) {
+                    Ok(())
+                } else {
+                    Err(c.to_string())
+                }
+            };
+            let r = run();
+            g.record_result(desc, r);
+        }
+        println!("case {ci}: {} configurations", seen.len());
+    }
+    println!("every_configuration: {runs} run");
+    g.finish();
+}
