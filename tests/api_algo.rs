@@ -859,3 +859,64 @@ fn limited_by_algo_id_keeps_configurations_whose_first_plan_is_filtered_out() {
         DEEPGEMM_STATUS_SUCCESS
     );
 }
+
+/// Many threads configure, check and run algos at once, each on handles of its own (the plan
+/// cache and the configured-plan cache are the process's, filled and read concurrently over
+/// several problems): every thread gets the plan a single thread does.
+#[test]
+fn configured_algos_from_many_threads() {
+    let shapes = [
+        (2048u64, 1536u64, 4096u64),
+        (512, 512, 8192),
+        (4096, 128, 1024),
+    ];
+    // What one thread gets first: (shape, tile) -> plan name.
+    let expect: Vec<Vec<(u32, String)>> = shapes
+        .iter()
+        .map(|&(m, n, k)| {
+            let op = Op::new(DeviceSpec::H200, m, n, k);
+            let (_, base) = op.init(1);
+            cap_u32s(&base, DEEPGEMMLT_ALGO_CAP_TILE_IDS)
+                .into_iter()
+                .filter_map(|tile| {
+                    let mut a = base;
+                    set(&mut a, DEEPGEMMLT_ALGO_CONFIG_TILE_ID, tile);
+                    (op.matmul(&a, A, 1 << 30) == DEEPGEMM_STATUS_SUCCESS)
+                        .then(|| (tile, op.last_plan().name()))
+                })
+                .collect()
+        })
+        .collect();
+    let expect = std::sync::Arc::new(expect);
+    let threads: Vec<_> = (0..6)
+        .map(|t| {
+            let expect = expect.clone();
+            std::thread::spawn(move || {
+                let ops: Vec<Op> = shapes
+                    .iter()
+                    .map(|&(m, n, k)| Op::new(DeviceSpec::H200, m, n, k))
+                    .collect();
+                for round in 0..3 {
+                    for (i, op) in ops.iter().enumerate() {
+                        let (_, base) = op.init(1);
+                        let list = &expect[i];
+                        for j in 0..list.len() {
+                            let (tile, name) = &list[(j + t + round) % list.len()];
+                            let mut a = base;
+                            assert_eq!(
+                                set(&mut a, DEEPGEMMLT_ALGO_CONFIG_TILE_ID, *tile),
+                                DEEPGEMM_STATUS_SUCCESS
+                            );
+                            assert_eq!(op.check(&a).0, DEEPGEMM_STATUS_SUCCESS);
+                            assert_eq!(op.matmul(&a, A, 1 << 30), DEEPGEMM_STATUS_SUCCESS);
+                            assert_eq!(&op.last_plan().name(), name, "thread {t}");
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
