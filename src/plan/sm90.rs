@@ -1184,13 +1184,15 @@ pub const WALK_A_RESIDENT_BYTES: u64 = 16 << 20;
 /// next (half the H200's L2, as `streamk::L2_REUSE_BYTES`).
 pub const WALK_B_STREAMED_BYTES: u64 = 30_000_000;
 
-/// `DEEPGEMM_WALK_COLUMNS=1`: `group_m_for` walks whole tile columns where `walk_whole_columns`
-/// says so. Off by default until measured (session 54 measured one shape: 17000x128256x256
-/// NN on an H100, 4.40 ms at 16 rows a group, 3.77 at whole columns, cuBLASLt 3.51;
-/// `scripts/gpu-session54f.sh` measures more). Read once.
+/// `group_m_for` walks whole tile columns where `walk_whole_columns` says so, unless
+/// `DEEPGEMM_WALK_COLUMNS=0`. On by default since session 55 (H100, `54f` and its rest,
+/// deepgemm alone, one round): 24 fresh shapes the rule takes 0.962 of the default walk's time
+/// (0.870-1.006; 4616x85432x384 0.886, 6712x50992x384 0.870), 12 it leaves 1.000
+/// (0.995-1.010); 17000x128256x256 NN 4.64 -> 3.83 ms (cuBLASLt 3.53), TN 4.33 -> 3.71, its
+/// transpose 128256x17000x256 unchanged (2.08; whole columns everywhere 3.06). Read once.
 pub fn walk_columns() -> bool {
     static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_WALK_COLUMNS").is_ok_and(|v| v.trim() == "1")
+        std::env::var("DEEPGEMM_WALK_COLUMNS").map_or(true, |v| v.trim() != "0")
     });
     *ON
 }
