@@ -330,10 +330,7 @@ pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> R
 pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     if data[0] == CONFIG_MAGIC {
         // A configured algo (AlgoInit): its best plan for operands TMA reads in place.
-        return configured_for(data, p, dev, Which::NONE)?
-            .first()
-            .copied()
-            .ok_or_else(|| no_plan(data));
+        return resolve_configured(data, p, dev, Which::NONE, u64::MAX, |_| true);
     }
     let misaligned = Misaligned::from_word(data[MISALIGNED_WORD]);
     let Some(m) = misaligned.filter(|_| data[0] == ALGO_MAGIC) else {
@@ -456,7 +453,7 @@ pub fn configured_for(
     let config = configured_config(data, p, dev)?;
     let u = universe(p, dev, misaligned)?;
     let list: Vec<Plan> = u.admitted(&config).copied().collect();
-    if list.is_empty() && (p.k == 0 || p.is_empty() || p.batch == 0) {
+    if list.is_empty() && no_work(p) {
         return Ok(candidates_for(p, dev, misaligned)?.plans().to_vec());
     }
     Ok(list)
@@ -505,34 +502,62 @@ fn no_plan(data: &[u64; 8]) -> crate::Error {
     )
 }
 
+/// Whether `p` has no work a configuration could shape (k = 0: D = beta C, or an empty D).
+fn no_work(p: &GemmProblem) -> bool {
+    p.k == 0 || p.is_empty() || p.batch == 0
+}
+
+/// The plan a configured algo runs (`configured_for`'s first that fits `workspace_size` and
+/// `accepts`), found without collecting the list: this is a call's host path.
+fn resolve_configured(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+    workspace_size: u64,
+    accepts: impl Fn(&Plan) -> bool,
+) -> Result<Plan> {
+    let config = configured_config(data, p, dev)?;
+    let u = universe(p, dev, misaligned)?;
+    if no_work(p) && u.admitted(&config).next().is_none() {
+        let listed = candidates_for(p, dev, misaligned)?;
+        return fitting_configured(listed.plans().iter(), data, workspace_size, accepts);
+    }
+    fitting_configured(u.admitted(&config), data, workspace_size, accepts)
+}
+
 /// The first of a configured algo's plans that fits `workspace_size` and `accepts`:
 /// NOT_SUPPORTED when it has none, INVALID_VALUE when every one needs more workspace
 /// (cuBLASLt's status for a workspace below the algo's), NOT_SUPPORTED when the rest refuse
 /// the pointers.
-fn fitting_configured(
-    list: &[Plan],
+fn fitting_configured<'a>(
+    plans: impl Iterator<Item = &'a Plan>,
     data: &[u64; 8],
     workspace_size: u64,
     accepts: impl Fn(&Plan) -> bool,
 ) -> Result<Plan> {
-    if list.is_empty() {
-        return Err(no_plan(data));
+    let (mut any, mut roomy, mut least) = (false, false, u64::MAX);
+    for c in plans {
+        any = true;
+        if c.workspace > workspace_size {
+            least = least.min(c.workspace);
+        } else if accepts(c) {
+            return Ok(*c);
+        } else {
+            roomy = true;
+        }
     }
-    let mut roomy = list
-        .iter()
-        .filter(|c| c.workspace <= workspace_size)
-        .peekable();
-    if roomy.peek().is_none() {
-        let least = list.iter().map(|c| c.workspace).min().unwrap_or(0);
-        return Err(invalid!(
+    if !any {
+        Err(no_plan(data))
+    } else if !roomy {
+        Err(invalid!(
             "the algo needs {least} workspace bytes, {workspace_size} given"
-        ));
-    }
-    roomy.find(|c| accepts(c)).copied().ok_or_else(|| {
-        unsupported!(
+        ))
+    } else {
+        Err(unsupported!(
             "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
-        )
-    })
+        ))
+    }
 }
 
 /// The caller's algo decoded for `p` on `dev` and checked against the workspace it comes with.
@@ -544,8 +569,7 @@ pub fn decode_algo(
     workspace_size: u64,
 ) -> Result<Plan> {
     if data[0] == CONFIG_MAGIC {
-        let list = configured_for(data, p, dev, Which::NONE)?;
-        return fitting_configured(&list, data, workspace_size, |_| true);
+        return resolve_configured(data, p, dev, Which::NONE, workspace_size, |_| true);
     }
     let plan = from_algo(data, p, dev)?;
     if plan.workspace > workspace_size {
@@ -572,8 +596,9 @@ pub fn for_call(
         Some(data) if data[0] == CONFIG_MAGIC => {
             // The first admitted plan for these pointers that fits the workspace.
             let misaligned = plan::pack::pointer_misfits(ptrs);
-            let list = configured_for(data, p, dev, misaligned)?;
-            fitting_configured(&list, data, workspace_size, |c| c.accepts(p, ptrs))
+            resolve_configured(data, p, dev, misaligned, workspace_size, |c| {
+                c.accepts(p, ptrs)
+            })
         }
         Some(data) => {
             let plan = decode_algo(data, p, dev, workspace_size)?;

@@ -93,6 +93,13 @@ impl DeviceSpec {
         }
     }
 
+    /// CTAs an SM a launch may place where its kernel fits `wanted` an SM: one on a share of
+    /// the SMs (`partial`: the block scheduler spreads a grid over idle SMs first, so more would
+    /// reach further SMs), else `wanted`.
+    pub fn ctas_per_sm(&self, wanted: u32) -> u32 {
+        if self.partial { 1 } else { wanted }
+    }
+
     /// The NVRTC target: the exact architecture, with the `a` suffix on Hopper so that
     /// arch-specific instructions (wgmma, setmaxnreg) are available.
     pub fn arch(&self) -> String {

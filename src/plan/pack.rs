@@ -804,8 +804,7 @@ impl PackVariant {
         let back = self.split(self.line_chunks(o.inner, 16 - self.elem_bytes as u64));
         let items = self.segments(o).max(back.segments) * o.outer * o.batch;
         let warps = (self.threads / 32) as u64;
-        // On a share of the SMs (`DeviceSpec::partial`) one CTA an SM of the share.
-        let per_sm = if dev.partial { 1 } else { self.ctas_per_sm };
+        let per_sm = dev.ctas_per_sm(self.ctas_per_sm);
         let wave = dev.sm_count.max(1) as u64 * per_sm as u64;
         items.div_ceil(warps).clamp(1, wave) as u32
     }

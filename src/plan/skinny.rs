@@ -242,7 +242,7 @@ fn bulk_allowed() -> bool {
 /// (`DeviceSpec::partial`) one CTA an SM of the share.
 pub fn grid(v: &SkinnyVariant, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
     let work = p.m.div_ceil(v.rows as u64) * p.batch;
-    let per_sm = if v.bulk || dev.partial { 1 } else { 8 };
+    let per_sm = dev.ctas_per_sm(if v.bulk { 1 } else { 8 }) as u64;
     work.clamp(1, per_sm * dev.sm_count.max(1) as u64) as u32
 }
 

@@ -929,7 +929,7 @@ impl Sm90Variant {
     /// `split_k` CTAs per tile); whole clusters, as many as the device holds at once.
     pub fn grid(&self, p: &GemmProblem, dev: &DeviceSpec) -> u32 {
         let cs = self.cluster_size().max(1);
-        let per_sm = if dev.partial { 1 } else { self.ctas_per_sm() };
+        let per_sm = dev.ctas_per_sm(self.ctas_per_sm());
         let sms = (dev.resident_clusters(cs).max(1) * cs * per_sm) as u64;
         (self.num_tiles(p) * self.split_k.max(1) as u64).clamp(1, sms) as u32
     }
