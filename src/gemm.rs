@@ -486,8 +486,13 @@ fn copy_launch(
     src: u64,
     dst: u64,
 ) -> Result<PackLaunch> {
-    let v = pack::PackVariant::for_elem(o.elem_bytes)
-        .ok_or_else(|| unsupported!("no pack kernel for {}-byte elements", o.elem_bytes))?;
+    let v = pack::PackVariant::for_operand(o).ok_or_else(|| {
+        unsupported!(
+            "no pack kernel for {}-byte elements (transposed: {})",
+            o.elem_bytes,
+            o.transposed
+        )
+    })?;
     Ok(PackLaunch {
         kernel: registry::get(ctx, &Kernel::Pack(v))?,
         params: params(&v, o, src, dst),

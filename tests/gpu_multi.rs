@@ -240,7 +240,7 @@ fn kernels_of(plan: &Plan) -> Vec<String> {
     let mut names = vec![plan.kernel.name()];
     if let Some(spec) = &plan.pack {
         for o in spec.operands().map(|(_, o)| o).chain(spec.d) {
-            if let Some(v) = PackVariant::for_elem(o.elem_bytes) {
+            if let Some(v) = PackVariant::for_operand(&o) {
                 names.push(Kernel::Pack(v).name());
             }
         }

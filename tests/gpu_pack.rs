@@ -123,6 +123,12 @@ enum Expect {
     /// share into less workspace than the whole copies need.
     Slabs([bool; 2]),
     Portable,
+    /// tf32 with both operands MN-major (NT): the register-A kernel on a transposed copy of B,
+    /// or of A with the problem computed transposed (whichever the model prefers), plus plain
+    /// copies of operands TMA cannot read where they are.
+    Transposed,
+    /// Whatever the planner picks (tiny problems, where packing may not pay): D is checked.
+    Any,
 }
 
 /// How a case calls deepgemmLtMatmul.
@@ -254,13 +260,20 @@ fn check_plan(
     if let Some(h) = h {
         let ws = h.workspace_size as u64;
         let want = match expect {
+            // At least the smaller transposed copy (lines of k padded to 128 bytes).
+            Expect::Transposed => {
+                let k = (s.k * 4).next_multiple_of(LINE_ALIGN);
+                (k * s.m.min(s.n) * s.batch).next_multiple_of(BASE_ALIGN)
+            }
+            Expect::Any => ws,
             Expect::Packed(p) => packed_workspace(s, p),
             Expect::Slabs(p) if ws < packed_workspace(s, p) && ws <= call.workspace => ws,
             Expect::Slabs(p) => packed_workspace(s, p) - 1,
             Expect::Portable => 0,
         };
         // The copies first; a split decomposition's fixup space follows them.
-        if ws != want && !(ws > want && line.contains("+sk")) {
+        let at_least = expect == Expect::Transposed;
+        if ws != want && !(ws > want && (at_least || line.contains("+sk"))) {
             return Err(format!(
                 "heuristic's algo needs {ws} bytes of workspace, expected {want} ({expect:?})"
             ));
@@ -270,6 +283,11 @@ fn check_plan(
         Expect::Packed(p) => names_packed(&line, p),
         Expect::Slabs(p) => line.contains("dg_sm90_") && names_slabs(&line, p),
         Expect::Portable => line.contains("dg_portable_"),
+        Expect::Transposed => {
+            line.contains("dg_sm90_f32_f32_nn_")
+                && (line.contains("+pack_b") || line.contains("+pack_ab"))
+        }
+        Expect::Any => true,
     };
     if !ok {
         return Err(format!(
@@ -654,6 +672,92 @@ fn misaligned_base_addresses_with_too_little_workspace_run_in_blocks() {
     );
 }
 
+/// tf32 NT (both operands MN-major; PyTorch's fp32 weight gradient with TF32 allowed): tf32
+/// wgmma reads B K-major only, so B (or A, computed transposed) is copied transposed into the
+/// workspace and the register-A kernel runs. Shapes that favour either orientation, ragged
+/// ones, odd leading dimensions and batch strides (plain copies too), A and B off the 16-byte
+/// grid, beta != 0, epilogues, the heuristic's algo and NULL; with no workspace the portable
+/// kernel, with too little for the whole copy blocks that copy their own columns of B.
+fn tf32_nt_cases() -> Vec<Case> {
+    let nt = |m, n, k| {
+        let mut s = spec(DType::F32, DType::F32, (false, true), m, n, k);
+        s.tf32 = true;
+        s
+    };
+    let call = |workspace: u64, heuristic, shift| Call {
+        workspace,
+        heuristic,
+        shift,
+    };
+    let big = BIG_WORKSPACE as u64;
+    let mut out = Vec::new();
+    for (i, (m, n, k)) in [
+        (1000, 776, 1032),
+        (64, 4096, 512),
+        (3000, 200, 700),
+        (513, 1029, 257),
+        (2048, 2048, 1024),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut s = nt(m, n, k);
+        if i % 2 == 1 {
+            s.beta = 0.5;
+        }
+        if i == 2 {
+            s.epi = Epi::Bias;
+        }
+        if i == 4 {
+            s.epi = Epi::GeluBias;
+        }
+        for heuristic in [true, false] {
+            out.push((s.clone(), call(big, heuristic, [0, 0]), Expect::Transposed));
+        }
+    }
+    // Odd leading dimensions and batch strides: plain copies beside the transposed one.
+    let mut s = nt(700, 900, 600);
+    s.pad = [1, 3, 0, 0];
+    out.push((s.clone(), call(big, true, [0, 0]), Expect::Transposed));
+    s.pad = [0, 0, 0, 0];
+    s.batch = 3;
+    s.batch_pad = [1, 5, 0, 0];
+    out.push((s, call(big, false, [0, 0]), Expect::Transposed));
+    // A and B one element (4 bytes) off the 16-byte grid; algo = NULL.
+    out.push((
+        nt(900, 700, 800),
+        call(big, false, [1, 3]),
+        Expect::Transposed,
+    ));
+    // Ragged and tiny problems, whatever runs them.
+    for (m, n, k) in [(1, 3, 17), (17, 129, 127), (129, 17, 4097), (127, 1, 64)] {
+        out.push((nt(m, n, k), call(big, false, [0, 0]), Expect::Any));
+    }
+    // No workspace: the portable kernel; too little for the whole copy: blocks (cut along n,
+    // each copying its columns of B; both dimensions multiples of 32, so the transposed copy
+    // is as large as a plain one of B would be).
+    let s = nt(1664, 1408, 2048);
+    out.push((s.clone(), call(0, true, [0, 0]), Expect::Portable));
+    let whole = packed_workspace(&s, [false, true]);
+    out.push((
+        s.clone(),
+        call(whole / 5 * 3, false, [0, 0]),
+        Expect::Slabs([false, true]),
+    ));
+    out.push((
+        s,
+        call(whole - 256, true, [0, 0]),
+        Expect::Slabs([false, true]),
+    ));
+    out
+}
+
+#[test]
+#[ignore = "needs a Hopper GPU"]
+fn tf32_nt_runs_on_a_transposed_copy() {
+    run_group("tf32_nt_runs_on_a_transposed_copy", tf32_nt_cases());
+}
+
 #[test]
 #[ignore = "needs a Hopper GPU"]
 fn too_little_workspace_for_whole_copies_runs_in_blocks() {
@@ -803,9 +907,10 @@ fn gpu_case_expectations_match_the_planner() {
         slab_cases(),
         misaligned_slab_cases(),
         view_cases(),
+        tf32_nt_cases(),
     ]
     .concat();
-    assert_eq!(all.len(), 36 + 32 + 16 + 32 + 72 + 32 + 6 + 32 + 32);
+    assert_eq!(all.len(), 36 + 32 + 16 + 32 + 72 + 32 + 6 + 32 + 32 + 20);
     let mut wrong = Vec::new();
     for (s, call, expect) in &all {
         let layout = |w: usize, t: DType| {
@@ -859,6 +964,15 @@ fn gpu_case_expectations_match_the_planner() {
                     && chosen.workspace <= call.workspace
             }
             Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
+            Expect::Transposed => {
+                matches!(chosen.kernel, Kernel::Sm90(_))
+                    && chosen.name().starts_with("dg_sm90_f32_f32_nn_")
+                    && chosen
+                        .pack
+                        .is_some_and(|p| p.b.is_some_and(|b| b.transposed))
+                    && chosen.workspace <= call.workspace
+            }
+            Expect::Any => chosen.workspace <= call.workspace,
         };
         if !ok {
             wrong.push(format!(
@@ -976,6 +1090,9 @@ struct PackCase {
     shift: u64,
     /// false: caller -> copy (pack); true: copy -> caller, `inner` elements a line (unpack).
     back: bool,
+    /// The transposing copy (tf32's N-major B): the caller's matrix is `inner` lines of
+    /// `outer` elements (`ld` apart), the copy `outer` lines of `inner`.
+    transposed: bool,
 }
 
 impl PackCase {
@@ -984,6 +1101,7 @@ impl PackCase {
         let ld = ((self.inner * e).next_multiple_of(LINE_ALIGN) / e) as i64;
         PackedOperand {
             major: Major::K,
+            transposed: self.transposed,
             inner: self.inner,
             outer: self.outer,
             batch: self.batch,
@@ -1001,6 +1119,15 @@ impl PackCase {
     /// element.
     fn caller_line(&self, b: u64, row: u64) -> usize {
         (b as i64 * self.bs + row as i64 * self.ld) as usize
+    }
+
+    /// Elements from the caller's first element to one past its last.
+    fn caller_extent(&self) -> usize {
+        if self.transposed {
+            self.caller_line(self.batch - 1, self.inner - 1) + self.outer as usize
+        } else {
+            self.caller_line(self.batch - 1, self.outer - 1) + self.inner as usize
+        }
     }
 }
 
@@ -1054,10 +1181,10 @@ fn random_bytes(n: usize, rng: &mut Rng) -> Vec<u8> {
 
 /// Runs one copy and compares both buffers in full with the host's copy.
 fn check_copy(env: &Env, c: &PackCase, rng: &mut Rng) -> Result<(), String> {
-    let v = PackVariant::for_elem(c.elem_bytes).ok_or("no variant")?;
     let o = c.operand();
+    let v = PackVariant::for_operand(&o).ok_or("no variant")?;
     let e = c.elem_bytes as usize;
-    let extent = c.caller_line(c.batch - 1, c.outer - 1) + c.inner as usize;
+    let extent = c.caller_extent();
     let caller_bytes = (c.shift as usize + extent) * e + GUARD_BYTES;
     let copy_bytes = o.bytes as usize + GUARD_BYTES;
     let caller = random_bytes(caller_bytes, rng);
@@ -1075,6 +1202,22 @@ fn check_copy(env: &Env, c: &PackCase, rng: &mut Rng) -> Result<(), String> {
     let (mut want_caller, mut want_copy) = (caller.clone(), copy.clone());
     let base = c.shift as usize * e;
     for b in 0..c.batch {
+        if c.transposed {
+            // Copy line j, element i: the caller's line i, element j; zeros past inner.
+            for j in 0..c.outer {
+                let line = ((b * c.outer + j) * o.ld as u64) as usize * e;
+                for i in 0..o.ld as u64 {
+                    let to = line + i as usize * e;
+                    if i < c.inner {
+                        let at = base + (c.caller_line(b, i) + j as usize) * e;
+                        want_copy[to..to + e].copy_from_slice(&caller[at..at + e]);
+                    } else {
+                        want_copy[to..to + e].fill(0);
+                    }
+                }
+            }
+            continue;
+        }
         for row in 0..c.outer {
             let at = base + c.caller_line(b, row) * e;
             let line = ((b * c.outer + row) * o.ld as u64) as usize * e;
@@ -1155,6 +1298,7 @@ fn pack_copies() -> Vec<PackCase> {
                     bs: 0,
                     shift,
                     back: false,
+                    transposed: false,
                 });
             }
             out.push(PackCase {
@@ -1166,6 +1310,7 @@ fn pack_copies() -> Vec<PackCase> {
                 bs: 5 * ld + 3,
                 shift: 1,
                 back: false,
+                transposed: false,
             });
             out.push(PackCase {
                 elem_bytes,
@@ -1176,6 +1321,7 @@ fn pack_copies() -> Vec<PackCase> {
                 bs: 0,
                 shift: 0,
                 back: false,
+                transposed: false,
             });
         }
         // Aligned lines (the kernel without a shift), misaligned base.
@@ -1189,6 +1335,7 @@ fn pack_copies() -> Vec<PackCase> {
                 bs: 16 * inner as i64,
                 shift,
                 back: false,
+                transposed: false,
             });
         }
     }
@@ -1211,6 +1358,64 @@ fn pack_kernel_copies_every_alignment() {
     run_pack_cases("pack_kernel_copies_every_alignment", &pack_copies());
 }
 
+/// The transposing copy (tf32's N-major B copied K-major): lines of every length around the
+/// 64 x 64 tile (1, 3, 17, 63-65, 127-129, 1000, 4097) by as many lines, leading dimensions
+/// minimal and odd, base shifts of 0-3 elements, batches with odd and zero (broadcast)
+/// strides; the copy's padding zeroed, nothing past it touched.
+fn transposed_copies() -> Vec<PackCase> {
+    let mut out = Vec::new();
+    let sizes = [1u64, 3, 17, 63, 64, 65, 127, 129, 1000];
+    for (x, &inner) in sizes.iter().enumerate() {
+        for (y, &outer) in sizes.iter().enumerate() {
+            if inner * outer > 200_000 {
+                continue;
+            }
+            let ld = if (x + y) % 2 == 0 {
+                outer as i64
+            } else {
+                odd_ld(outer)
+            };
+            let batch = if (x * 3 + y) % 4 == 0 { 3 } else { 1 };
+            let bs = match (x + 2 * y) % 3 {
+                _ if batch == 1 => 0,
+                0 => 0,
+                _ => inner as i64 * ld + 5,
+            };
+            out.push(PackCase {
+                elem_bytes: 4,
+                inner,
+                outer,
+                batch,
+                ld,
+                bs,
+                shift: ((x + y) % 4) as u64,
+                back: false,
+                transposed: true,
+            });
+        }
+    }
+    for (inner, outer) in [(4097, 33), (33, 4097), (4096, 64)] {
+        out.push(PackCase {
+            elem_bytes: 4,
+            inner,
+            outer,
+            batch: 1,
+            ld: outer as i64,
+            bs: 0,
+            shift: 1,
+            back: false,
+            transposed: true,
+        });
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs a GPU"]
+fn pack_kernel_copies_transposed() {
+    run_pack_cases("pack_kernel_copies_transposed", &transposed_copies());
+}
+
 #[test]
 #[ignore = "needs a GPU"]
 fn pack_kernel_copies_back_into_misaligned_d() {
@@ -1224,14 +1429,21 @@ fn pack_kernel_copies_back_into_misaligned_d() {
 /// expected result is well defined) and cover what they claim.
 #[test]
 fn pack_kernel_cases_are_well_formed() {
-    let all: Vec<PackCase> = [pack_copies(), unpack_copies()].concat();
+    let all: Vec<PackCase> = [pack_copies(), unpack_copies(), transposed_copies()].concat();
     assert!(all.iter().any(|c| c.back) && all.iter().any(|c| !c.back));
     for c in &all {
-        assert!(c.ld as u64 >= c.inner, "{c:?}");
+        // The caller's lines and batches do not overlap.
+        let (line, lines) = if c.transposed {
+            (c.outer, c.inner)
+        } else {
+            (c.inner, c.outer)
+        };
+        assert!(c.ld as u64 >= line, "{c:?}");
         assert!(
-            c.batch == 1 || c.bs == 0 || c.bs as u64 >= c.outer * c.ld as u64,
+            c.batch == 1 || c.bs == 0 || c.bs as u64 >= lines * c.ld as u64,
             "{c:?}"
         );
+        assert!(!(c.transposed && c.back), "{c:?}: no transposed copy back");
         assert!(
             !c.back || c.bs != 0 || c.batch == 1,
             "{c:?}: overlapping writes"
@@ -1270,6 +1482,7 @@ fn pack_kernel_bandwidth() {
         bs: 0,
         shift: 0,
         back: false,
+        transposed: false,
     };
     let v = PackVariant::for_elem(2).unwrap();
     let o = c.operand();
@@ -1322,5 +1535,64 @@ fn pack_kernel_bandwidth() {
         bar * 1e-12,
         peak * 1e-12,
         rates.iter().map(|r| r * 1e-12).collect::<Vec<_>>()
+    );
+}
+
+/// The transposing copy alone on a 4096 x 4096 fp32 matrix (64 MiB, tf32 NT's B at 4096³):
+/// prints its bandwidth (bytes read + written per second, mean of 20 launches after 3
+/// warm-ups). Predicted ~65% of the device's peak DRAM bandwidth (two 256-byte runs a warp per
+/// access, through shared memory); the bar is 40% (2 TB/s where the driver does not report it).
+#[test]
+#[ignore = "needs a GPU"]
+fn transpose_kernel_bandwidth() {
+    let env = Env::new();
+    let mut rng = Rng::new(host::fresh_seed());
+    let c = PackCase {
+        elem_bytes: 4,
+        inner: 4096,
+        outer: 4096,
+        batch: 1,
+        ld: 4096,
+        bs: 0,
+        shift: 0,
+        back: false,
+        transposed: true,
+    };
+    let o = c.operand();
+    let v = PackVariant::for_operand(&o).unwrap();
+    let caller = DevBuf::from_bytes(&random_bytes(4096 * 4096 * 4, &mut rng)).unwrap();
+    let copy = DevBuf::alloc(o.bytes as usize).unwrap();
+    let params = PackParams::new(&v, &o, caller.ptr, copy.ptr);
+    for _ in 0..3 {
+        launch_pack(&env, &v, &o, params).unwrap();
+    }
+    let (t0, t1) = (Event::new().unwrap(), Event::new().unwrap());
+    const LAUNCHES: usize = 20;
+    t0.record(&env.stream).unwrap();
+    for _ in 0..LAUNCHES {
+        launch_pack(&env, &v, &o, params).unwrap();
+    }
+    t1.record(&env.stream).unwrap();
+    env.stream.synchronize().unwrap();
+    let seconds = t0.elapsed_ms(&t1).unwrap() as f64 * 1e-3 / LAUNCHES as f64;
+    let bytes = (o.bytes_read() + o.bytes) as f64;
+    let rate = bytes / seconds;
+    let peak = env.gpu.dram_bytes_per_s;
+    println!(
+        "{}: {:.1} us for {:.1} MB = {:.2} TB/s (grid {} x {}; peak {:.2})",
+        v.name(),
+        seconds * 1e6,
+        bytes * 1e-6,
+        rate * 1e-12,
+        v.grid(&o, &device_spec(&env)),
+        v.threads,
+        peak * 1e-12
+    );
+    let bar = if peak > 0.0 { 0.4 * peak } else { 2.0e12 };
+    assert!(
+        rate > bar,
+        "transposing copy below {:.2} TB/s: {:.2}",
+        bar * 1e-12,
+        rate * 1e-12
     );
 }

@@ -216,7 +216,7 @@ fn every_variant_compiles_without_spills() {
 }
 
 /// The pack kernel (copies A or B into the workspace for the Hopper kernel) for every element
-/// size and every architecture deepgemm runs on: no spills, no shared memory, and the
+/// size and every architecture deepgemm runs on, and its transposing form: no spills, and the
 /// rendering options the registry uses.
 #[test]
 fn every_pack_variant_compiles_without_spills() {

@@ -324,4 +324,95 @@ __device__ __forceinline__ void pack(const PackParams& p) {
   }
 }
 
+// ---- The transposing form (src/plan/pack.rs `PackedOperand::transposed`). ----
+//
+// tf32 wgmma reads B K-major only, so an N-major B under tf32 math is copied transposed into
+// the workspace: destination line j (j < outer) of batch b holds, at i < inner, source line
+// i's element j, and zeros in its padding (inner <= i < dst_ld). Through shared memory a tile
+// of kTile x kTile elements at a time, so that both the reads (along source lines) and the
+// writes (along destination lines) are whole 256-byte runs of a warp: each warp loads its
+// rows of the tile (every load of the tile issued before the first is used: kTile / warps
+// rows x kTile / 32 elements a lane in flight) and stores its destination rows from the
+// tile's columns. The tile's rows are padded by one word, so a warp reading a column hits 32
+// banks. A CTA takes tiles in a grid-stride loop (the host caps the grid at a wave).
+// `segments` and `segment` are unused.
+
+// 4-byte load through the read-only path (the source is never written while the copy runs).
+__device__ __forceinline__ unsigned ld_nc_u32(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+
+__device__ __forceinline__ void st_u32(unsigned* p, unsigned v) {
+  asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+template <int kBytes, int kThreads, int kTile>
+__device__ __forceinline__ void transpose(const PackParams& p) {
+  static_assert(kBytes == 4, "the transposing copy is built for 4-byte elements (tf32's B)");
+  static_assert(kThreads % 32 == 0 && kTile % 32 == 0, "whole warps, whole lanes a row");
+  constexpr int kWarps = kThreads / 32;
+  static_assert(kTile % kWarps == 0, "every warp the same rows of a tile");
+  constexpr int kRows = kTile / kWarps;  // tile rows a warp loads and stores
+  constexpr int kCols = kTile / 32;      // elements a lane takes in a row
+  __shared__ unsigned tile[kTile][kTile + 1];
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // As the plain form: launched programmatically before the sm90 GEMM it feeds.
+  griddep_wait();
+  griddep_launch_dependents();
+#endif
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  // Tiles along the destination lines (source lines, i) and across them (j), every batch.
+  const long long tiles_i = (p.dst_ld + kTile - 1) / kTile;
+  const long long tiles_j = (p.outer + kTile - 1) / kTile;
+  const long long per_batch = tiles_i * tiles_j;
+  const long long tiles = per_batch * p.batch;
+  for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const long long b = t / per_batch;
+    const long long r = t - b * per_batch;
+    const long long tj = r / tiles_i;
+    const long long i0 = (r - tj * tiles_i) * kTile;
+    const long long j0 = tj * kTile;
+    const unsigned* s = static_cast<const unsigned*>(p.src) + b * p.src_bs;
+    unsigned* d = static_cast<unsigned*>(p.dst) + b * p.dst_bs;
+    // Rows i0 + warp + kWarps * y of the source, elements j0 + lane + 32 x; zeros past the
+    // data (the copy's padding, and the ragged tile's rest, never stored).
+    unsigned v[kRows][kCols];
+#pragma unroll
+    for (int y = 0; y < kRows; ++y) {
+      const long long i = i0 + warp + kWarps * y;
+#pragma unroll
+      for (int x = 0; x < kCols; ++x) {
+        const long long j = j0 + lane + 32 * x;
+        v[y][x] = i < p.inner && j < p.outer ? ld_nc_u32(s + i * p.src_ld + j) : 0u;
+      }
+    }
+    // The previous tile's stores have read the tile (the barrier at the loop's end).
+#pragma unroll
+    for (int y = 0; y < kRows; ++y) {
+#pragma unroll
+      for (int x = 0; x < kCols; ++x) {
+        tile[warp + kWarps * y][lane + 32 * x] = v[y][x];
+      }
+    }
+    __syncthreads();
+    // Destination line j0 + warp + kWarps * y, elements i0 + lane + 32 x: the tile's column.
+#pragma unroll
+    for (int y = 0; y < kRows; ++y) {
+      const long long j = j0 + warp + kWarps * y;
+#pragma unroll
+      for (int x = 0; x < kCols; ++x) {
+        const long long i = i0 + lane + 32 * x;
+        if (j < p.outer && i < p.dst_ld) {
+          st_u32(d + j * p.dst_ld + i, tile[lane + 32 * x][warp + kWarps * y]);
+        }
+      }
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace dg_pack

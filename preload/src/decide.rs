@@ -363,10 +363,17 @@ mod tests {
         }
         let tf32_tn = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 1, 0, h200);
         assert_eq!(portable(&tf32_tn, false), Ok(()));
-        // Exact fp32 (FFMA), tf32 NT, and any problem on a GPU without the Hopper kernel.
+        // tf32 NT: the Hopper kernel on B's transposed copy in the workspace.
+        let tf32_nt = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 0, 1, h200);
+        assert!(
+            tf32_nt
+                .pack
+                .is_some_and(|s| s.b.is_some_and(|b| b.transposed))
+        );
+        assert_eq!(portable(&tf32_nt, false), Ok(()));
+        // Exact fp32 (FFMA), and any problem on a GPU without the Hopper kernel.
         for plan in [
             plan_of(dt::R_32F, ct::COMPUTE_32F, 1, 0, h200),
-            plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 0, 1, h200),
             plan_of(dt::R_16BF, ct::COMPUTE_32F, 1, 0, &DeviceSpec::A100),
         ] {
             assert!(

@@ -22,6 +22,22 @@ pub fn render(v: &PackVariant) -> String {
         v.name()
     );
     source::expand(ROOT, &mut out, &mut HashSet::new());
+    if v.transpose {
+        let _ = write!(
+            out,
+            "#line 1 \"entry\"\n\
+             extern \"C\" __global__ void __launch_bounds__({threads}, {ctas}) {name}(\n    \
+                 const dg_pack::PackParams p) {{\n  \
+               dg_pack::transpose<{bytes}, {threads}, {tile}>(p);\n\
+             }}\n",
+            threads = v.threads,
+            ctas = v.ctas_per_sm,
+            name = v.name(),
+            bytes = v.elem_bytes,
+            tile = crate::plan::pack::TRANSPOSE_TILE,
+        );
+        return out;
+    }
     let _ = write!(
         out,
         "#line 1 \"entry\"\n\
@@ -69,9 +85,10 @@ pub const PACK_PARAMS_SIZE: usize = 12 * 8;
 const _: () = assert!(std::mem::size_of::<PackParams>() == PACK_PARAMS_SIZE);
 
 impl PackParams {
-    /// The parameters that copy `o` from device address `src` to `dst` with variant `v`.
+    /// The parameters that copy `o` from device address `src` to `dst` with variant `v` (the
+    /// transposing form for a transposed `o`: no work split, a CTA a tile).
     pub fn new(v: &PackVariant, o: &PackedOperand, src: u64, dst: u64) -> PackParams {
-        PackParams {
+        let p = PackParams {
             src,
             dst,
             inner: o.inner as i64,
@@ -84,8 +101,8 @@ impl PackParams {
             write: o.ld,
             segments: 0,
             segment: 0,
-        }
-        .split(v)
+        };
+        if v.transpose { p } else { p.split(v) }
     }
 
     /// The reverse copy: the workspace copy `o` at `src` back into the caller's matrix at
@@ -147,10 +164,20 @@ mod tests {
                 v.ctas_per_sm,
                 v.name()
             )));
-            assert!(src.contains(&format!(
-                "dg_pack::pack<{}, {}, {}>(p);",
-                v.elem_bytes, v.threads, v.unroll
-            )));
+            let call = if v.transpose {
+                format!(
+                    "dg_pack::transpose<{}, {}, {}>(p);",
+                    v.elem_bytes,
+                    v.threads,
+                    crate::plan::pack::TRANSPOSE_TILE
+                )
+            } else {
+                format!(
+                    "dg_pack::pack<{}, {}, {}>(p);",
+                    v.elem_bytes, v.threads, v.unroll
+                )
+            };
+            assert!(src.contains(&call), "{call}");
             assert_eq!(render(&v), src, "deterministic (part of the cache key)");
         }
         assert_ne!(

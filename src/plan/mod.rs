@@ -1156,8 +1156,18 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
             // No direct plan, but the transposed problem has one (tf32 TT).
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
-        } else if let Ok(h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
-            let pays = h[0].pack.is_some_and(|s| pack::pays(p, &s));
+        } else if let Ok(mut h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
+            if pack::needs_transpose(p, pack::Operand::B) {
+                // tf32 NT: B copied K-major, or A in the transposed problem (its B there), by
+                // the rules transposed plans follow elsewhere (`swapped_plans`).
+                let best = direct_best(&h, p, dev);
+                let swapped = swapped_with(p, dev, best, |t| {
+                    pack::hopper_packed_plans(t, dev, pack::Which::NONE).unwrap_or_default()
+                });
+                insert_by_estimate(&mut h, swapped);
+            }
+            let q = if h[0].swap { p.transposed() } else { *p };
+            let pays = h[0].pack.is_some_and(|s| pack::pays(&q, &s));
             if pays {
                 // Then the same work in blocks whose copies fit smaller workspaces.
                 let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
@@ -1461,10 +1471,53 @@ mod tests {
         }
         assert!(c[..c.len() - 1].iter().all(|p| p.swap));
         assert_eq!(portable_variant(c.last().unwrap()).math, Math::MmaTf32);
-        // NT transposed is NT again (both operands M/N-major): portable only.
-        let c = candidates(&tf32(0, 1), &dev).unwrap();
-        assert_eq!(c.len(), 1);
-        assert_eq!(portable_variant(&c[0]).math, Math::MmaTf32);
+        // NT transposed is NT again (both operands M/N-major): B copied K-major into the
+        // workspace (or A, computed transposed), then the register-A kernel; portable last.
+        for (m, n, k) in [
+            (512, 512, 1024),
+            (256, 2048, 1024),
+            (2048, 256, 1024),
+            (1024, 4096, 8192),
+        ] {
+            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+            op.trans_b = 1;
+            let a = MatrixSpec::col(R_32F, m, k, m as i64);
+            let b = MatrixSpec::col(R_32F, n, k, n as i64);
+            let d = MatrixSpec::col(R_32F, m, n, m as i64);
+            let p = GemmProblem::new(&op, &a, &b, &d, &d).unwrap();
+            let c = candidates(&p, &dev).unwrap();
+            assert!(c.len() >= 2, "{m}x{n}");
+            assert_eq!(portable_variant(c.last().unwrap()).math, Math::MmaTf32);
+            let first = c[0];
+            match first.kernel {
+                Kernel::Sm90(v) => assert!(v.name().starts_with("dg_sm90_f32_f32_nn_"), "{v:?}"),
+                k => panic!("not sm90: {k:?}"),
+            }
+            let spec = first.pack.expect("a transposed copy");
+            assert!(spec.a.is_none() && spec.d.is_none(), "{m}x{n}: {spec:?}");
+            let o = spec.b.unwrap();
+            assert!(o.transposed && o.major == sm90::Major::K, "{o:?}");
+            assert_eq!(o.inner, k);
+            // The copied operand is the caller's B direct, A transposed.
+            assert_eq!(o.outer, if first.swap { m } else { n }, "{m}x{n}");
+            assert!(first.workspace >= spec.workspace_bytes());
+            // Each Hopper plan copies B transposed, whole or block by block (slab plans, for
+            // workspaces smaller than the whole copy).
+            for h in &c[..c.len() - 1] {
+                let whole = h.pack.is_some_and(|s| s.b.is_some_and(|b| b.transposed));
+                assert!(whole || h.is_slabbed(), "{}", h.name());
+            }
+            // The smaller operand is the one copied where the tiles allow it.
+            if m != n {
+                assert_eq!(first.swap, m < n, "{m}x{n}: {}", first.name());
+            }
+            // Without workspace for the copy: the portable kernel.
+            let ptrs = aligned_ptrs();
+            let chosen = choose_for_call(&p, &dev, &ptrs, 0).unwrap();
+            assert!(matches!(chosen.kernel, Kernel::Portable(_)));
+            let chosen = choose_for_call(&p, &dev, &ptrs, first.workspace).unwrap();
+            assert_eq!(chosen, first);
+        }
         // Exact fp32 names its math.
         let exact = problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F);
         let why = hopper(&exact, &dev).unwrap_err();
@@ -2163,7 +2216,7 @@ mod tests {
                 for plan in candidates(&odd, &t).unwrap() {
                     let Some(spec) = plan.pack else { continue };
                     for (_, o) in spec.operands() {
-                        let v = pack::PackVariant::for_elem(o.elem_bytes).unwrap();
+                        let v = pack::PackVariant::for_operand(&o).unwrap();
                         assert!(v.grid(&o, &t) <= target, "{} on {target}", plan.name());
                         copies += 1;
                     }

@@ -9,6 +9,11 @@
 //! before the GEMM; the sm90 planner and launcher then see an ordinary problem
 //! (`packed_problem`) whose A and B live in the workspace (`packed_pointers`).
 //!
+//! One exception: an N-major B under tf32 math is copied transposed, K-major
+//! (`PackedOperand::transposed`, the pack kernel's transposing form): PTX's tf32 wgmma reads B
+//! K-major only, so tf32 NT (both operands MN-major, PyTorch's weight gradient in cuBLAS's
+//! terms) had no Hopper plan either way round and ran the portable kernel.
+//!
 //! Pure Rust over plain data, like the rest of `plan`.
 
 use crate::plan::sm90::{self, Major, TMA_STRIDE_ALIGN};
@@ -42,6 +47,9 @@ pub const PACK_BASE_ALIGN: u64 = 256;
 /// Bytes read plus written per second by the pack kernel (the H200's HBM3e peaks at 4.8 TB/s;
 /// a plain copy reaches about half of it).
 pub const PACK_BYTES_PER_S: f64 = 2.5e12;
+/// Bytes read plus written per second by the transposing copy (through shared memory, 64 x 64
+/// elements a tile): an estimate, below the plain copy's, until measured.
+pub const TRANSPOSE_BYTES_PER_S: f64 = 2.0e12;
 /// The portable mma.sync kernel on large bf16/fp16 problems on the H200 (~70 TFLOP/s at 4097³,
 /// BENCHMARKS.md), rounded down because smaller problems run slower.
 pub const PORTABLE_FLOPS: f64 = 60e12;
@@ -132,14 +140,19 @@ impl Operand {
 /// Lengths and strides are in elements; `offset` and `bytes` in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PackedOperand {
-    /// The contiguous dimension, kept by the copy.
+    /// The copy's contiguous dimension: the caller's, or the other one when `transposed`.
     pub major: Major,
-    /// Elements along the contiguous dimension: k when K-major, m (A) or n (B) when MN-major.
+    /// Copied transposed: the caller's lines run along the copy's `outer` dimension (a tf32
+    /// N-major B copied K-major, `needs_transpose`). Its source is `inner` lines of `outer`
+    /// elements, `src_ld` apart.
+    pub transposed: bool,
+    /// Elements along the copy's contiguous dimension: k when K-major, m (A) or n (B) when
+    /// MN-major.
     pub inner: u64,
-    /// Lines per batch: the other dimension.
+    /// Lines per batch of the copy: the other dimension.
     pub outer: u64,
     pub batch: u64,
-    /// The caller's stride between lines and between batches (the latter may be 0).
+    /// The caller's stride between its lines and between batches (the latter may be 0).
     pub src_ld: i64,
     pub src_batch_stride: i64,
     /// The copy's leading dimension: `inner` rounded up to `PACK_LINE_ALIGN` bytes.
@@ -263,13 +276,25 @@ fn caller_batch_stride(p: &GemmProblem, which: Operand) -> i64 {
     }
 }
 
+/// Whether `which` is copied transposed when packed: B N-major under tf32 math, which PTX's
+/// tf32 wgmma cannot read (it has no transpose for .tf32; an M-major A goes through registers).
+pub fn needs_transpose(p: &GemmProblem, which: Operand) -> bool {
+    which == Operand::B
+        && p.math == crate::types::Math::MmaTf32
+        && matches!(layout(p, which), Some((Major::MN, ..)))
+}
+
 /// Why `which`'s strides break TMA's rules (its leading dimension, or its batch stride when
-/// batched), or `None` when TMA can read it in place (given an aligned base address).
+/// batched), or why the Hopper kernel cannot read it as it is laid out (`needs_transpose`), or
+/// `None` when it can read it in place (given an aligned base address).
 pub fn stride_misfit(p: &GemmProblem, which: Operand) -> Option<String> {
     let elem = p.ab_type.size_bytes() as u64;
     let Some((_, _, _, ld)) = layout(p, which) else {
         return Some(format!("{} has no unit stride", which.name()));
     };
+    if needs_transpose(p, which) {
+        return Some("N-major under tf32 math, which wgmma reads K-major only".into());
+    }
     if let Err(e) = sm90::tma_stride_ok(ld, elem) {
         return Some(format!("leading dimension {ld} {e}"));
     }
@@ -412,12 +437,19 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
     // One dense copy of a matrix with this (major, inner, outer, leading dimension), batch
     // stride and element size, at the next 256-byte boundary of the workspace.
     let mut copy = |(major, inner, outer, src_ld): (Major, u64, u64, i64),
+                    transposed: bool,
                     src_batch_stride: i64,
                     elem: u64|
      -> Option<PackedOperand> {
         if inner == 0 || outer == 0 || p.batch == 0 {
             return None;
         }
+        // A transposed copy's lines run along the caller's other dimension.
+        let (major, inner, outer) = match (transposed, major) {
+            (false, _) => (major, inner, outer),
+            (true, Major::MN) => (Major::K, outer, inner),
+            (true, Major::K) => (Major::MN, outer, inner),
+        };
         let line_bytes = inner
             .checked_mul(elem)?
             .checked_next_multiple_of(PACK_LINE_ALIGN)?;
@@ -426,6 +458,7 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
         let bytes = line_bytes.checked_mul(outer)?.checked_mul(p.batch)?;
         let o = PackedOperand {
             major,
+            transposed,
             inner,
             outer,
             batch: p.batch,
@@ -444,7 +477,10 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
         Some(o)
     };
     let ab = p.ab_type.size_bytes() as u64;
-    let mut operand = |op: Operand| copy(layout(p, op)?, caller_batch_stride(p, op), ab);
+    let mut operand = |op: Operand| {
+        let t = needs_transpose(p, op);
+        copy(layout(p, op)?, t, caller_batch_stride(p, op), ab)
+    };
     let a = if which.a {
         Some(operand(Operand::A)?)
     } else {
@@ -458,6 +494,7 @@ pub fn spec(p: &GemmProblem, which: Which) -> Option<PackSpec> {
     let d = if which.d {
         Some(copy(
             d_layout(p)?,
+            false,
             p.d.batch,
             p.cd_type.size_bytes() as u64,
         )?)
@@ -614,7 +651,12 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
 
 /// The model's time for one pack launch copying `o` (its bytes read and written).
 pub fn copy_s(o: &PackedOperand) -> f64 {
-    (o.bytes_read() as f64 + o.bytes as f64) / PACK_BYTES_PER_S + PACK_LAUNCH_S
+    let rate = if o.transposed {
+        TRANSPOSE_BYTES_PER_S
+    } else {
+        PACK_BYTES_PER_S
+    };
+    (o.bytes_read() as f64 + o.bytes as f64) / rate + PACK_LAUNCH_S
 }
 
 /// The model's time for `p` on the portable kernel: its tensor rate, or its walk through k
@@ -685,7 +727,14 @@ pub struct PackVariant {
     pub unroll: u32,
     /// Most passes of `32 * unroll` chunks in one warp work item.
     pub passes: u32,
+    /// The transposing form (`PackedOperand::transposed`): tiles of `TRANSPOSE_TILE` x
+    /// `TRANSPOSE_TILE` elements through shared memory, a CTA at a time; `unroll` and
+    /// `passes` unused (0).
+    pub transpose: bool,
 }
+
+/// Elements along each side of the transposing copy's tile.
+pub const TRANSPOSE_TILE: u64 = 64;
 
 /// Threads per pack CTA.
 pub const PACK_THREADS: u32 = 256;
@@ -715,17 +764,52 @@ impl PackVariant {
             // Items of up to 4 passes (8 KB): the two 64-bit divisions that locate an item and
             // the per-line setup are paid once per 512 chunks at most.
             passes: 4,
+            transpose: false,
         })
+    }
+
+    /// The transposing variant for `elem_bytes`-byte elements: 4 only (tf32's B).
+    pub fn transposing(elem_bytes: u32) -> Option<PackVariant> {
+        (elem_bytes == 4).then_some(PackVariant {
+            elem_bytes,
+            threads: PACK_THREADS,
+            // 16.6 KB of shared memory a CTA (64 x 65 words), 16 loads in flight a thread:
+            // 64 KB an SM at 4 CTAs, whose 64 registers a thread hold them (at 8 CTAs, 32
+            // registers, ptxas spilled on sm_80).
+            ctas_per_sm: 4,
+            unroll: 0,
+            passes: 0,
+            transpose: true,
+        })
+    }
+
+    /// The variant that makes `o`'s copy.
+    pub fn for_operand(o: &PackedOperand) -> Option<PackVariant> {
+        if o.transposed {
+            Self::transposing(o.elem_bytes)
+        } else {
+            Self::for_elem(o.elem_bytes)
+        }
     }
 
     /// Every pack variant (CI compiles each of them).
     pub fn all() -> Vec<PackVariant> {
-        [2, 4].into_iter().filter_map(Self::for_elem).collect()
+        let plain = [2, 4].into_iter().filter_map(Self::for_elem);
+        plain.chain(Self::transposing(4)).collect()
     }
 
     /// The entry symbol, cache-key prefix and log label, e.g. `dg_pack_b16_t256_c4_u4_p4`:
-    /// element bits, threads per CTA, CTAs per SM, chunks per lane, passes per item.
+    /// element bits, threads per CTA, CTAs per SM, chunks per lane, passes per item; the
+    /// transposing form `dg_packt_b32_t256_c4` (tile `TRANSPOSE_TILE`).
     pub fn name(&self) -> String {
+        if self.transpose {
+            return format!(
+                "dg_packt_b{}_t{}_c{}",
+                self.elem_bytes * 8,
+                self.threads,
+                self.ctas_per_sm
+            );
+        }
         format!(
             "dg_pack_b{}_t{}_c{}_u{}_p{}",
             self.elem_bytes * 8,
@@ -801,12 +885,25 @@ impl PackVariant {
     /// writes `inner` elements a line into a D that may start anywhere, counted at the worst
     /// line offset (16 - elem_bytes), so the grid covers it as well.
     pub fn grid(&self, o: &PackedOperand, dev: &DeviceSpec) -> u32 {
+        let per_sm = dev.ctas_per_sm(self.ctas_per_sm);
+        let wave = dev.sm_count.max(1) as u64 * per_sm as u64;
+        if self.transpose {
+            // One CTA a tile of the copy (its padding included), grid-stride past a wave.
+            return self.transpose_tiles(o).clamp(1, wave) as u32;
+        }
         let back = self.split(self.line_chunks(o.inner, 16 - self.elem_bytes as u64));
         let items = self.segments(o).max(back.segments) * o.outer * o.batch;
         let warps = (self.threads / 32) as u64;
-        let per_sm = dev.ctas_per_sm(self.ctas_per_sm);
-        let wave = dev.sm_count.max(1) as u64 * per_sm as u64;
         items.div_ceil(warps).clamp(1, wave) as u32
+    }
+
+    /// Tiles of the transposing copy of `o`: its lines' whole length (`ld`, the padding
+    /// zeroed) by its lines, in `TRANSPOSE_TILE` steps, every batch.
+    pub fn transpose_tiles(&self, o: &PackedOperand) -> u64 {
+        (o.ld as u64)
+            .div_ceil(TRANSPOSE_TILE)
+            .saturating_mul(o.outer.div_ceil(TRANSPOSE_TILE))
+            .saturating_mul(o.batch)
     }
 
     /// Plain loads and stores: any architecture deepgemm runs on (sm_75+).
@@ -1458,10 +1555,12 @@ mod tests {
     #[test]
     fn pack_variants_are_named_by_their_configuration_and_size_their_grid() {
         let all = PackVariant::all();
-        assert_eq!(all.len(), 2);
+        assert_eq!(all.len(), 3);
         assert_eq!(all[0].name(), "dg_pack_b16_t256_c4_u4_p4");
         assert_eq!(all[1].name(), "dg_pack_b32_t256_c4_u4_p4");
+        assert_eq!(all[2].name(), "dg_packt_b32_t256_c4");
         assert!(PackVariant::for_elem(8).is_none());
+        assert!(PackVariant::transposing(2).is_none());
         let v = all[0];
         assert_eq!((v.pass(), v.max_segment()), (128, 512));
         assert!(v.runs_on(&H200) && v.runs_on(&DeviceSpec::T4));
@@ -1493,6 +1592,121 @@ mod tests {
         let few = tn(16, 64, 4096, Some(4096), None);
         let o = spec(&few, Which::BOTH).unwrap().a.unwrap();
         assert_eq!(v.grid(&o, &H200), 4, "16 lines x 2 items / 8 warps");
+        // The transposing form: a CTA a 64 x 64 tile of the copy, its padding included,
+        // capped at a wave.
+        let t = all[2];
+        let nt = |m: u64, n: u64, k: u64, batch: i32| {
+            problem(
+                m,
+                n,
+                k,
+                (0, 1),
+                false,
+                R_32F,
+                (None, None),
+                (batch, None, None),
+            )
+        };
+        let q = tf32(nt(100, 200, 1000, 3));
+        let b = spec(&q, Which::BOTH).unwrap().b.unwrap();
+        assert_eq!(PackVariant::for_operand(&b), Some(t));
+        // 1000 of k padded to 1024 (4 KB lines): 16 tiles along a line, 4 across 200 lines.
+        assert_eq!((b.ld, b.outer, b.inner), (1024, 200, 1000));
+        assert_eq!(t.transpose_tiles(&b), 16 * 4 * 3);
+        assert_eq!(t.grid(&b, &H200), 192);
+        let big = tf32(nt(64, 4096, 4096, 1));
+        let b = spec(&big, Which::BOTH).unwrap().b.unwrap();
+        assert_eq!(t.grid(&b, &H200), 132 * 4);
+        // A is never transposed (M-major A goes through registers): its plain copy.
+        let a = spec(&q, Which::BOTH).unwrap().a.unwrap();
+        assert!(!a.transposed);
+        assert_eq!(PackVariant::for_operand(&a), PackVariant::for_elem(4));
+    }
+
+    /// `p` with tf32 math (COMPUTE_32F_FAST_TF32 on fp32 inputs).
+    fn tf32(mut p: GemmProblem) -> GemmProblem {
+        p.math = crate::types::Math::MmaTf32;
+        p
+    }
+
+    /// An N-major B under tf32 math is copied K-major: the copy's lines run along k, the
+    /// problem the kernel sees reads B K-major from the workspace, and every element lands at
+    /// the copy's (n, k) place; a K-major B, or an N-major one without tf32, keeps its order.
+    #[test]
+    fn tf32_n_major_b_is_copied_transposed() {
+        let nt = problem(
+            300,
+            200,
+            1001,
+            (0, 1),
+            false,
+            R_32F,
+            (Some(301), Some(203)),
+            (2, None, None),
+        );
+        let q = tf32(nt);
+        assert!(needs_transpose(&q, Operand::B) && !needs_transpose(&q, Operand::A));
+        assert!(
+            !needs_transpose(&nt, Operand::B),
+            "fp32 without tf32: the FFMA kernel"
+        );
+        assert!(
+            stride_misfit(&q, Operand::B)
+                .unwrap()
+                .contains("K-major only")
+        );
+        // A's odd leading dimension (301 x 4 bytes) is TMA's misfit: its plain copy.
+        assert_eq!(stride_misfits(&q), Which::BOTH);
+        let s = spec(&q, stride_misfits(&q)).unwrap();
+        assert!(s.a.is_some_and(|a| !a.transposed && a.major == Major::MN));
+        let b = s.b.unwrap();
+        assert!(b.transposed);
+        assert_eq!(b.major, Major::K);
+        // The copy: 200 lines of k (1001 -> 1024 elements, 4 KB), dense batches; the source:
+        // 1001 lines of n, 203 apart.
+        assert_eq!((b.inner, b.outer, b.batch), (1001, 200, 2));
+        assert_eq!((b.ld, b.batch_stride, b.src_ld), (1024, 1024 * 200, 203));
+        assert_eq!(b.src_batch_stride, q.b.batch);
+        assert_eq!(b.bytes, 1024 * 200 * 2 * 4);
+        let k = packed_problem(&q, &s);
+        assert_eq!((k.b.row, k.b.col, k.b.batch), (1, 1024, 1024 * 200));
+        assert!(
+            sm90::Sm90Variant::all().iter().any(|v| v.check(&k).is_ok()),
+            "the tf32 NN kernel takes the packed problem"
+        );
+        // The transposed copy costs more a byte than the plain one.
+        let plain = PackedOperand {
+            transposed: false,
+            ..b
+        };
+        assert!(copy_s(&b) > copy_s(&plain));
+        // TN / NN keep B as it is.
+        for ta in [0, 1] {
+            let kb = tf32(problem(
+                300,
+                200,
+                1024,
+                (ta, 0),
+                false,
+                R_32F,
+                (None, None),
+                (1, None, None),
+            ));
+            assert!(!needs_transpose(&kb, Operand::B));
+            assert_eq!(stride_misfits(&kb), Which::NONE);
+        }
+        // Row-major storage: NT's B row-major is K-major (no copy).
+        let row = tf32(problem(
+            300,
+            200,
+            1001,
+            (0, 1),
+            true,
+            R_32F,
+            (None, None),
+            (1, None, None),
+        ));
+        assert_eq!(needs_transpose(&row, Operand::B), row.b.col == 1);
     }
 
     /// The host's half of the kernel's work split: chunks per line, the worst line offset,
