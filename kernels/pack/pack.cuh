@@ -3,12 +3,13 @@
 // kernel can read operands whose leading dimension, batch stride or base address breaks TMA's
 // 16-byte rules (src/plan/pack.rs decides when; src/gemm.rs enqueues it before the GEMM).
 //
-// The storage order does not change: a line of the contiguous dimension (k for a K-major
-// operand, m or n for an MN-major one) stays a line, only the distance between lines
-// (`src_ld` -> `dst_ld`) and between batches (`src_bs` -> `dst_bs`) changes. So no transpose
-// and no shared memory: lanes of a warp take consecutive pieces of one line, which makes both
-// the reads (along the source's unit stride) and the writes coalesced. Elements are copied as
-// raw bits (2 or 4 bytes), never converted.
+// The storage order does not change (`pack`; the transposing form `transpose`, at the end, is
+// the one exception): a line of the contiguous dimension (k for a K-major operand, m or n for
+// an MN-major one) stays a line, only the distance between lines (`src_ld` -> `dst_ld`) and
+// between batches (`src_bs` -> `dst_bs`) changes. So no transpose and no shared memory: lanes
+// of a warp take consecutive pieces of one line, which makes both the reads (along the
+// source's unit stride) and the writes coalesced. Elements are copied as raw bits (2 or 4
+// bytes), never converted.
 //
 // 16-byte accesses. A lane moves one 16-byte aligned *destination* chunk (8 or 4 elements) at
 // a time with one vector store: element-wide loads and stores (the first version) left the

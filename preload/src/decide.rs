@@ -93,8 +93,9 @@ impl fmt::Display for Forward {
 /// reference: ~70 TFLOP/s on tensor cores against cuBLAS's 700+ on the H200, and its exact-fp32
 /// FFMA path at 0.49-0.59x cuBLAS under PyTorch, BENCHMARKS.md session 15), unless
 /// DEEPGEMM_PRELOAD_PORTABLE=1 (`allow`) asks for it. That covers every GPU without deepgemm's
-/// Hopper kernel, and on Hopper exact fp32, tf32 with both operands MN-major (NT) and operands
-/// TMA cannot read when the workspace is too small to pack them.
+/// Hopper kernel, and on Hopper exact fp32, and operands TMA cannot read (or tf32 NT's B, which
+/// the Hopper kernel reads through a transposed copy) when the workspace is too small to copy
+/// them.
 pub fn portable(plan: &deepgemm::plan::Plan, allow: bool) -> Result<(), Forward> {
     if allow || !matches!(plan.kernel, deepgemm::plan::Kernel::Portable(_)) {
         return Ok(());

@@ -889,6 +889,20 @@ fn insert_by_estimate(list: &mut Vec<Plan>, transposed: Vec<Plan>) {
     list.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
 }
 
+/// `direct_best`, but `None` (every transposed plan listed, ranked by estimate alone) where the
+/// direct plans exist only through a transposed copy of B (`pack::needs_transpose`: tf32 NT
+/// and TT): the swap margin covers the model's error between tilings of the two orientations,
+/// not a copy the model counts, and before such copies TT's transposed plans were listed
+/// without a rival (a review of session 56: with A off the grid, TT 4096³ went from the
+/// transposed plan's 397 us to a direct one's 467, and a slab plan's 570 at 64 MiB).
+fn transposing_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<DirectBest> {
+    if pack::needs_transpose(p, pack::Operand::B) {
+        None
+    } else {
+        direct_best(direct, p, dev)
+    }
+}
+
 /// The direct plans' best estimates (`DirectBest`) a transposed plan is held against; None
 /// without direct plans (every transposed plan is then listed).
 fn direct_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<DirectBest> {
@@ -1044,7 +1058,7 @@ pub fn candidates_for(
         // The transposed problem on packed copies too, by the aligned list's rules
         // (`swapped_plans`): a small m with A off the grid (decode's activations) otherwise has
         // only 128-row tiles over its few rows.
-        let best = direct_best(&h, p, dev);
+        let best = transposing_best(&h, p, dev);
         let swapped = swapped_with(p, dev, best, |t| {
             pack::hopper_packed_plans(t, dev, misaligned.swapped()).unwrap_or_default()
         });
@@ -1158,9 +1172,10 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
         } else if let Ok(mut h) = pack::hopper_packed_plans(p, dev, pack::Which::NONE) {
             if pack::needs_transpose(p, pack::Operand::B) {
-                // tf32 NT: B copied K-major, or A in the transposed problem (its B there), by
-                // the rules transposed plans follow elsewhere (`swapped_plans`).
-                let best = direct_best(&h, p, dev);
+                // tf32 NT (or TT with an operand TMA cannot read): B copied K-major, or the
+                // problem computed transposed (NT: A copied K-major; TT: no transposed copy),
+                // ranked by estimate (`transposing_best`).
+                let best = transposing_best(&h, p, dev);
                 let swapped = swapped_with(p, dev, best, |t| {
                     pack::hopper_packed_plans(t, dev, pack::Which::NONE).unwrap_or_default()
                 });
@@ -1517,6 +1532,33 @@ mod tests {
             assert!(matches!(chosen.kernel, Kernel::Portable(_)));
             let chosen = choose_for_call(&p, &dev, &ptrs, first.workspace).unwrap();
             assert_eq!(chosen, first);
+        }
+        // TT with an operand TMA cannot read: the transposed problem (NN, no transposed copy)
+        // is ranked by estimate against the direct plans that copy B transposed, not held to
+        // the swap margin (session 56's review: the direct 4096³ plan of both copies, 467 us,
+        // had displaced the transposed one, 397).
+        let tt = |lda: i64| {
+            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+            op.trans_a = 1;
+            op.trans_b = 1;
+            let a = MatrixSpec::col(R_32F, 4096, 4096, lda);
+            let d = MatrixSpec::col(R_32F, 4096, 4096, 4096);
+            GemmProblem::new(&op, &a, &d, &d, &d).unwrap()
+        };
+        let a_off = pack::Which {
+            a: true,
+            b: false,
+            d: false,
+        };
+        for (p, misaligned) in [(tt(4096), a_off), (tt(4097), pack::Which::NONE)] {
+            let c = candidates_for(&p, &dev, misaligned).unwrap();
+            assert!(c[0].swap, "{}", c[0].name());
+            let spec = c[0].pack.unwrap();
+            assert!(spec.operands().all(|(_, o)| !o.transposed), "{spec:?}");
+            assert!(
+                c.iter()
+                    .any(|h| !h.swap && h.pack.is_some_and(|s| s.b.is_some()))
+            );
         }
         // Exact fp32 names its math.
         let exact = problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F);
