@@ -33,6 +33,10 @@ bench nt-512 --dtype tf32 --layout NT --workspace-mib 512 --iters 20 --warmup 3 
 bench nt-32 --dtype tf32 --layout NT --workspace-mib 32 --iters 20 --warmup 3 --check sample $S
 DEEPGEMM_KERNELS=portable bench nt-portable --dtype tf32 --layout NT --iters 5 --warmup 1 --check none \
     --shape 4096x4096x4096 --shape 1024x4096x8192 --shape 2048x2048x2048
-# The tf32 NN kernel the copies feed, for scale (the same shapes, NN: no copy).
-bench nn-512 --dtype tf32 --layout NN --workspace-mib 512 --iters 20 --warmup 3 --check none $S
+# Time left in the call (~590 s): one round of the walk comparison (gpu-session56b.sh's).
+if [ $SECONDS -lt 420 ]; then
+    W="--no-cublas --check none --iters 20 --warmup 3 --shapes .gpu/shapes/walk-56.txt"
+    bench walk-default-1 $W
+    DEEPGEMM_GROUP_M=4096 bench walk-columns-1 $W
+fi
 finish
