@@ -34,7 +34,7 @@ bench nt-32 --dtype tf32 --layout NT --workspace-mib 32 --iters 20 --warmup 3 --
 DEEPGEMM_KERNELS=portable bench nt-portable --dtype tf32 --layout NT --iters 5 --warmup 1 --check none \
     --shape 4096x4096x4096 --shape 1024x4096x8192 --shape 2048x2048x2048
 # Time left in the call (~590 s): one round of the walk comparison (gpu-session56b.sh's).
-if [ $SECONDS -lt 420 ]; then
+if [ $SECONDS -lt 360 ]; then
     W="--no-cublas --check none --iters 20 --warmup 3 --shapes .gpu/shapes/walk-56.txt"
     bench walk-default-1 $W
     DEEPGEMM_GROUP_M=4096 bench walk-columns-1 $W
