@@ -95,32 +95,15 @@ impl fmt::Display for Forward {
 /// DEEPGEMM_PRELOAD_PORTABLE=1 (`allow`) asks for it. That covers every GPU without deepgemm's
 /// Hopper kernel, and on Hopper exact fp32, and operands TMA cannot read (or tf32 NT's B, which
 /// the Hopper kernel reads through a transposed copy) when the workspace is too small to copy
-/// them. Nor where the plan first copies tf32's N-major B transposed (`p`: the caller's
-/// problem; whole copies, or blocks each copying its columns): deepgemm's tf32 kernel runs at
-/// about cuBLAS's speed (0.98-1.01x, BENCHMARKS.md session 4), so the copy's time is all loss
-/// against cuBLAS, which reads such a B as it is.
-pub fn portable(plan: &deepgemm::plan::Plan, p: &GemmProblem, allow: bool) -> Result<(), Forward> {
-    use deepgemm::plan::pack;
-    if allow {
+/// them.
+pub fn portable(plan: &deepgemm::plan::Plan, allow: bool) -> Result<(), Forward> {
+    if allow || !matches!(plan.kernel, deepgemm::plan::Kernel::Portable(_)) {
         return Ok(());
     }
-    if matches!(plan.kernel, deepgemm::plan::Kernel::Portable(_)) {
-        return Err(Forward::new(
-            Reason::Portable,
-            "deepgemm would run its portable reference kernel (DEEPGEMM_PRELOAD_PORTABLE=1 runs it)",
-        ));
-    }
-    let copied = plan
-        .pack
-        .is_some_and(|s| s.operands().any(|(_, o)| o.transposed));
-    let blocks = plan.is_slabbed() && pack::needs_transpose(p, pack::Operand::B);
-    if copied || blocks {
-        return Err(Forward::new(
-            Reason::Portable,
-            "deepgemm would copy tf32's N-major B transposed first (DEEPGEMM_PRELOAD_PORTABLE=1 runs it)",
-        ));
-    }
-    Ok(())
+    Err(Forward::new(
+        Reason::Portable,
+        "deepgemm would run its portable reference kernel (DEEPGEMM_PRELOAD_PORTABLE=1 runs it)",
+    ))
 }
 
 fn computed(t: i32) -> bool {
@@ -370,47 +353,27 @@ mod tests {
                 d: 0x30_0000,
                 bias: 0,
             };
-            (plan::choose_for_call(&p, dev, &ptrs, 32 << 20).unwrap(), p)
+            plan::choose_for_call(&p, dev, &ptrs, 32 << 20).unwrap()
         };
         let h200 = &DeviceSpec::H200;
         // bf16 in every layout and tf32 TN: the Hopper kernel.
         for (ta, tb) in [(1, 0), (0, 0), (1, 1), (0, 1)] {
-            let (bf16, p) = plan_of(dt::R_16BF, ct::COMPUTE_32F, ta, tb, h200);
+            let bf16 = plan_of(dt::R_16BF, ct::COMPUTE_32F, ta, tb, h200);
             assert!(matches!(bf16.kernel, Kernel::Sm90(_)), "{ta}{tb}");
-            assert_eq!(portable(&bf16, &p, false), Ok(()));
+            assert_eq!(portable(&bf16, false), Ok(()));
         }
-        let (tf32_tn, p) = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 1, 0, h200);
-        assert_eq!(portable(&tf32_tn, &p, false), Ok(()));
-        // tf32 NT: the Hopper kernel on B's transposed copy in the workspace, forwarded (cuBLAS
-        // reads such a B as it is), whole copies or blocks.
-        let (tf32_nt, p) = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 0, 1, h200);
+        let tf32_tn = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 1, 0, h200);
+        assert_eq!(portable(&tf32_tn, false), Ok(()));
+        // tf32 NT: the Hopper kernel on B's transposed copy in the workspace.
+        let tf32_nt = plan_of(dt::R_32F, ct::COMPUTE_32F_FAST_TF32, 0, 1, h200);
         assert!(
             tf32_nt
                 .pack
                 .is_some_and(|s| s.b.is_some_and(|b| b.transposed))
         );
-        let f = portable(&tf32_nt, &p, false).unwrap_err();
-        assert_eq!(f.reason, Reason::Portable);
-        assert!(f.to_string().contains("transposed"), "{f}");
-        assert_eq!(portable(&tf32_nt, &p, true), Ok(()));
-        let ptrs = deepgemm::problem::GemmPointers {
-            alpha: deepgemm::problem::Scalar::Host(1.0),
-            beta: deepgemm::problem::Scalar::Host(0.0),
-            a: 0x10_0000,
-            b: 0x20_0000,
-            c: 0x30_0000,
-            d: 0x30_0000,
-            bias: 0,
-        };
-        let blocks = plan::candidates(&p, h200)
-            .unwrap()
-            .into_iter()
-            .find(|c| c.is_slabbed())
-            .expect("a block plan for tf32 NT");
-        assert!(blocks.accepts(&p, &ptrs));
-        assert!(portable(&blocks, &p, false).is_err());
+        assert_eq!(portable(&tf32_nt, false), Ok(()));
         // Exact fp32 (FFMA), and any problem on a GPU without the Hopper kernel.
-        for (plan, p) in [
+        for plan in [
             plan_of(dt::R_32F, ct::COMPUTE_32F, 1, 0, h200),
             plan_of(dt::R_16BF, ct::COMPUTE_32F, 1, 0, &DeviceSpec::A100),
         ] {
@@ -419,13 +382,9 @@ mod tests {
                 "{}",
                 plan.name()
             );
-            let f = portable(&plan, &p, false).unwrap_err();
+            let f = portable(&plan, false).unwrap_err();
             assert_eq!(f.reason, Reason::Portable);
-            assert_eq!(
-                portable(&plan, &p, true),
-                Ok(()),
-                "DEEPGEMM_PRELOAD_PORTABLE=1"
-            );
+            assert_eq!(portable(&plan, true), Ok(()), "DEEPGEMM_PRELOAD_PORTABLE=1");
         }
     }
 

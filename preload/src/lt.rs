@@ -353,7 +353,7 @@ pub fn run(
     // would run, before anything is enqueued.
     let mut declined = None;
     let portable = crate::config::get().portable;
-    let accept = |plan: &deepgemm::plan::Plan| match decide::portable(plan, p, portable) {
+    let accept = |plan: &deepgemm::plan::Plan| match decide::portable(plan, portable) {
         Ok(()) => true,
         Err(f) => {
             declined = Some(f);
