@@ -81,7 +81,7 @@ pub enum Reason {
     /// deepgemm returned an error (no GPU, NVRTC, launch...).
     Deepgemm,
     /// deepgemm would run its portable (reference) kernel: no Hopper path for these types and
-    /// layouts (exact fp32, tf32 NT), this workspace or this GPU, and cuBLAS is 2-10x faster
+    /// layouts (exact fp32), this workspace or this GPU, and cuBLAS is 2-10x faster
     /// there (`decide::portable`; DEEPGEMM_PRELOAD_PORTABLE=1 substitutes them anyway).
     Portable,
     /// Another request deepgemm does not implement.
