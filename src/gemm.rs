@@ -206,6 +206,8 @@ pub fn run_accepted(
 /// Stream-K fixup's space and D's copy lie apart (`plan::pack::spec` lays them out one after
 /// another), so nothing in that block wrote over it; a block further back may have. Blocks
 /// run row slab by row slab, so a row slab's rows of A are copied once, not once per block.
+/// The parameters also tell the copy's kind: a transposing copy's `segments` is 0, a plain
+/// one's at least 1 (`PackParams::new`), so equal parameters are the same copy.
 fn repeated_copies(packs: &[Vec<PackParams>]) -> Vec<Vec<bool>> {
     let none = Vec::new();
     packs
