@@ -282,5 +282,24 @@ mod tests {
         o.elem_bytes = 4;
         let p32 = PackParams::unpack(&f, &o, 0x7000_0000, 0x1004);
         assert_eq!((p32.segments, p32.segment), (3, 352), "1025 chunks");
+        // The transposing copy (a CTA a tile): no work split, so its parameters never equal a
+        // plain copy's (gemm::repeated_copies relies on it).
+        let t = PackVariant::transposing(4).unwrap();
+        let to = PackedOperand {
+            transposed: true,
+            ..o
+        };
+        let pt = PackParams::new(&t, &to, 0x1004, 0x7000_0000);
+        let pp = PackParams::new(&f, &o, 0x1004, 0x7000_0000);
+        assert_eq!((pt.segments, pt.segment), (0, 0));
+        assert!(pp.segments >= 1);
+        assert_eq!(
+            PackParams {
+                segments: 0,
+                segment: 0,
+                ..pp
+            },
+            pt
+        );
     }
 }
