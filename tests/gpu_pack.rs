@@ -260,11 +260,7 @@ fn check_plan(
     if let Some(h) = h {
         let ws = h.workspace_size as u64;
         let want = match expect {
-            // At least the smaller transposed copy (lines of k padded to 128 bytes).
-            Expect::Transposed => {
-                let k = (s.k * 4).next_multiple_of(LINE_ALIGN);
-                (k * s.m.min(s.n) * s.batch).next_multiple_of(BASE_ALIGN)
-            }
+            Expect::Transposed => nt_copies(s, call.shift, &line).1,
             Expect::Any => ws,
             Expect::Packed(p) => packed_workspace(s, p),
             Expect::Slabs(p) if ws < packed_workspace(s, p) && ws <= call.workspace => ws,
@@ -272,8 +268,7 @@ fn check_plan(
             Expect::Portable => 0,
         };
         // The copies first; a split decomposition's fixup space follows them.
-        let at_least = expect == Expect::Transposed;
-        if ws != want && !(ws > want && (at_least || line.contains("+sk"))) {
+        if ws != want && !(ws > want && line.contains("+sk")) {
             return Err(format!(
                 "heuristic's algo needs {ws} bytes of workspace, expected {want} ({expect:?})"
             ));
@@ -285,7 +280,7 @@ fn check_plan(
         Expect::Portable => line.contains("dg_portable_"),
         Expect::Transposed => {
             line.contains("dg_sm90_f32_f32_nn_")
-                && (line.contains("+pack_b") || line.contains("+pack_ab"))
+                && names_tag(&line, nt_copies(s, call.shift, &line).0)
         }
         Expect::Any => true,
     };
@@ -295,6 +290,37 @@ fn check_plan(
         ));
     }
     Ok(())
+}
+
+/// tf32 NT on a transposed copy: the pack tag a plan (a name, or a log line holding one) must
+/// carry for `s` with A and B `shift` elements off, and the bytes of its copies. Direct, B is
+/// copied transposed (n lines of k, padded to 128 bytes); computed transposed (`+swap`), A
+/// (m lines of k). The other operand is copied plain, first, only where TMA cannot read it
+/// (`needs_packing`: its lines as stored, padded likewise); then the transposed copy at the
+/// next 256-byte boundary, the end rounded to 256 bytes.
+fn nt_copies(s: &GemmSpec, shift: [u64; 2], plan: &str) -> (&'static str, u64) {
+    let swap = plan.contains("+swap");
+    let (transposed_lines, plain) = if swap { (s.m, B) } else { (s.n, A) };
+    let e = s.ab.size() as u64;
+    let t_bytes = (s.k * e).next_multiple_of(LINE_ALIGN) * transposed_lines * s.batch;
+    if !needs_packing(s, shift)[plain] {
+        return ("+pack_b", t_bytes.next_multiple_of(BASE_ALIGN));
+    }
+    let (inner, outer) = lines(s, plain);
+    let p_bytes = (inner * e).next_multiple_of(LINE_ALIGN) * outer * s.batch;
+    (
+        "+pack_ab",
+        (p_bytes.next_multiple_of(BASE_ALIGN) + t_bytes).next_multiple_of(BASE_ALIGN),
+    )
+}
+
+/// Whether `text` holds the pack tag `tag` whole: at its end, or before the log's " (" or a
+/// decomposition (`+sk...`), as `names_packed` reads it.
+fn names_tag(text: &str, tag: &str) -> bool {
+    text.ends_with(tag)
+        || [" (", "+sk"]
+            .iter()
+            .any(|after| text.contains(&format!("{tag}{after}")))
 }
 
 fn spec(ab: DType, cd: DType, (ta, tb): (bool, bool), m: u64, n: u64, k: u64) -> GemmSpec {
@@ -965,11 +991,15 @@ fn gpu_case_expectations_match_the_planner() {
             }
             Expect::Portable => matches!(chosen.kernel, Kernel::Portable(_)),
             Expect::Transposed => {
+                let (tag, copies) = nt_copies(s, call.shift, &chosen.name());
                 matches!(chosen.kernel, Kernel::Sm90(_))
                     && chosen.name().starts_with("dg_sm90_f32_f32_nn_")
-                    && chosen
-                        .pack
-                        .is_some_and(|p| p.b.is_some_and(|b| b.transposed))
+                    && names_tag(&chosen.name(), tag)
+                    && chosen.pack.is_some_and(|p| {
+                        p.b.is_some_and(|b| b.transposed)
+                            && p.a.is_none_or(|a| !a.transposed)
+                            && p.workspace_bytes() == copies
+                    })
                     && chosen.workspace <= call.workspace
             }
             Expect::Any => chosen.workspace <= call.workspace,
@@ -1359,9 +1389,10 @@ fn pack_kernel_copies_every_alignment() {
 }
 
 /// The transposing copy (tf32's N-major B copied K-major): lines of every length around the
-/// 64 x 64 tile (1, 3, 17, 63-65, 127-129, 1000, 4097) by as many lines, leading dimensions
+/// 64 x 64 tile (1, 3, 17, 63-65, 127, 129, 1000, 4097) by as many lines, leading dimensions
 /// minimal and odd, base shifts of 0-3 elements, batches with odd and zero (broadcast)
-/// strides; the copy's padding zeroed, nothing past it touched.
+/// strides; two with more tiles than the grid's 4 CTAs an SM (each CTA then takes several
+/// tiles, the last across batches); the copy's padding zeroed, nothing past it touched.
 fn transposed_copies() -> Vec<PackCase> {
     let mut out = Vec::new();
     let sizes = [1u64, 3, 17, 63, 64, 65, 127, 129, 1000];
@@ -1393,6 +1424,21 @@ fn transposed_copies() -> Vec<PackCase> {
                 transposed: true,
             });
         }
+    }
+    // More tiles than a wave of CTAs on any device here (4 an SM, 132 SMs: 528): 1040, and
+    // 576 over 12 batches.
+    for (inner, outer, batch, bs) in [(4097, 1000, 1, 0), (1000, 129, 12, 1000 * 131 + 3)] {
+        out.push(PackCase {
+            elem_bytes: 4,
+            inner,
+            outer,
+            batch,
+            ld: if batch > 1 { 131 } else { outer as i64 },
+            bs,
+            shift: 2,
+            back: false,
+            transposed: true,
+        });
     }
     for (inner, outer) in [(4097, 33), (33, 4097), (4096, 64)] {
         out.push(PackCase {

@@ -1710,7 +1710,8 @@ mod tests {
             (None, None),
             (1, None, None),
         ));
-        assert_eq!(needs_transpose(&row, Operand::B), row.b.col == 1);
+        assert_eq!(row.b.row, 1, "op(B) = B^T, k x n, unit stride along k");
+        assert!(!needs_transpose(&row, Operand::B));
     }
 
     /// The host's half of the kernel's work split: chunks per line, the worst line offset,
