@@ -9,7 +9,7 @@
 mod common;
 
 use common::case::TYPE_COMBOS;
-use common::host::{C, D, DType, Epi, GemmSpec, Order, Rng};
+use common::host::{C, Comparison, D, DType, Epi, GemmSpec, Order, Rng};
 use common::suite::{CallMode, Env, Group};
 
 /// The dimension values every type and transpose meets at least once, in m, n and k.
@@ -1203,8 +1203,7 @@ fn sm_count_target_matches_the_reference() {
         for target in [1i32, 33, 66, 100] {
             let mut s = spec(DType::BF16, DType::BF16, false, TRANSPOSES[t], m, n, k);
             s.beta = 0.5;
-            let desc = format!("{s} on {target} SMs");
-            let mut run = || -> Result<(), String> {
+            let mut run = || -> Result<Comparison, String> {
                 let prep = Prepared::new(&s, &mut g.rng, true)?;
                 let d = prep.new_output()?;
                 let descs =
@@ -1214,15 +1213,10 @@ fn sm_count_target_matches_the_reference() {
                 let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
                 lt::matmul(&env.handle, &descs, Some(&h.algo), &args)?;
                 env.stream.synchronize()?;
-                let c = prep.check_full(&d.download()?);
-                if c.passes(s.tolerance()) {
-                    Ok(())
-                } else {
-                    Err(c.to_string())
-                }
+                Ok(prep.check_full(&d.download()?))
             };
             let r = run();
-            g.record_result(desc, r);
+            g.record(&s, &format!("on {target} SMs"), r);
         }
     }
     g.finish();
@@ -1373,23 +1367,18 @@ fn every_configuration_matches_the_reference() {
             }
             runs += 1;
             let words = View::configured_words(&config, &types);
-            let desc = format!("case {ci} {s}: {}", plan.name());
-            let mut run = || -> Result<(), String> {
+            let how = format!("case {ci}: {}", plan.name());
+            let mut run = || -> Result<Comparison, String> {
                 let prep = Prepared::new(s, &mut g.rng, true)?;
                 let d = prep.new_output()?;
                 let descs = Descs::new(env.handle.api, s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
                 let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
                 lt::matmul(&env.handle, &descs, Some(&Algo { data: words }), &args)?;
                 env.stream.synchronize()?;
-                let c = prep.check_full(&d.download()?);
-                if c.passes(s.tolerance()) {
-                    Ok(())
-                } else {
-                    Err(c.to_string())
-                }
+                Ok(prep.check_full(&d.download()?))
             };
             let r = run();
-            g.record_result(desc, r);
+            g.record(s, &how, r);
         }
         println!("case {ci}: {} configurations", seen.len());
     }

@@ -1509,6 +1509,23 @@ fn pack_kernel_cases_are_well_formed() {
     assert!((1..=17).all(|n| sizes.contains(&n)) && sizes.contains(&4097));
 }
 
+/// Seconds a launch of the pack kernel `v` with `params` takes on `env`'s stream: the mean of
+/// 20 launches after 3 warm-ups, between two events.
+fn time_pack(env: &Env, v: &PackVariant, o: &PackedOperand, params: PackParams) -> f64 {
+    for _ in 0..3 {
+        launch_pack(env, v, o, params).unwrap();
+    }
+    let (t0, t1) = (Event::new().unwrap(), Event::new().unwrap());
+    const LAUNCHES: usize = 20;
+    t0.record(&env.stream).unwrap();
+    for _ in 0..LAUNCHES {
+        launch_pack(env, v, o, params).unwrap();
+    }
+    t1.record(&env.stream).unwrap();
+    env.stream.synchronize().unwrap();
+    t0.elapsed_ms(&t1).unwrap() as f64 * 1e-3 / LAUNCHES as f64
+}
+
 /// The pack kernel alone on bf16 4097 x 4097 (ld 4097 -> 4160) both ways: prints the copy's
 /// bandwidth (bytes read + written per second, mean of 20 launches after 3 warm-ups). The
 /// 16-byte kernel reached 3.0+ TB/s on an H200 (4.8 TB/s peak) and 2.37-2.41 on an H100 SXM
@@ -1541,18 +1558,7 @@ fn pack_kernel_bandwidth() {
         } else {
             PackParams::new(&v, &o, caller.ptr, copy.ptr)
         };
-        for _ in 0..3 {
-            launch_pack(&env, &v, &o, params).unwrap();
-        }
-        let (t0, t1) = (Event::new().unwrap(), Event::new().unwrap());
-        const LAUNCHES: usize = 20;
-        t0.record(&env.stream).unwrap();
-        for _ in 0..LAUNCHES {
-            launch_pack(&env, &v, &o, params).unwrap();
-        }
-        t1.record(&env.stream).unwrap();
-        env.stream.synchronize().unwrap();
-        let seconds = t0.elapsed_ms(&t1).unwrap() as f64 * 1e-3 / LAUNCHES as f64;
+        let seconds = time_pack(&env, &v, &o, params);
         let data = (c.inner * c.outer * 2) as f64;
         let bytes = if back {
             2.0 * data
@@ -1608,19 +1614,7 @@ fn transpose_kernel_bandwidth() {
     let v = PackVariant::for_operand(&o).unwrap();
     let caller = DevBuf::from_bytes(&random_bytes(4096 * 4096 * 4, &mut rng)).unwrap();
     let copy = DevBuf::alloc(o.bytes as usize).unwrap();
-    let params = PackParams::new(&v, &o, caller.ptr, copy.ptr);
-    for _ in 0..3 {
-        launch_pack(&env, &v, &o, params).unwrap();
-    }
-    let (t0, t1) = (Event::new().unwrap(), Event::new().unwrap());
-    const LAUNCHES: usize = 20;
-    t0.record(&env.stream).unwrap();
-    for _ in 0..LAUNCHES {
-        launch_pack(&env, &v, &o, params).unwrap();
-    }
-    t1.record(&env.stream).unwrap();
-    env.stream.synchronize().unwrap();
-    let seconds = t0.elapsed_ms(&t1).unwrap() as f64 * 1e-3 / LAUNCHES as f64;
+    let seconds = time_pack(&env, &v, &o, PackParams::new(&v, &o, caller.ptr, copy.ptr));
     let bytes = (o.bytes_read() + o.bytes) as f64;
     let rate = bytes / seconds;
     let peak = env.gpu.dram_bytes_per_s;

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::source;
-use crate::plan::pack::{PackVariant, PackedOperand};
+use crate::plan::pack::{PackVariant, PackedOperand, TRANSPOSE_TILE};
 
 /// The kernel's header (src/jit/source.rs embeds it).
 pub(crate) const ROOT: &str = "pack/pack.cuh";
@@ -22,34 +22,25 @@ pub fn render(v: &PackVariant) -> String {
         v.name()
     );
     source::expand(ROOT, &mut out, &mut HashSet::new());
-    if v.transpose {
-        let _ = write!(
-            out,
-            "#line 1 \"entry\"\n\
-             extern \"C\" __global__ void __launch_bounds__({threads}, {ctas}) {name}(\n    \
-                 const dg_pack::PackParams p) {{\n  \
-               dg_pack::transpose<{bytes}, {threads}, {tile}>(p);\n\
-             }}\n",
-            threads = v.threads,
-            ctas = v.ctas_per_sm,
-            name = v.name(),
-            bytes = v.elem_bytes,
-            tile = crate::plan::pack::TRANSPOSE_TILE,
-        );
-        return out;
-    }
+    // The transposing form's tile, or the plain form's chunks a lane keeps in flight.
+    let call = if v.transpose {
+        format!(
+            "transpose<{}, {}, {}>",
+            v.elem_bytes, v.threads, TRANSPOSE_TILE
+        )
+    } else {
+        format!("pack<{}, {}, {}>", v.elem_bytes, v.threads, v.unroll)
+    };
     let _ = write!(
         out,
         "#line 1 \"entry\"\n\
          extern \"C\" __global__ void __launch_bounds__({threads}, {ctas}) {name}(\n    \
              const dg_pack::PackParams p) {{\n  \
-           dg_pack::pack<{bytes}, {threads}, {unroll}>(p);\n\
+           dg_pack::{call}(p);\n\
          }}\n",
         threads = v.threads,
         ctas = v.ctas_per_sm,
         name = v.name(),
-        bytes = v.elem_bytes,
-        unroll = v.unroll,
     );
     out
 }

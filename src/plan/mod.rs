@@ -889,6 +889,29 @@ fn insert_by_estimate(list: &mut Vec<Plan>, transposed: Vec<Plan>) {
     list.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
 }
 
+/// The transposed problem's plans on packed copies (of the operands misfitting there, plus
+/// those at `misaligned` addresses, swapped), inserted into `h`, the direct packed plans, by
+/// the rules `swapped_plans` keeps (`transposing_best`).
+fn insert_swapped_packed(
+    h: &mut Vec<Plan>,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: pack::Which,
+) {
+    let best = transposing_best(h, p, dev);
+    let swapped = swapped_with(p, dev, best, |t| {
+        pack::hopper_packed_plans(t, dev, misaligned.swapped()).unwrap_or_default()
+    });
+    insert_by_estimate(h, swapped);
+}
+
+/// Whether `c`'s copies make `p` faster than the portable kernel (`pack::pays`, in `c`'s
+/// orientation); false for a plan that copies nothing.
+fn packing_pays(c: &Plan, p: &GemmProblem) -> bool {
+    let q = if c.swap { p.transposed() } else { *p };
+    c.pack.is_some_and(|s| pack::pays(&q, &s))
+}
+
 /// `direct_best`, but `None` (every transposed plan listed, ranked by estimate alone) where the
 /// direct plans exist only through a transposed copy of B (`pack::needs_transpose`: tf32 NT
 /// and TT): the swap margin covers the model's error between tilings of the two orientations,
@@ -1058,19 +1081,12 @@ pub fn candidates_for(
         // The transposed problem on packed copies too, by the aligned list's rules
         // (`swapped_plans`): a small m with A off the grid (decode's activations) otherwise has
         // only 128-row tiles over its few rows.
-        let best = transposing_best(&h, p, dev);
-        let swapped = swapped_with(p, dev, best, |t| {
-            pack::hopper_packed_plans(t, dev, misaligned.swapped()).unwrap_or_default()
-        });
-        insert_by_estimate(&mut h, swapped);
+        insert_swapped_packed(&mut h, p, dev, misaligned);
     }
     if h.is_empty() {
         return Ok(vec![portable]);
     }
-    let pays = |c: &Plan| {
-        let q = if c.swap { p.transposed() } else { *p };
-        c.pack.is_some_and(|s| pack::pays(&q, &s))
-    };
+    let pays = |c: &Plan| packing_pays(c, p);
     let mut out = Vec::with_capacity(h.len() + slab::MAX_SLAB_PLANS + 1);
     if pays(&h[0]) {
         // The slab levels sit below the least workspace of the direct plans: a transposed one
@@ -1175,15 +1191,9 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                 // tf32 NT (or TT with an operand TMA cannot read): B copied K-major, or the
                 // problem computed transposed (NT: A copied K-major; TT: no transposed copy),
                 // ranked by estimate (`transposing_best`).
-                let best = transposing_best(&h, p, dev);
-                let swapped = swapped_with(p, dev, best, |t| {
-                    pack::hopper_packed_plans(t, dev, pack::Which::NONE).unwrap_or_default()
-                });
-                insert_by_estimate(&mut h, swapped);
+                insert_swapped_packed(&mut h, p, dev, pack::Which::NONE);
             }
-            let q = if h[0].swap { p.transposed() } else { *p };
-            let pays = h[0].pack.is_some_and(|s| pack::pays(&q, &s));
-            if pays {
+            if packing_pays(&h[0], p) {
                 // Then the same work in blocks whose copies fit smaller workspaces.
                 let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
                 out.extend(h);
