@@ -41,6 +41,9 @@ usage: deepgemm-bench [options]
   --sweep              also time each deepgemm heuristic candidate, rank 0 up (each checked
                        against the timed one, --algo-index's): the cost model's estimate next to
                        the measurement
+  --interleave         with --sweep: time every candidate and cuBLASLt together, their launches
+                       interleaved (a round of each, --iters rounds), so clock and power drift
+                       fall on all alike: for telling plans within a few % apart
   --workspace-mib N    workspace given to each library, MiB (default 32)
   --plans              print deepgemm's ranked plans for an H200 (cost model, no GPU) and exit
   --plans-all          the same for every Hopper plan, direct and transposed (\"+swap\"), not just
@@ -136,6 +139,8 @@ pub struct Options {
     pub algo_index: usize,
     /// Also time every heuristic candidate, rank 0 up (`--sweep`).
     pub sweep: bool,
+    /// `--interleave`: the sweep's candidates (and cuBLASLt) timed together, interleaved.
+    pub interleave: bool,
     /// SM_COUNT_TARGET for both libraries (`--sm-target`; 0: every SM).
     pub sm_target: u32,
 }
@@ -180,6 +185,7 @@ impl Default for Options {
             algo_index: 0,
             sm_target: 0,
             sweep: false,
+            interleave: false,
         }
     }
 }
@@ -388,11 +394,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--algo-index" => o.algo_index = parse_count(flag, value()?, 0)? as usize,
             "--sm-target" => o.sm_target = parse_count(flag, value()?, 0)? as u32,
             "--sweep" => o.sweep = true,
+            "--interleave" => o.interleave = true,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
     }
     if o.manifest.is_some() && o.precompile.is_none() {
         return Err("--manifest lists what --precompile compiles: give --precompile too".into());
+    }
+    if o.interleave && !o.sweep {
+        return Err("--interleave times the sweep's candidates together: give --sweep too".into());
     }
     if o.dtype == InType::Tf32 && !o.out_f32 {
         // tf32 data is fp32: "same" is fp32 already.

@@ -106,6 +106,8 @@ pub struct ShapeResult {
     pub why_failed: Vec<String>,
     /// `--sweep`: every heuristic candidate of deepgemm's, in rank order.
     pub sweep: Vec<SweepEntry>,
+    /// `--sweep --interleave`: cuBLASLt's timing among the interleaved candidates.
+    pub sweep_lt: Option<Timing>,
 }
 
 /// One deepgemm candidate timed by `--sweep`.
@@ -253,6 +255,7 @@ impl Bench<'_> {
             passed: false,
             why_failed: Vec::new(),
             sweep: Vec::new(),
+            sweep_lt: None,
         };
         if let Err(e) = self.measure(&spec, mode, rng, &mut r) {
             r.why_failed.push(e);
@@ -427,7 +430,11 @@ impl Bench<'_> {
             res.stable = Some(s.d.download()? == *d);
         }
         if self.opts.sweep {
-            self.sweep(spec, &prep, &d_dg, r)?;
+            if self.opts.interleave {
+                self.sweep_interleaved(spec, &prep, &d_dg, lt.as_ref(), r)?;
+            } else {
+                self.sweep(spec, &prep, &d_dg, r)?;
+            }
         }
         Ok(())
     }
@@ -547,6 +554,99 @@ impl Bench<'_> {
             }
             r.sweep.push(e);
         }
+        Ok(())
+    }
+}
+
+impl Bench<'_> {
+    /// `--sweep --interleave`: every candidate that launches and cuBLASLt timed in one
+    /// `time_sides` call, so each round runs all of them back to back (order alternating):
+    /// drift in clock or power between candidates, which sequential sweeps showed at 5-8% on
+    /// long launches (session 56), falls on all of them alike.
+    fn sweep_interleaved(
+        &self,
+        spec: &GemmSpec,
+        prep: &Prepared,
+        reference: &[u8],
+        lt: Option<&Side>,
+        r: &mut ShapeResult,
+    ) -> Result<(), String> {
+        let dev = device_spec(self.gpu).with_sm_target(self.opts.sm_target);
+        let problem = problem_of(spec).map_err(|e| e.to_string())?;
+        let tol = spec.tolerance();
+        let out_bytes = prep.d_before.len() as f64;
+        let mut sides = Vec::new();
+        let mut entries = Vec::new();
+        for rank in 0..32 {
+            let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
+            if self.opts.sm_target > 0 {
+                descs
+                    .desc
+                    .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
+            }
+            let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
+                break;
+            };
+            let mut e = SweepEntry {
+                rank,
+                ..Default::default()
+            };
+            match deepgemm::plan::cache::from_algo(&h.algo.data, &problem, &dev) {
+                Ok(plan) => {
+                    e.name = plan.name();
+                    e.estimate_us = plan.estimate_ns as f64 * 1e-3;
+                }
+                Err(err) => e.name = format!("undecodable algo ({err})"),
+            }
+            // Each candidate keeps its own D: stop adding them before memory runs short.
+            let (free, _) = cudarc::driver::result::mem_get_info().map_err(|x| x.to_string())?;
+            if (free as f64) < out_bytes * 2.0 + (1u64 << 30) as f64 {
+                e.error = Some("not timed: too little device memory for its own D".into());
+                r.sweep.push(e);
+                continue;
+            }
+            let side = Side {
+                lib: &self.dg,
+                descs,
+                algo: h.algo,
+                d: prep.new_output()?,
+            };
+            let first = side
+                .launch(prep, &self.stream)
+                .and_then(|_| self.stream.synchronize())
+                .and_then(|_| side.d.download());
+            match first {
+                Ok(d) => {
+                    let check = host::compare_outputs(spec, &d, reference);
+                    if !check.passes(tol) {
+                        r.why_failed.push(format!(
+                            "sweep candidate #{rank} {} vs the timed #{}: {check}",
+                            e.name, self.opts.algo_index
+                        ));
+                    }
+                    e.check = Some(check);
+                    sides.push(side);
+                    entries.push(e);
+                }
+                Err(err) => {
+                    r.why_failed
+                        .push(format!("sweep candidate #{rank} {}: {err}", e.name));
+                    e.error = Some(err);
+                    r.sweep.push(e);
+                }
+            }
+        }
+        let mut all: Vec<&Side> = sides.iter().collect();
+        all.extend(lt);
+        let timings = self.time_sides(&all, prep)?;
+        for (e, t) in entries.iter_mut().zip(&timings) {
+            e.timing = *t;
+        }
+        if lt.is_some() {
+            r.sweep_lt = timings[sides.len()];
+        }
+        r.sweep.extend(entries);
+        r.sweep.sort_by_key(|e| e.rank);
         Ok(())
     }
 }
@@ -681,6 +781,13 @@ impl ShapeResult {
                     " (vs the timed one: rel {:.1e})",
                     c.rel_err
                 )),
+            );
+        }
+        if let Some(t) = self.sweep_lt {
+            s += &format!(
+                "\n    sweep cuBLASLt, interleaved with the candidates: {:.1} us  {:.1} TF/s",
+                t.median_ms * 1e3,
+                t.tflops(f)
             );
         }
         for w in &self.why_failed {

@@ -33,7 +33,9 @@ fn parse_defaults() {
     assert_eq!(o.json, None);
     assert!(!o.sweep && o.algo_index == 0);
     let s = opts(&["--sweep", "--algo-index", "2"]).unwrap();
-    assert!(s.sweep && s.algo_index == 2);
+    assert!(s.sweep && s.algo_index == 2 && !s.interleave);
+    assert!(opts(&["--sweep", "--interleave"]).unwrap().interleave);
+    assert!(opts(&["--interleave"]).is_err());
     let p = opts(&["--precompile", "_f32_,m128n256", "--manifest", "/tmp/m.txt"]).unwrap();
     assert_eq!(p.precompile.as_deref(), Some("_f32_,m128n256"));
     assert_eq!(
@@ -214,6 +216,7 @@ fn ratio_summary_is_a_geometric_mean() {
         passed: true,
         why_failed: Vec::new(),
         sweep: Vec::new(),
+        sweep_lt: None,
     };
     assert!(run::ratio_summary(&[result(1.0, None)]).is_none());
     let (g, lo, hi, n) = run::ratio_summary(&[
