@@ -11,7 +11,7 @@
 #    4096x14336x4096 (0.968), set A TN (0.995): does any candidate beat the first one by 1%+?
 #    Predicted: no (session 48's sweep of large TN shapes: the fastest candidate 1% over the
 #    model's first on average).
-#     here:  bash scripts/gpu-pack.sh; cp /work/.device/3/devcache.txz .gpu/cubins.txz
+#     here:  bash scripts/gpu-pack.sh; cp a devcache (e.g. /work/keep/devcache-ff9abc4.txz) to .gpu/cubins.txz
 #     there: timeout 590 bash scripts/gpu-session57a.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

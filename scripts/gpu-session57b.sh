@@ -7,7 +7,7 @@
 # c2x1, c2x2; data-parallel and hybrids) interleaved with cuBLASLt, bf16 and tf32.
 # Predicted: c2x1+sk / c1x1+sk 0.98-1.0 in bf16 and 0.93-0.97 in tf32 over the 19 shapes;
 # data-parallel c2x1 / c1x1 1.00-1.01.
-#     here:  bash scripts/gpu-pack.sh; cp /work/.device/3/devcache.txz .gpu/cubins.txz
+#     here:  bash scripts/gpu-pack.sh; cp a devcache (e.g. /work/keep/devcache-ff9abc4.txz) to .gpu/cubins.txz
 #     there: timeout 590 bash scripts/gpu-session57b.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

@@ -590,6 +590,23 @@ fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_it
     it.max(ctas as f64 * v.stage_bytes() as f64 / HBM_BYTES_PER_S)
 }
 
+/// Whether a hybrid's Stream-K phase (after `dp_tiles` data-parallel tiles) runs at the
+/// data-parallel rate though its ranges cross tiles (elsewhere `STREAMK_PHASE_FACTOR` over
+/// it): over clusters of 2 x 1 with a K-major B (TN, NN). Session 57 timed every candidate
+/// interleaved: at 24 random large TN shapes (`57b`, H200, the 128x256 tile's plans) the
+/// data-parallel twins about tied where lines start on 32-byte sectors (c2x1 / c1x1 1.007 in
+/// bf16, 0.999 in tf32), while the hybrid over clusters ran 0.997 (bf16, 7 shapes) and 0.991
+/// (tf32, 19) of the unclustered hybrid's time, which the model had 0.1-3% slower; B's
+/// multicast halves the L2 requests that the crossings' scattered k-slices make. Out of sample
+/// (`57c`, H100, the 48 shape-layouts of 200 fresh large shapes that it moved, old and new
+/// plans timed interleaved): tf32 TN 0.918 of the time (22; 1.008 -> 1.099x cuBLASLt), bf16
+/// NN 0.967 (7), TN 0.974 (3); with an N-major B, whose clusters the model already favours
+/// (`MN_B_UNCLUSTERED_FACTOR`), it moved data-parallel cluster plans onto hybrids for nothing
+/// (NT 0.996, 8) or worse (TT 1.013, 8: 11392x2064x8792 1.17), so not there.
+fn crossings_free(v: &Sm90Variant, dp_tiles: u64) -> bool {
+    v.cluster_m == 2 && v.cluster_n == 1 && v.major_b == Major::K && dp_tiles > 0
+}
+
 /// Modelled seconds for `v` running `p` with decomposition `d` on `dev`: the busiest CTA's
 /// mainloop, epilogues and fixup, and never below the time to stream A, B and D from HBM once.
 pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &DeviceSpec) -> f64 {
@@ -622,7 +639,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
         let mut sk = sk_iters * streamk_iteration_s(v, p, d, k_iters);
-        if !d.ranges_within_tiles(k_iters) {
+        if !d.ranges_within_tiles(k_iters) && !crossings_free(v, dp_tiles) {
             sk *= STREAMK_PHASE_FACTOR;
         }
         sk += d.sk_tiles.div_ceil(ctas) as f64 * EPILOGUE_S;
@@ -1573,6 +1590,53 @@ pub(crate) mod tests {
         let ratio =
             iteration_s(&unclustered(Major::MN), &p) / iteration_s(&unclustered(Major::K), &p);
         assert!((ratio - MN_MN_UNCLUSTERED_FACTOR / MN_B_UNCLUSTERED_FACTOR).abs() < 1e-9);
+    }
+
+    /// Session 57: a hybrid over clusters of 2 x 1 with a K-major B runs its Stream-K phase at
+    /// the data-parallel rate (`crossings_free`), so 8192³ TN plans it first in bf16 and tf32
+    /// (`57a`: 1367 against 1381 us, 2699-2752 against 2867-2881); unclustered hybrids, clusters
+    /// of 2 x 2, data-parallel plans and an N-major B keep STREAMK_PHASE_FACTOR (NT 3624 x 2688
+    /// x 9944 stays unclustered: `nt_unclustered_wide_tiles_are_charged_near_their_clusters`).
+    #[test]
+    fn cluster_hybrids_with_a_k_major_b_pay_no_tile_crossings() {
+        let v = variant(256);
+        let c2 = v.with_cluster(2).unwrap();
+        assert!(crossings_free(&c2, 1) && !crossings_free(&c2, 0));
+        assert!(!crossings_free(&v, 1));
+        assert!(!crossings_free(&v.with_cluster_2x2().unwrap(), 1));
+        let nt = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::K, Major::MN),
+            128,
+            256,
+            HOPPER_SMEM_BUDGET,
+        )
+        .unwrap()
+        .with_cluster(2)
+        .unwrap();
+        assert!(!crossings_free(&nt, 1));
+        // 8192³ TN, bf16 and tf32: the cluster hybrid first (the last 68 tiles plus a wave in
+        // the Stream-K phase, as the unclustered hybrid it displaced: 34 + 66 row pairs).
+        let tf32 = {
+            use crate::problem::{MatrixSpec, OpSpec};
+            use crate::types::{compute_type::COMPUTE_32F_FAST_TF32, cuda_data_type::R_32F};
+            let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);
+            op.trans_a = 1;
+            let a = MatrixSpec::col(R_32F, 8192, 8192, 8192);
+            GemmProblem::new(&op, &a, &a, &a, &a).unwrap()
+        };
+        for p in [tn(8192, 8192, 8192), tf32] {
+            let plan = &crate::plan::candidates(&p, &DeviceSpec::H200).unwrap()[0];
+            let (k, d) = (plan.kernel, plan.decomposition);
+            match k {
+                crate::plan::Kernel::Sm90(v) => {
+                    assert_eq!((v.block_n, v.cluster_m, v.cluster_n), (256, 2, 1), "{k:?}")
+                }
+                k => panic!("not sm90: {k:?}"),
+            }
+            assert_eq!((d.sk_tiles, d.sk_ctas), (100, 66), "{d:?}");
+        }
     }
 
     /// Stream-K over multicast clusters (session 19): offered where the row-pair tiles are
