@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The two Stream-K hybrids of one kernel timed against each other in sweep logs: the form that
 splits only the last partial wave's tiles over every CTA (`sk(tiles % sms)`) over its twin with a
-full wave more (`+sk(N + CTAs)`), measured and modelled, by A + B bytes (session 57: 343 pairs
-over every kept log and 57b, 1.04-1.10x slower in every bin).
+full wave more (`+sk(N + CTAs)`), measured and modelled, by A + B bytes (session 57: 414 pairs
+over every kept log, 57a-c included, 1.04-1.10x slower in every bin).
     python3 scripts/hybrid-pairs.py scripts/sweeps/*.txt scripts/sweeps/*/*.txt [-v]"""
 import math
 import re
@@ -27,7 +27,9 @@ for path in [a for a in sys.argv[1:] if a != '-v']:
             if n2 - n1 != ctas:
                 continue
             m, n, k = map(int, s['shape'].split('x'))
-            ab = (m + n) * k * (4 if '_f32_' in kern else 2) / 1e6
+            # A's type is the name's first field after dg_sm90_ (bf16_f32_... has 16-bit inputs).
+            a_type = kern.replace('dg_sm90_', '').split('_')[0]
+            ab = (m + n) * k * s['batch'] * (4 if a_type == 'f32' else 2) / 1e6
             pairs.append((small[2] / big[2], small[1] / big[1], ab, s['shape'], s['layout'], kern, path))
 g = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
 print(f'{len(pairs)} pairs')

@@ -28,9 +28,13 @@ for path in args[1:]:
         for (ab, lay, shape), (old, new) in moves.items():
             if lay != s['layout'] or shape != s['shape'] or old not in times or new not in times:
                 continue
-            if not (times.keys() and next(iter(times)).startswith(ab)):
-                continue
             groups[(ab, lay)].append((times[new] / times[old], shape, old, new, times, s['lt']))
+found = {(ab, lay, x[1]) for (ab, lay), rows in groups.items() for x in rows}
+missing = sorted(set(moves) - found)
+print(f'{len(found)} of {len(moves)} moves timed in the logs')
+if missing and verbose:
+    for ab, lay, shape in missing:
+        print(f'    not timed: {ab} {lay} {shape} {moves[(ab, lay, shape)][0]} -> {moves[(ab, lay, shape)][1]}')
 g = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
 for (ab, lay), rows in sorted(groups.items()):
     r = [x[0] for x in rows]

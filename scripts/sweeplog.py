@@ -7,9 +7,11 @@ import re
 def parse(path):
     out, cur = [], None
     for line in open(path):
-        m = re.match(r'\[\d+/\d+\] (\S+) (\S+) (\S+)', line)
+        # "[i/n] MxNxK[ bB] LAYOUT TYPES ...": a strided batch's label carries " bB".
+        m = re.match(r'\[\d+/\d+\] (\S+)(?: b(\d+))? (TN|NN|TT|NT) ', line)
         if m:
-            cur = {'shape': m.group(1), 'layout': m.group(2), 'rows': [], 'lt': None}
+            cur = {'shape': m.group(1), 'batch': int(m.group(2) or 1), 'layout': m.group(3),
+                   'rows': [], 'lt': None}
             out.append(cur)
             continue
         if cur is None:

@@ -590,21 +590,29 @@ fn streamk_iteration_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, k_it
     it.max(ctas as f64 * v.stage_bytes() as f64 / HBM_BYTES_PER_S)
 }
 
-/// Whether a hybrid's Stream-K phase (after `dp_tiles` data-parallel tiles) runs at the
-/// data-parallel rate though its ranges cross tiles (elsewhere `STREAMK_PHASE_FACTOR` over
-/// it): over clusters of 2 x 1 with a K-major B (TN, NN). Session 57 timed every candidate
+/// Whether a hybrid's Stream-K phase (`d` in CTAs, after `dp_tiles` data-parallel tiles) runs
+/// at the data-parallel rate though its ranges cross tiles (elsewhere `STREAMK_PHASE_FACTOR`
+/// over it): over clusters of 2 x 1 with a K-major B (TN, NN), in the form with at least a
+/// tile's work a CTA (the last partial wave plus a full one). Session 57 timed every candidate
 /// interleaved: at 24 random large TN shapes (`57b`, H200, the 128x256 tile's plans) the
 /// data-parallel twins about tied where lines start on 32-byte sectors (c2x1 / c1x1 1.007 in
 /// bf16, 0.999 in tf32), while the hybrid over clusters ran 0.997 (bf16, 7 shapes) and 0.991
 /// (tf32, 19) of the unclustered hybrid's time, which the model had 0.1-3% slower; B's
 /// multicast halves the L2 requests that the crossings' scattered k-slices make. Out of sample
-/// (`57c`, H100, the 48 shape-layouts of 200 fresh large shapes that it moved, old and new
-/// plans timed interleaved): tf32 TN 0.918 of the time (22; 1.008 -> 1.099x cuBLASLt), bf16
-/// NN 0.967 (7), TN 0.974 (3); with an N-major B, whose clusters the model already favours
-/// (`MN_B_UNCLUSTERED_FACTOR`), it moved data-parallel cluster plans onto hybrids for nothing
-/// (NT 0.996, 8) or worse (TT 1.013, 8: 11392x2064x8792 1.17), so not there.
-fn crossings_free(v: &Sm90Variant, dp_tiles: u64) -> bool {
-    v.cluster_m == 2 && v.cluster_n == 1 && v.major_b == Major::K && dp_tiles > 0
+/// (`57c`, H100, fresh large shapes, old and new first plans timed interleaved), the moves of
+/// this form: tf32 TN 0.959 of the time (17; 1.053 -> 1.099x cuBLASLt), bf16 NN 0.967 (7), TN
+/// 0.974 (3). Not with an N-major B, whose clusters the model already favours
+/// (`MN_B_UNCLUSTERED_FACTOR`): there it moved data-parallel cluster plans onto hybrids for
+/// nothing (NT 0.996, 8) or worse (TT 1.013, 8: 11392x2064x8792 1.17). Not the form with fewer
+/// Stream-K tiles than CTAs, the slower of the two (`scripts/hybrid-pairs.py`), nor a launch
+/// of one to two waves, whose other hybrid has no data-parallel tiles (a review found the
+/// first form discounting the small one alone there).
+fn crossings_free(v: &Sm90Variant, d: &Decomposition, dp_tiles: u64) -> bool {
+    v.cluster_m == 2
+        && v.cluster_n == 1
+        && v.major_b == Major::K
+        && dp_tiles > 0
+        && d.sk_tiles >= d.sk_ctas as u64
 }
 
 /// Modelled seconds for `v` running `p` with decomposition `d` on `dev`: the busiest CTA's
@@ -639,7 +647,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         let ctas = d.sk_ctas.max(1) as u64;
         let sk_iters = (d.sk_tiles * k_iters).div_ceil(ctas) as f64;
         let mut sk = sk_iters * streamk_iteration_s(v, p, d, k_iters);
-        if !d.ranges_within_tiles(k_iters) && !crossings_free(v, dp_tiles) {
+        if !d.ranges_within_tiles(k_iters) && !crossings_free(v, d, dp_tiles) {
             sk *= STREAMK_PHASE_FACTOR;
         }
         sk += d.sk_tiles.div_ceil(ctas) as f64 * EPILOGUE_S;
@@ -1601,9 +1609,29 @@ pub(crate) mod tests {
     fn cluster_hybrids_with_a_k_major_b_pay_no_tile_crossings() {
         let v = variant(256);
         let c2 = v.with_cluster(2).unwrap();
-        assert!(crossings_free(&c2, 1) && !crossings_free(&c2, 0));
-        assert!(!crossings_free(&v, 1));
-        assert!(!crossings_free(&v.with_cluster_2x2().unwrap(), 1));
+        // In CTAs (as `estimate_s` passes it): the last partial wave plus a full one (200 tiles
+        // over 132 CTAs), or the partial wave alone (68 over 132), after data-parallel waves.
+        let wave_more = Decomposition {
+            sk_tiles: 200,
+            sk_ctas: 132,
+            grid: 132,
+        };
+        let partial_only = Decomposition {
+            sk_tiles: 68,
+            ..wave_more
+        };
+        assert!(crossings_free(&c2, &wave_more, 1));
+        assert!(
+            !crossings_free(&c2, &wave_more, 0),
+            "no data-parallel waves"
+        );
+        assert!(!crossings_free(&c2, &partial_only, 1), "under a tile a CTA");
+        assert!(!crossings_free(&v, &wave_more, 1));
+        assert!(!crossings_free(
+            &v.with_cluster_2x2().unwrap(),
+            &wave_more,
+            1
+        ));
         let nt = Sm90Variant::with_layout(
             ScalarType::BF16,
             ScalarType::BF16,
@@ -1615,7 +1643,7 @@ pub(crate) mod tests {
         .unwrap()
         .with_cluster(2)
         .unwrap();
-        assert!(!crossings_free(&nt, 1));
+        assert!(!crossings_free(&nt, &wave_more, 1));
         // 8192³ TN, bf16 and tf32: the cluster hybrid first (the last 68 tiles plus a wave in
         // the Stream-K phase, as the unclustered hybrid it displaced: 34 + 66 row pairs).
         let tf32 = {

@@ -540,7 +540,7 @@ impl Bench<'_> {
                     if !check.passes(tol) {
                         r.why_failed.push(format!(
                             "sweep candidate #{rank} {} vs the timed #{}: {check}",
-                            self.opts.algo_index, e.name
+                            e.name, self.opts.algo_index
                         ));
                     }
                     e.check = Some(check);
@@ -605,11 +605,19 @@ impl Bench<'_> {
                 r.sweep.push(e);
                 continue;
             }
+            let d = match prep.new_output() {
+                Ok(d) => d,
+                Err(err) => {
+                    e.error = Some(format!("not timed: no output buffer ({err})"));
+                    r.sweep.push(e);
+                    continue;
+                }
+            };
             let side = Side {
                 lib: &self.dg,
                 descs,
                 algo: h.algo,
-                d: prep.new_output()?,
+                d,
             };
             let first = side
                 .launch(prep, &self.stream)
@@ -638,12 +646,24 @@ impl Bench<'_> {
         }
         let mut all: Vec<&Side> = sides.iter().collect();
         all.extend(lt);
-        let timings = self.time_sides(&all, prep)?;
-        for (e, t) in entries.iter_mut().zip(&timings) {
-            e.timing = *t;
-        }
-        if lt.is_some() {
-            r.sweep_lt = timings[sides.len()];
+        // A launch failing in the timed rounds fails the whole loop: the candidates keep their
+        // checks, each gets the error, and the shape is marked failed, not left without them.
+        match self.time_sides(&all, prep) {
+            Ok(timings) => {
+                for (e, t) in entries.iter_mut().zip(&timings) {
+                    e.timing = *t;
+                }
+                if lt.is_some() {
+                    r.sweep_lt = timings[sides.len()];
+                }
+            }
+            Err(err) => {
+                r.why_failed
+                    .push(format!("interleaved sweep: a timed launch failed: {err}"));
+                for e in &mut entries {
+                    e.error = Some(format!("not timed: the interleaved loop failed ({err})"));
+                }
+            }
         }
         r.sweep.extend(entries);
         r.sweep.sort_by_key(|e| e.rank);
@@ -782,6 +802,9 @@ impl ShapeResult {
                     c.rel_err
                 )),
             );
+            if let Some(err) = &e.error {
+                s += &format!(" [{err}]");
+            }
         }
         if let Some(t) = self.sweep_lt {
             s += &format!(
