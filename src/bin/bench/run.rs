@@ -486,6 +486,39 @@ impl Bench<'_> {
         Ok(timings)
     }
 
+    /// The sweeps' candidate of rank `rank`: its descriptors (SM_COUNT_TARGET as asked), the
+    /// heuristic's algo and an entry named by the plan it decodes to; `None` past the list's end.
+    fn sweep_candidate<'s>(
+        &'s self,
+        spec: &GemmSpec,
+        prep: &Prepared,
+        problem: &deepgemm::problem::GemmProblem,
+        dev: &deepgemm::plan::DeviceSpec,
+        rank: usize,
+    ) -> Result<Option<(Descs<'s>, Algo, SweepEntry)>, String> {
+        let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
+        if self.opts.sm_target > 0 {
+            descs
+                .desc
+                .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
+        }
+        let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
+            return Ok(None);
+        };
+        let mut e = SweepEntry {
+            rank,
+            ..Default::default()
+        };
+        match deepgemm::plan::cache::from_algo(&h.algo.data, problem, dev) {
+            Ok(plan) => {
+                e.name = plan.name();
+                e.estimate_us = plan.estimate_ns as f64 * 1e-3;
+            }
+            Err(err) => e.name = format!("undecodable algo ({err})"),
+        }
+        Ok(Some((descs, h.algo, e)))
+    }
+
     /// `--sweep`: times each of deepgemm's heuristic candidates alone (same warm-up, launches
     /// and L2 flush as the main measurement) and checks its output against the timed candidate's
     /// (rank `--algo-index`),
@@ -501,30 +534,15 @@ impl Bench<'_> {
         let problem = problem_of(spec).map_err(|e| e.to_string())?;
         let tol = spec.tolerance();
         for rank in 0..32 {
-            let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
-            if self.opts.sm_target > 0 {
-                descs
-                    .desc
-                    .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
-            }
-            let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
+            let Some((descs, algo, mut e)) =
+                self.sweep_candidate(spec, prep, &problem, &dev, rank)?
+            else {
                 break;
             };
-            let mut e = SweepEntry {
-                rank,
-                ..Default::default()
-            };
-            match deepgemm::plan::cache::from_algo(&h.algo.data, &problem, &dev) {
-                Ok(plan) => {
-                    e.name = plan.name();
-                    e.estimate_us = plan.estimate_ns as f64 * 1e-3;
-                }
-                Err(err) => e.name = format!("undecodable algo ({err})"),
-            }
             let side = Side {
                 lib: &self.dg,
                 descs,
-                algo: h.algo,
+                algo,
                 d: prep.new_output()?,
             };
             let run = || -> Result<(Comparison, Timing), String> {
@@ -578,26 +596,11 @@ impl Bench<'_> {
         let mut sides = Vec::new();
         let mut entries = Vec::new();
         for rank in 0..32 {
-            let descs = Descs::new(self.dg.api, spec, prep.bias_ptr(), workspace_bytes() as u64)?;
-            if self.opts.sm_target > 0 {
-                descs
-                    .desc
-                    .set(SM_COUNT_TARGET, self.opts.sm_target as i32)?;
-            }
-            let Ok(h) = descs.heuristic_nth(&self.dg.handle, workspace_bytes() as u64, rank) else {
+            let Some((descs, algo, mut e)) =
+                self.sweep_candidate(spec, prep, &problem, &dev, rank)?
+            else {
                 break;
             };
-            let mut e = SweepEntry {
-                rank,
-                ..Default::default()
-            };
-            match deepgemm::plan::cache::from_algo(&h.algo.data, &problem, &dev) {
-                Ok(plan) => {
-                    e.name = plan.name();
-                    e.estimate_us = plan.estimate_ns as f64 * 1e-3;
-                }
-                Err(err) => e.name = format!("undecodable algo ({err})"),
-            }
             // Each candidate keeps its own D: stop adding them before memory runs short.
             let (free, _) = cudarc::driver::result::mem_get_info().map_err(|x| x.to_string())?;
             if (free as f64) < out_bytes * 2.0 + (1u64 << 30) as f64 {
@@ -616,7 +619,7 @@ impl Bench<'_> {
             let side = Side {
                 lib: &self.dg,
                 descs,
-                algo: h.algo,
+                algo,
                 d,
             };
             let first = side
