@@ -996,16 +996,17 @@ pub(crate) fn decompositions_solo_sk(
                 cm == 1 || (v.cluster_m == 2 && (force == Forced::Hybrid || cluster_hybrids()));
             if tiles > sms && tiles % sms != 0 && hybrid_units {
                 // Hybrid: the last partial wave plus one full wave shared out by iteration
-                // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves; or
-                // only the last partial wave's tiles, split among all CTAs (a smaller set of
-                // operand panels in flight, more partials per tile).
+                // (each CTA gets 1-2 tiles' worth, so few tiles split), then whole waves. Only
+                // under a forced `hybrid` also the last partial wave's tiles alone, split among
+                // all CTAs: over 414 pairs of kept sweeps (scripts/hybrid-pairs.py) it ran
+                // 1.04-1.10x its twin's time by geomean in every operand-size bin.
                 let sk_tiles = if tiles >= 2 * sms {
                     tiles % sms + sms
                 } else {
                     tiles
                 };
                 list.push(sk(sk_tiles, sms));
-                if tiles % sms < sms / 2 && k_iters >= 8 {
+                if force == Forced::Hybrid && tiles % sms < sms / 2 && k_iters >= 8 {
                     list.push(sk(tiles % sms, sms));
                 }
             } else if tiles < sms && k_iters >= 4 && force == Forced::Auto {
@@ -1579,10 +1580,22 @@ pub(crate) mod tests {
     /// `37g`: 3624x2688x9944 NT 357.8 us on 128x128 in 2 x 1, 292.4 on 128x256 unclustered
     /// split 55 x 132); charged 1.15 over them, as an N-major B with a K-major A (TT) is, they
     /// lost every near-tie.
+    /// (Session 58: the plan `37g` measured there, the small-phase hybrid sk55x132, is no
+    /// longer offered; `58b` timed the unclustered 128 x 256 hybrid sk187x132 at 295.4 us, its
+    /// 2 x 1 twin sk99x66 at 284.4.)
     #[test]
     fn nt_unclustered_wide_tiles_are_charged_near_their_clusters() {
-        let v = first_sm90(0, 1, 3624, 2688, 9944);
-        assert_eq!((v.block_n, v.cluster_m), (256, 1));
+        let p = crate::problem::dense_bf16(3624, 2688, 9944, 0, 1);
+        let list = crate::plan::candidates(&p, &DeviceSpec::H200).unwrap();
+        let unclustered_wide = list
+            .iter()
+            .find(|c| matches!(c.kernel, crate::plan::Kernel::Sm90(v) if v.block_n == 256 && v.cluster_m == 1 && !c.swap))
+            .expect("an unclustered 128 x 256 plan among the candidates");
+        assert!(
+            (unclustered_wide.estimate_ns as f64) < 1.05 * list[0].estimate_ns as f64,
+            "{unclustered_wide:?} against {:?}",
+            list[0]
+        );
         let unclustered = |major_a| {
             Sm90Variant::with_layout(
                 ScalarType::BF16,
@@ -1687,11 +1700,20 @@ pub(crate) mod tests {
             assert!(d.is_data_parallel() || d.sk_tiles == 42, "{d:?}");
         }
         // 4888 x 832: 20 row pairs x 7 columns = 140 tiles over 66 clusters: data-parallel
-        // and the hybrids (the last 8 units plus a wave of 66 split, or the 8 alone).
-        let over = decompositions_with(&c2, &tn(4888, 832, 4528), &dev, Forced::Auto);
+        // and the hybrid (the last 8 units plus a wave of 66 split); the 8 alone only when a
+        // hybrid is forced (session 58: that form ran 1.04-1.10x its twin's time).
+        let over_p = tn(4888, 832, 4528);
+        let over = decompositions_with(&c2, &over_p, &dev, Forced::Auto);
         let mut tags: Vec<(u64, u32)> = over.iter().map(|(d, _)| (d.sk_tiles, d.sk_ctas)).collect();
         tags.sort();
-        assert_eq!(tags, vec![(0, 0), (8, 66), (74, 66)], "{over:?}");
+        assert_eq!(tags, vec![(0, 0), (74, 66)], "{over:?}");
+        let forced = decompositions_with(&c2, &over_p, &dev, Forced::Hybrid);
+        let mut tags: Vec<(u64, u32)> = forced
+            .iter()
+            .map(|(d, _)| (d.sk_tiles, d.sk_ctas))
+            .collect();
+        tags.sort();
+        assert_eq!(tags, vec![(8, 66), (74, 66)], "{forced:?}");
         // The planner takes it where it measured fastest: 1528x896x14568 TN 75.3 us on 128x192
         // clusters sk30x60 against 92.7 for 128x128 clusters data-parallel (`19f`).
         let plan = &crate::plan::candidates(&under, &dev).unwrap()[0];
