@@ -366,6 +366,16 @@ const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 /// alternating twice): 0.931 of the time (3624x2688x9944 357.8 -> 292.4 us, 4208x2215x6912
 /// 229.2 -> 195.6, 128x7168x16384 86.8 -> 75.1; worst 320x3848x12376 66.7 -> 70.5).
 const MN_MN_UNCLUSTERED_FACTOR: f64 = 1.04;
+/// The 128 x 128 tile with an N-major B (NT, TT), alone or in clusters of 2 x 1 (not 2 x 2),
+/// runs its mainloop slower than the width's efficiency says, increasingly so as k grows: over
+/// the interleaved sweeps of large shapes (`57c`, `58a`, H100) the 2 x 1 plans measured
+/// 1.23-1.29x their estimates by median relative to the other candidates of the same shape
+/// (62 plans; 128 x 192 and 256 in 2 x 1 at 0.98-1.03, 128 x 128 in 2 x 2 at 0.97-1.00), and
+/// `49a`'s TT sweeps 1.10-1.25x from k = 4000 (0.8-1.0 under k = 1000, where the epilogue
+/// dominates). NT 3624x2688x9944: 404 us on it, 284 on 128 x 256 in 2 x 1 (`58b`). Charged
+/// to the unclustered tile too: on the 2 x 1 tile alone it moved NT plans onto the unclustered
+/// one, which ran 0.95-1.18x the time (`58c`).
+const MN_B_128_FACTOR: f64 = 1.2;
 
 /// What a cluster-of-2 launch measured over its model where the model otherwise held (session
 /// 17, the L2-request-bound TN/NN 2048x2048x8200 and TN 4096x4096x4104 on 128x256: +3.7 to
@@ -520,6 +530,9 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
         } else {
             MN_B_UNCLUSTERED_FACTOR
         };
+    }
+    if v.major_b == Major::MN && v.cluster_n == 1 && v.block_m == 128 && v.block_n == 128 {
+        math *= MN_B_128_FACTOR;
     }
     let load_rate = if v.pingpong() || v.solo() {
         PINGPONG_LOAD_BYTES_PER_S
@@ -1613,11 +1626,54 @@ pub(crate) mod tests {
         assert!((ratio - MN_MN_UNCLUSTERED_FACTOR / MN_B_UNCLUSTERED_FACTOR).abs() < 1e-9);
     }
 
+    /// Session 58 (`MN_B_128_FACTOR`): 3624x2688x9944 with an N-major B ran 403-404 us on the
+    /// 128 x 128 tile in 2 x 1 it was planned on, NT 311 on 128 x 192 in 2 x 1 with sk78x66, TT
+    /// 285 on the transposed NN 128 x 208 (`58c`, against the build before); 128 x 128 in
+    /// 2 x 2 keeps its charge.
+    #[test]
+    fn n_major_b_128_tiles_are_charged_their_measured_mainloop() {
+        for ta in [0, 1] {
+            let v = first_sm90(ta, 1, 3624, 2688, 9944);
+            assert!(v.block_n > 128, "{ta}: {v:?}");
+        }
+        let nt = crate::problem::dense_bf16(4096, 4096, 4096, 0, 1);
+        let with = |cm, cn| {
+            Sm90Variant::with_layout(
+                ScalarType::BF16,
+                ScalarType::BF16,
+                (Major::MN, Major::MN),
+                128,
+                128,
+                HOPPER_SMEM_BUDGET,
+            )
+            .and_then(|v| {
+                if cm * cn > 1 {
+                    v.with_cluster_shape(cm, cn)
+                } else {
+                    Some(v)
+                }
+            })
+            .unwrap()
+        };
+        let k_major = Sm90Variant::with_layout(
+            ScalarType::BF16,
+            ScalarType::BF16,
+            (Major::MN, Major::K),
+            128,
+            128,
+            HOPPER_SMEM_BUDGET,
+        )
+        .and_then(|v| v.with_cluster(2))
+        .unwrap();
+        let ratio = iteration_s(&with(2, 1), &nt) / iteration_s(&k_major, &nt);
+        assert!((ratio - MN_B_128_FACTOR).abs() < 1e-9, "{ratio}");
+        assert!(iteration_s(&with(2, 2), &nt) < iteration_s(&with(2, 1), &nt));
+    }
+
     /// Session 57: a hybrid over clusters of 2 x 1 with a K-major B runs its Stream-K phase at
     /// the data-parallel rate (`crossings_free`), so 8192³ TN plans it first in bf16 and tf32
     /// (`57a`: 1367 against 1381 us, 2699-2752 against 2867-2881); unclustered hybrids, clusters
-    /// of 2 x 2, data-parallel plans and an N-major B keep STREAMK_PHASE_FACTOR (NT 3624 x 2688
-    /// x 9944 stays unclustered: `nt_unclustered_wide_tiles_are_charged_near_their_clusters`).
+    /// of 2 x 2, data-parallel plans and an N-major B keep STREAMK_PHASE_FACTOR.
     #[test]
     fn cluster_hybrids_with_a_k_major_b_pay_no_tile_crossings() {
         let v = variant(256);
