@@ -1025,6 +1025,47 @@ mod tests {
         }
     }
 
+    /// An even split of the last partial wave's tiles over every CTA (`sk(tiles % sms)`) is a
+    /// SPLITK_NUM configuration past a wave of tiles; since session 58 the heuristic leaves that
+    /// form out, but a configured algo still reaches it (`streamk::every_decomposition`; a
+    /// review found it NOT_SUPPORTED after the change).
+    #[test]
+    fn configured_even_splits_of_the_last_partial_wave_resolve() {
+        // 1408x4096x4096 on 128x256: 11 x 16 = 176 tiles, 44 past a wave of 132: 3 ranges each.
+        for layout in ["tn", "nt"] {
+            let p = bf16(1408, 4096, 4096, layout);
+            let types = Types::of(&p);
+            let want = Config {
+                tile: tile_id(128, 256),
+                splitk: 3,
+                reduction: REDUCTION_COMPUTE_TYPE,
+                custom: CUSTOM_EVEN,
+                ..Config::init(id::SM90)
+            };
+            let got = cache::for_call(
+                &p,
+                &H200,
+                &aligned_ptrs(),
+                Some(&configured(&want, &types)),
+                1 << 30,
+            )
+            .unwrap();
+            assert_eq!(
+                (got.decomposition.sk_tiles, got.decomposition.sk_ctas),
+                (44, 132),
+                "{layout}: {}",
+                got.name()
+            );
+            assert_eq!(Config::of(&got).splitk, 3, "{}", got.name());
+            // Not among the heuristic's own candidates.
+            assert!(!candidates(&p, &H200)
+                .unwrap()
+                .iter()
+                .any(|c| c.decomposition == got.decomposition
+                    && matches!(c.kernel, Kernel::Sm90(v) if v.block_n == 256 && v.cluster_m == 1)));
+        }
+    }
+
     #[test]
     fn what_no_plan_has_is_not_supported_and_wrong_types_invalid() {
         let p = bf16(4096, 4096, 4096, "tn");

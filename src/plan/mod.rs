@@ -1151,7 +1151,7 @@ fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
     let mut plans = Vec::new();
     for v in variants {
         let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
-        for (d, s) in streamk::decompositions(&v, p, dev) {
+        for (d, s) in streamk::every_decomposition(&v, p, dev) {
             plans.push(sm90_plan(v, d, k_iters, (s * 1e9) as u64));
         }
     }

@@ -32,7 +32,9 @@ pub struct Decomposition {
 /// every tile split about four ways) or `splitk-cluster` (only the split-K cluster variants,
 /// `Sm90Variant::with_split_k`), or `hybrid` (only the data-parallel waves + Stream-K hybrids,
 /// of unclustered tiles and clusters along m, where the units outnumber the device's CTAs or
-/// clusters: to time them where the model ranks them below the data-parallel plans), for
+/// clusters: to time them where the model ranks them below the data-parallel plans; since
+/// session 58 the only list with the hybrid that splits only the last partial wave's tiles,
+/// which configured algos still reach, `every_decomposition`), for
 /// tests and sweeps that force each path; unset or `auto`: the cost model decides. Read once
 /// per process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -364,9 +366,14 @@ const MN_B_UNCLUSTERED_FACTOR: f64 = 1.15;
 /// up to 1.17). Narrower tiles keep 1.15: there it moved only decode-shaped splits, unswept.
 /// Measured (`37g`, the 14 NT shape-layouts of the kept sets it moves, against the build before,
 /// alternating twice): 0.931 of the time (3624x2688x9944 357.8 -> 292.4 us, 4208x2215x6912
-/// 229.2 -> 195.6, 128x7168x16384 86.8 -> 75.1; worst 320x3848x12376 66.7 -> 70.5).
+/// 229.2 -> 195.6, 128x7168x16384 86.8 -> 75.1; worst 320x3848x12376 66.7 -> 70.5). (The
+/// 292.4 us plan, 128 x 256 sk55x132, is the hybrid form the automatic list dropped in session
+/// 58; 3624x2688x9944 NT now plans 128 x 192 in 2 x 1 with sk78x66: `58c`, 310.9 us.)
 const MN_MN_UNCLUSTERED_FACTOR: f64 = 1.04;
-/// The 128 x 128 tile with an N-major B (NT, TT), alone or in clusters of 2 x 1 (not 2 x 2),
+/// The 128 x 128 tile whose kernel reads an N-major B (the user's NT and TT run directly, and
+/// NN computed transposed), alone or in clusters of 2 x 1 (not 2 x 2; nor the opt-in 128-deep
+/// stages, unmeasured and faster in session 44's probe), on top of the unclustered tiles' own
+/// factors (so their ratio to the 2 x 1 twin is unchanged),
 /// runs its mainloop slower than the width's efficiency says, increasingly so as k grows: over
 /// the interleaved sweeps of large shapes (`57c`, `58a`, H100) the 2 x 1 plans measured
 /// 1.23-1.29x their estimates by median relative to the other candidates of the same shape
@@ -531,7 +538,12 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
             MN_B_UNCLUSTERED_FACTOR
         };
     }
-    if v.major_b == Major::MN && v.cluster_n == 1 && v.block_m == 128 && v.block_n == 128 {
+    if v.major_b == Major::MN
+        && v.cluster_n == 1
+        && v.block_m == 128
+        && v.block_n == 128
+        && !v.deep()
+    {
         math *= MN_B_128_FACTOR;
     }
     let load_rate = if v.pingpong() || v.solo() {
@@ -907,6 +919,27 @@ pub fn decompositions(
     dev: &DeviceSpec,
 ) -> Vec<(Decomposition, f64)> {
     decompositions_with(v, p, dev, forced())
+}
+
+/// `decompositions` and, unless `DEEPGEMM_DECOMPOSITION` forces one kind, the forms only a
+/// forced `hybrid` lists (the hybrid that splits only the last partial wave's tiles over every
+/// unit): every schedule a configured algo may name (`plan::configured_universe`; an even
+/// split of those tiles is a SPLITK_NUM configuration, `algo::schedule`). Unsorted past the
+/// first list.
+pub fn every_decomposition(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+) -> Vec<(Decomposition, f64)> {
+    let mut list = decompositions(v, p, dev);
+    if forced() == Forced::Auto {
+        for (d, s) in decompositions_with(v, p, dev, Forced::Hybrid) {
+            if !list.iter().any(|(e, _)| *e == d) {
+                list.push((d, s));
+            }
+        }
+    }
+    list
 }
 
 pub fn decompositions_with(
@@ -1322,9 +1355,11 @@ pub(crate) mod tests {
                     Forced::DataParallel,
                     Forced::StreamK,
                     Forced::SplitK,
+                    Forced::Hybrid,
                 ] {
                     let list = decompositions_with(&v, &p, &dev, f);
-                    assert!(!list.is_empty());
+                    // A forced hybrid has none where the tiles fill whole waves or fewer.
+                    assert!(!list.is_empty() || f == Forced::Hybrid);
                     for (d, s) in list {
                         assert!(s > 0.0);
                         assert!(d.grid >= 1 && d.grid <= 132 && d.sk_ctas <= d.grid);
@@ -1668,6 +1703,16 @@ pub(crate) mod tests {
         let ratio = iteration_s(&with(2, 1), &nt) / iteration_s(&k_major, &nt);
         assert!((ratio - MN_B_128_FACTOR).abs() < 1e-9, "{ratio}");
         assert!(iteration_s(&with(2, 2), &nt) < iteration_s(&with(2, 1), &nt));
+        // Unclustered too, over its own factor (NT's MN_MN_UNCLUSTERED_FACTOR at this width).
+        let k_major_1 = Sm90Variant {
+            cluster_m: 1,
+            ..k_major
+        };
+        let ratio = iteration_s(&with(1, 1), &nt) / iteration_s(&k_major_1, &nt);
+        assert!(
+            (ratio - MN_B_128_FACTOR * MN_MN_UNCLUSTERED_FACTOR).abs() < 1e-9,
+            "{ratio}"
+        );
     }
 
     /// Session 57: a hybrid over clusters of 2 x 1 with a K-major B runs its Stream-K phase at
