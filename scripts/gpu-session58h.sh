@@ -12,16 +12,33 @@
 # single-wave shapes.
 #     here:  git apply wip/tf32-nn-clusters.patch; bash scripts/gpu-pack.sh (a devcache as
 #            .gpu/cubins.txz; the 9 new kernels compile there in ~20 s)
-#     there: timeout 300 bash scripts/gpu-session58h.sh
-# Then, if correct: time the moves (scripts/shapes/moved-58h-plan-diff.txt: 149 NN and 124 TT
-# tf32 shape-layouts of the kept sets; set A's NN / TT 8192³, 4096x28672x8192,
-# 4096x8192x8192, 4096x7168x16384, 4096x2112x7168) against main, first plans alternating
-# (`pair`, main's build in .gpu/old), and run the gpu_matmul grid's tf32 groups on them.
+#            then bash scripts/gpu-pack-old.sh HEAD (main's bench into .gpu/old: HEAD is main,
+#            the patch uncommitted; gpu-pack.sh empties .gpu, so this second)
+#     there: PART=check timeout 300 bash scripts/gpu-session58h.sh   (~1.5 min)
+#            PART=moves timeout 500 bash scripts/gpu-session58h.sh   (~4 min: 42 NN and 27 TT of
+#            the 273 moves of the kept sets, scripts/shapes/moved-58h-{nn,tt}.txt, set A's among
+#            them; the full list in moved-58h-plan-diff.txt)
+# Score the moves: python3 scripts/compare-runs.py DIR 'nn-new-*' 'nn-old-*' (tt likewise).
+# Predicted for the moves: 0.95-0.98 of main's time on the large ones (TN's 57c: 0.959), ~1.0
+# on one-wave shapes. Then run the gpu_matmul grid's tf32 groups (forced onto the clusters
+# with DEEPGEMM_CLUSTER) before merging.
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-sweep tf32-nn-c2x1 200 --interleave --iters 12 --dtype tf32 --layout NN --check sample \
-    --shapes .gpu/shapes/tf32-nn-c2x1-58.txt
-sweep tf32-tt-c2x1 60 --interleave --iters 12 --dtype tf32 --layout TT --check sample \
-    --shape 8192x8192x8192 --shape 4096x28672x8192
-grep -hE "^\[|rel [0-9.e-]+\)|FAIL|mismatch" "$OUT"/sweep-*.txt | grep -vE "rel [0-9.]+e-0[5-9]|rel 0.0e0" | head -30
+P=${PART:-check}
+if [ "$P" != moves ]; then
+    sweep tf32-nn-c2x1 200 --interleave --iters 12 --dtype tf32 --layout NN --check sample \
+        --shapes .gpu/shapes/tf32-nn-c2x1-58.txt
+    sweep tf32-tt-c2x1 60 --interleave --iters 12 --dtype tf32 --layout TT --check sample \
+        --shape 8192x8192x8192 --shape 4096x28672x8192
+    grep -hE "FAIL|mismatch|rel [0-9.]+e-0[1-3]" "$OUT"/sweep-*.txt | head -20
+fi
+if [ "$P" != check ]; then
+    # The moves against main (.gpu/old: main's bench, scripts/gpu-pack-old.sh HEAD), first
+    # plans alternating twice, each checked (sample) in its first round.
+    OLD_CACHE=$DEEPGEMM_CACHE_DIR
+    for l in nn tt; do
+        pair $l 2 --iters 20 --warmup 3 --check sample --dtype tf32 --layout ${l^^} \
+            --shapes .gpu/shapes/moved-58h-$l.txt
+    done
+fi
 finish
