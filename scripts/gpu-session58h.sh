@@ -14,7 +14,7 @@
 #            .gpu/cubins.txz; the 9 new kernels compile there in ~20 s)
 #            then bash scripts/gpu-pack-old.sh HEAD (main's bench into .gpu/old: HEAD is main,
 #            the patch uncommitted; gpu-pack.sh empties .gpu, so this second)
-#     there: PART=check timeout 300 bash scripts/gpu-session58h.sh   (~1.5 min)
+#     there: PART=check timeout 590 bash scripts/gpu-session58h.sh   (~3-6 min, with .gpu/tests)
 #            PART=moves timeout 500 bash scripts/gpu-session58h.sh   (~4 min: 42 NN and 27 TT of
 #            the 273 moves of the kept sets, scripts/shapes/moved-58h-{nn,tt}.txt, set A's among
 #            them; the full list in moved-58h-plan-diff.txt)
@@ -31,6 +31,17 @@ if [ "$P" != moves ]; then
     sweep tf32-tt-c2x1 60 --interleave --iters 12 --dtype tf32 --layout TT --check sample \
         --shape 8192x8192x8192 --shape 4096x28672x8192
     grep -hE "FAIL|mismatch|rel [0-9.]+e-0[1-3]" "$OUT"/sweep-*.txt | head -20
+    # Every configuration of gpu_matmul's tf32 case (TT 200x300x512, computed as NN
+    # transposed: the new clusters among its configurations), then the shapes / types /
+    # transposes group with clusters forced wherever a tile has them (tf32 NN among them).
+    if [ -x .gpu/tests/gpu_matmul ]; then
+        DEEPGEMM_CASE=4 timeout 120 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
+            every_configuration_matches_the_reference >"$OUT/configs-tf32.txt" 2>&1
+        echo "configurations rc=$? ${SECONDS}s: $(groups "$OUT/configs-tf32.txt")"
+        DEEPGEMM_CLUSTER=2 timeout 180 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
+            shapes_types_transposes >"$OUT/grid-c2.txt" 2>&1
+        echo "grid c2 rc=$? ${SECONDS}s: $(groups "$OUT/grid-c2.txt")"
+    fi
 fi
 if [ "$P" != check ]; then
     # The moves against main (.gpu/old: main's bench, scripts/gpu-pack-old.sh HEAD), first
