@@ -34,6 +34,12 @@ if [ "$P" != moves ]; then
     # Every configuration of gpu_matmul's tf32 case (TT 200x300x512, computed as NN
     # transposed: the new clusters among its configurations), then the shapes / types /
     # transposes group with clusters forced wherever a tile has them (tf32 NN among them).
+    if [ -x .gpu/tests/nvrtc_sm90 ]; then
+        # The patch's two direct cases (NN 128x256 ragged with beta and a bias, 128x208 over
+        # 460 tiles), against the float64 reference.
+        DEEPGEMM_SM90_VARIANTS=f32_f32_nn_m128n256k32_s4_c2x1,f32_f32_nn_m128n208k32_s4_c2x1 \
+            direct direct-tf32nn 120
+    fi
     if [ -x .gpu/tests/gpu_matmul ]; then
         DEEPGEMM_CASE=4 timeout 120 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture \
             every_configuration_matches_the_reference >"$OUT/configs-tf32.txt" 2>&1
