@@ -1672,34 +1672,23 @@ pub(crate) mod tests {
             assert!(v.block_n > 128, "{ta}: {v:?}");
         }
         let nt = crate::problem::dense_bf16(4096, 4096, 4096, 0, 1);
-        let with = |cm, cn| {
+        let tile = |layout| {
             Sm90Variant::with_layout(
                 ScalarType::BF16,
                 ScalarType::BF16,
-                (Major::MN, Major::MN),
+                layout,
                 128,
                 128,
                 HOPPER_SMEM_BUDGET,
             )
-            .and_then(|v| {
-                if cm * cn > 1 {
-                    v.with_cluster_shape(cm, cn)
-                } else {
-                    Some(v)
-                }
-            })
             .unwrap()
         };
-        let k_major = Sm90Variant::with_layout(
-            ScalarType::BF16,
-            ScalarType::BF16,
-            (Major::MN, Major::K),
-            128,
-            128,
-            HOPPER_SMEM_BUDGET,
-        )
-        .and_then(|v| v.with_cluster(2))
-        .unwrap();
+        let with = |cm, cn| {
+            tile((Major::MN, Major::MN))
+                .with_cluster_shape(cm, cn)
+                .unwrap()
+        };
+        let k_major = tile((Major::MN, Major::K)).with_cluster(2).unwrap();
         let ratio = iteration_s(&with(2, 1), &nt) / iteration_s(&k_major, &nt);
         assert!((ratio - MN_B_128_FACTOR).abs() < 1e-9, "{ratio}");
         assert!(iteration_s(&with(2, 2), &nt) < iteration_s(&with(2, 1), &nt));
