@@ -1593,6 +1593,35 @@ mod gpu {
                 beta: 1.0,
                 ..BASE
             },
+            // tf32 NN: A (M-major) through registers, B multicast (wip/tf32-nn-clusters.patch).
+            Case {
+                cluster: 2,
+                ta: 0,
+                tb: 0,
+                block_n: 256,
+                ab: F32,
+                cd: F32,
+                m: 392,
+                n: 520,
+                k: 200,
+                ab_pad: 4,
+                beta: 0.5,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            // The persistent loop at a fill width: 23 x 20 = 460 tiles of 128x208.
+            Case {
+                cluster: 2,
+                ta: 0,
+                tb: 0,
+                block_n: 208,
+                ab: F32,
+                cd: F32,
+                m: 2944,
+                n: 4100,
+                k: 96,
+                ..BASE
+            },
         ]);
         v
     }

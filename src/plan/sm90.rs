@@ -393,7 +393,6 @@ impl Sm90Variant {
             && !self.deep()
             && (CLUSTER_TILES_N.contains(&self.block_n)
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
-            && !self.register_a()
             && self.block_m == 128)
             .then_some(Sm90Variant { cluster_m, ..self })
     }
@@ -404,7 +403,8 @@ impl Sm90Variant {
     /// 2: each share of A, 64 rows or one 128-byte chunk, keeps the swizzle period).
     pub fn with_cluster_2x2(self) -> Option<Sm90Variant> {
         let v = self.with_cluster(2)?;
-        (self.cluster_m == 1 && CLUSTER_2X2_TILES_N.contains(&self.block_n))
+        // Not with A through registers: its share of an M-major tf32 A is unbuilt.
+        (self.cluster_m == 1 && CLUSTER_2X2_TILES_N.contains(&self.block_n) && !self.register_a())
             .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
@@ -1717,8 +1717,10 @@ mod tests {
                 + 6
                 + 3
                 + 4
+                + 3
                 + 32
                 + 3
+                + 6
                 + 6
                 + 2 * 16
                 + 2
@@ -1730,8 +1732,9 @@ mod tests {
              K-major-B layouts x 2 narrow tiles + 4 layouts x the solo tiles, 64 with 16-bit \
              out, 64 and 128 with fp32) + split-K clusters: 4 layouts x 128x64 and 2 K-major-B \
              layouts x 2 narrow tiles + 2 K-major-B layouts x 6 fill cluster tiles), tf32 TN x \
-             (6 tiles + 3 cluster tiles), tf32 NN x 4 tiles, tf32 TN and NN x 16 fill tiles, \
-             tf32 TN x 3 split-K cluster tiles and tf32 TN x 6 fill cluster tiles, ring \
+             (6 tiles + 3 cluster tiles), tf32 NN x (4 tiles + 3 cluster tiles), tf32 TN and NN \
+             x 16 fill tiles, tf32 TN x 3 split-K cluster tiles and tf32 TN and NN x 6 fill \
+             cluster tiles, ring \
              epilogues for bf16 and fp16 in and out: TN x 16, clusters of 2 x 2: 4 layouts x 2 \
              tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
@@ -1792,8 +1795,8 @@ mod tests {
                 .zip(stages)
                 .flat_map(|(&(_, n), s)| {
                     let name = |c| format!("dg_sm90_f32_f32_{tag}_m128n{n}k32_s{s}_c{c}x1");
-                    // tf32 NN reads A through registers: no clusters.
-                    let cluster = tag == "tn" && CLUSTER_FILL_TILES_N.contains(&n);
+                    // tf32 NN (A through registers) in clusters of 2 x 1 too (B multicast).
+                    let cluster = CLUSTER_FILL_TILES_N.contains(&n);
                     std::iter::once(name(1)).chain(cluster.then(|| name(2)))
                 })
                 .collect()
@@ -1820,8 +1823,11 @@ mod tests {
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1_ks2",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
+                "dg_sm90_f32_f32_nn_m128n256k32_s4_c2x1",
                 "dg_sm90_f32_f32_nn_m128n192k32_s5_c1x1",
+                "dg_sm90_f32_f32_nn_m128n192k32_s5_c2x1",
                 "dg_sm90_f32_f32_nn_m128n128k32_s6_c1x1",
+                "dg_sm90_f32_f32_nn_m128n128k32_s6_c2x1",
                 "dg_sm90_f32_f32_nn_m128n64k32_s8_c1x1",
             ]
             .map(String::from),
@@ -1953,9 +1959,11 @@ mod tests {
                 let reg_a = *layout == (Major::MN, Major::K) && bn == 128;
                 assert_eq!(t.is_some(), reg_a, "{layout:?} {bn}");
                 if let Some(t) = t {
+                    // B multicast in 2 x 1; no 2 x 2 (A's share through registers is unbuilt).
+                    assert!(t.with_cluster(2).is_some(), "register-A tf32 in 2 x 1");
                     assert!(
-                        t.with_cluster(2).is_none(),
-                        "register-A tf32 has no clusters"
+                        t.with_cluster_2x2().is_none(),
+                        "register-A tf32 not in 2 x 2"
                     );
                     assert_eq!(t.smem_bytes(), v(bn).smem_bytes());
                 }
@@ -2147,8 +2155,8 @@ mod tests {
         );
         assert_eq!(
             nn.len(),
-            TILES.len() + FILL_TILES.len(),
-            "register-A tf32: the 64-256 wide tiles"
+            TILES.len() + FILL_TILES.len() + CLUSTER_TILES_N.len() + CLUSTER_FILL_TILES_N.len(),
+            "register-A tf32: the 64-256 wide tiles, and those of 128+ in clusters of 2 x 1"
         );
         assert_eq!(all_tf32.len(), tf32.len() + nn.len());
         for v in &all_tf32 {
