@@ -19,6 +19,6 @@ DEEPGEMM_LOG_LEVEL=3 "$B" --dtype tf32 --layout NN --shape 536x232x13832 --iters
     --check none >"$OUT/hints.txt" 2>&1
 grep -m3 "resident" "$OUT/hints.txt"
 DEEPGEMM_VARIANT=m128n128k32_s6_c2x1 sweep c2x1-tf32 60 --interleave --iters 12 --dtype tf32 --layout NN $S
-DEEPGEMM_VARIANT=m128n128k32_s6_c1x1 DEEPGEMM_DECOMPOSITION=splitk sweep c1x1-tf32 60 --interleave --iters 12 --dtype tf32 --layout NN $S
+DEEPGEMM_VARIANT=m128n128k32_s6_c1x1 sweep c1x1-tf32 60 --interleave --iters 12 --dtype tf32 --layout NN $S
 DEEPGEMM_VARIANT=m128n128k64_s6_c2x1 sweep c2x1-bf16 60 --interleave --iters 12 --layout TN $S
 finish
