@@ -1593,7 +1593,7 @@ mod gpu {
                 beta: 1.0,
                 ..BASE
             },
-            // tf32 NN: A (M-major) through registers, B multicast (wip/tf32-nn-clusters.patch).
+            // tf32 NN: A (M-major) through registers, B multicast (clusters of 2 x 1, session 59).
             Case {
                 cluster: 2,
                 ta: 0,
