@@ -15,12 +15,6 @@
 #include "ptx/special.cuh"
 #include "sm90/types.cuh"
 
-// CTAs an SM the variant is built for (its entry's __launch_bounds__, src/jit/sm90.rs `render`
-// defines it first): 2 leaves a thread 128 registers.
-#ifndef DG_SM90_CTAS_PER_SM
-#define DG_SM90_CTAS_PER_SM 1
-#endif
-
 namespace dg_sm90 {
 
 // The tanh approximation, which is what cuBLASLt's GELU epilogues compute:
@@ -329,15 +323,9 @@ template <int kAccRegs, int kCount>
 __device__ __forceinline__ void sum_partials(const Fixup& fixup, int tid, int first,
                                              float (&out)[kCount]) {
   static_assert(kCount % 4 == 0, "whole float4s");
-  // The temporaries of a batch sit next to the accumulators: up to 64 of them (8 contributors
-  // of 8 registers, 4 of 16) where the accumulators take at most 64 registers (tiles up to 128
-  // wide), 2 contributors where they take more. Each batch exposes one L2 latency, paid once
-  // per round of 16 registers: a 128 x 128 owner with 10 contributors waited 20 of them in
-  // batches of 2 (session 60: such splits cost ~3 us a contributor, `60a`).
-  // (Not where two CTAs share an SM, the solo tiles: 128 registers a thread, and their 64 x 128
-  // tile spilled with 4 contributors of 16.)
-  constexpr int kWideMaxAccRegs = DG_SM90_CTAS_PER_SM > 1 ? 32 : 64;
-  constexpr int kBatch = kAccRegs <= kWideMaxAccRegs && kCount <= 16 ? (kCount <= 8 ? 8 : 4) : 2;
+  // The temporaries of a batch sit next to the accumulators: 4 contributors at a time on the
+  // narrow tiles, 2 where the accumulators take most registers.
+  constexpr int kBatch = kAccRegs <= 32 && kCount <= 16 ? 4 : 2;
 #pragma unroll
   for (int i = 0; i < kCount; ++i) {
     out[i] = 0.f;

@@ -27,8 +27,6 @@ fn kernel_type(t: ScalarType) -> &'static str {
 pub fn render(v: &Sm90Variant) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let mut seen = HashSet::new();
-    // Before the headers, which size register-hungry temporaries by it (sm90/epilogue.cuh).
-    let _ = writeln!(out, "#define DG_SM90_CTAS_PER_SM {}", v.launch_min_blocks());
     source::expand(ROOT, &mut out, &mut seen);
     let _ = write!(
         out,
