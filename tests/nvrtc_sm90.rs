@@ -733,6 +733,7 @@ mod gpu {
         }
         v.extend(tf32_cases());
         v.extend(tf32_nn_cases());
+        v.extend(tf32_solo_cases());
         v.extend(narrow_cases());
         v.extend(row_slab_cases());
         v.extend(bias_col_cases());
@@ -2111,6 +2112,112 @@ mod gpu {
                 k: 64,
                 block_n: 64,
                 ..tf32
+            },
+        ]);
+        v
+    }
+
+    /// tf32 solo tiles (session 60; TN only, both operands K-major): 64x64 and 64x128, each
+    /// 64-deep (one 128-byte slab of 32 values a stage), 128-deep in half the SM (two slabs) and
+    /// 128-deep with the whole SM's ring; ragged m and n (1, 17, 65, 127, 129, 300), k of 8 (a
+    /// quarter slab), 100, 1000 and 2056 (partial last stages of either slab), alpha / beta
+    /// with C aliasing D, bias and activations, padded leading dimensions, batches, device
+    /// scalars, and many tiles a CTA (the ring's phases across tiles).
+    fn tf32_solo_cases() -> Vec<Case> {
+        use ScalarType::F32;
+        let mut v = Vec::new();
+        let kinds = [(false, false), (true, false), (true, true)]; // (deep, full_ring)
+        let shapes = [
+            (1, 17, 8),
+            (65, 127, 100),
+            (129, 300, 1000),
+            (300, 129, 2056),
+            (127, 65, 100),
+            (17, 1, 1000),
+        ];
+        for (j, block_n) in [64u32, 128].into_iter().enumerate() {
+            for (i, &(deep, full_ring)) in kinds.iter().enumerate() {
+                for (s, &(m, n, k)) in shapes
+                    .iter()
+                    .enumerate()
+                    .filter(|(s, _)| (s + i + j) % 2 == 0)
+                {
+                    let x = s + 2 * i + j;
+                    v.push(Case {
+                        ab: F32,
+                        cd: F32,
+                        block_m: 64,
+                        block_n,
+                        solo: true,
+                        deep,
+                        full_ring,
+                        m,
+                        n,
+                        k,
+                        ab_pad: [0, 4, 8][x % 3],
+                        cd_pad: [0, 3, 1][x % 3],
+                        alpha: [1.0, 0.75, -1.5][x % 3],
+                        beta: [0.0, 0.5, 1.0][(x + 1) % 3],
+                        alias: x % 4 == 1,
+                        epilogue: [
+                            epilogue::DEFAULT,
+                            epilogue::GELU_BIAS,
+                            epilogue::RELU,
+                            epilogue::BIAS,
+                        ][x % 4],
+                        ..BASE
+                    });
+                }
+            }
+        }
+        v.extend([
+            // 47 x 16 = 752 tiles of 64x128 on 264 CTAs (half ring): 2-3 a CTA; batches.
+            Case {
+                ab: F32,
+                cd: F32,
+                block_m: 64,
+                block_n: 128,
+                solo: true,
+                deep: true,
+                m: 1000,
+                n: 2000,
+                k: 264,
+                batch: 2,
+                device_scalars: true,
+                alpha: 0.5,
+                ..BASE
+            },
+            // 32 x 32 = 1024 tiles of 64x64 on 132 CTAs (whole ring), ragged both ways.
+            Case {
+                ab: F32,
+                cd: F32,
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                deep: true,
+                full_ring: true,
+                m: 2047,
+                n: 2049,
+                k: 136,
+                epilogue: epilogue::BIAS,
+                ..BASE
+            },
+            // The 64-deep 64x64 over many tiles, row-major storage (A and B still K-major).
+            Case {
+                ab: F32,
+                cd: F32,
+                block_m: 64,
+                block_n: 64,
+                solo: true,
+                ta: 0,
+                tb: 1,
+                row_major: true,
+                m: 1500,
+                n: 700,
+                k: 520,
+                beta: 0.25,
+                epilogue: epilogue::GELU,
+                ..BASE
             },
         ]);
         v

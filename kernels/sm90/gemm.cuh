@@ -424,8 +424,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
-  static_assert(kRowBytes == 128 || (kRowBytes == 256 && sizeof(T) == 2 && !kRegA),
-                "BLOCK_K spans one 128-byte swizzle line, or two for 16-bit inputs");
+  static_assert(kRowBytes == 128 ||
+                    (kRowBytes == 256 && !kRegA &&
+                     (sizeof(T) == 2 || (kSolo && kTransA == 0 && kTransB == 0))),
+                "BLOCK_K spans one 128-byte swizzle line, or two for 16-bit inputs and the "
+                "K-major tf32 solo tiles");
   static_assert(BLOCK_M <= 256 && BLOCK_N <= 256, "a TMA box is at most 256 rows");
   static_assert(kNumStages >= 2, "the ring needs at least two stages");
   // Clusters of kClusterM x kClusterN CTAs (rank r at m-position r % kClusterM, n-position
@@ -493,7 +496,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // still loads and multicasts its shares; TMA zero-fills the rest, and the epilogue skips it.
   // Multicast clusters take Stream-K ranges as units (sk_ctas counts clusters, the tiles are
   // the blocks: a cluster's CTAs walk the same units, so the multicast stays in step);
-  // ping-pong, 64-deep solo and split-K clusters run data-parallel only (the planner launches
+  // ping-pong, 64-deep solo (one 128-byte slab of k a stage: 64 16-bit or 32 fp32 values)
+  // and split-K clusters run data-parallel only (the planner launches
   // no Stream-K phase; sk_tiles is ignored). Solo tiles with 128-deep stages take Stream-K
   // ranges (their one consumer uses slot 0 of its CTA's two).
   // The host computed the tile counts for those blocks (set_tiles).
@@ -501,7 +505,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   const int num_k_iters = p.k_iters;
   // Producer and consumers walk the same units (sm90/scheduler.cuh).
   const auto make_schedule = [&]() {
-    if constexpr (kSplitCluster || kPingPong || (kSolo && BLOCK_K == 64)) {
+    if constexpr (kSplitCluster || kPingPong || (kSolo && BLOCK_K * sizeof(T) == 128)) {
       const int unit = kClustered ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
       const int units = kClustered ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
       return WorkSchedule(p, 0, 0, 0, 0, unit, units);

@@ -1256,7 +1256,10 @@ mod tests {
             ids_for(&bf16, &H200),
             [id::SM90, id::SM90_PINGPONG, id::SM90_SOLO, id::PORTABLE]
         );
-        assert_eq!(ids_for(&tf32, &H200), [id::SM90, id::PORTABLE]);
+        assert_eq!(
+            ids_for(&tf32, &H200),
+            [id::SM90, id::SM90_SOLO, id::PORTABLE]
+        );
         assert_eq!(ids_for(&exact, &H200), [id::PORTABLE]);
         assert_eq!(ids_for(&bf16, &DeviceSpec::A100), [id::PORTABLE]);
         assert!(matches!(

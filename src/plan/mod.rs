@@ -680,8 +680,14 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     };
     let k_iters = v.slab_steps(p.k);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
-    // tiles, which 64x64 would pad).
-    if k_iters > solo_max_k_iters() || p.m < 256 || p.n < 256 || schedule_forced() {
+    // tiles, which 64x64 would pad). 16-bit inputs: the tf32 solo tiles (session 60) are
+    // not measured against the plans yet.
+    if k_iters > solo_max_k_iters()
+        || p.m < 256
+        || p.n < 256
+        || schedule_forced()
+        || v.ab.size_bytes() != 2
+    {
         return;
     }
     // The one solo 64x64 of these types and layout, built directly (as pingpong_for_narrow).
@@ -729,7 +735,12 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
     let Kernel::Sm90(v) = first.kernel else {
         return;
     };
-    if !solo_split_enabled() || p.m.min(p.n) < SOLO_SPLIT_MIN_MN || schedule_forced() {
+    // 16-bit inputs only, as `solo_for_short`.
+    if !solo_split_enabled()
+        || p.m.min(p.n) < SOLO_SPLIT_MIN_MN
+        || schedule_forced()
+        || v.ab.size_bytes() != 2
+    {
         return;
     }
     let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64)

@@ -328,18 +328,33 @@ impl Sm90Variant {
     }
 
     /// The solo 64 x `block_n` tile (`SOLO_TILES_N`) for these types and layouts, with the
-    /// stages that fit two CTAs an SM; `None` where it is not built (16-bit inputs only).
+    /// stages that fit two CTAs an SM; `None` where it is not built: 16-bit inputs in every
+    /// layout, tf32 with both operands K-major (TN; the kernel's solo path has no register-A
+    /// form, kernels/sm90/gemm.cuh). The tf32 ones are planned only on request
+    /// (`DEEPGEMM_SOLO=1`; session 60; `plan::solo_for_short` and
+    /// `plan::solo_split_for_few_tiles` take 16-bit inputs only).
     pub fn solo_tile(
         ab: ScalarType,
         cd: ScalarType,
         layout: (Major, Major),
         block_n: u32,
     ) -> Option<Sm90Variant> {
-        if ab.size_bytes() != 2 || !SOLO_TILES_N.contains(&block_n) {
+        if !SOLO_TILES_N.contains(&block_n) {
             return None;
         }
-        // The ping-pong 64x128 tile's checks of types and layouts, then one consumer.
-        let mut v = Sm90Variant::with_layout(ab, cd, layout, 64, 128, HOPPER_SMEM_BUDGET)?;
+        let tf32 = ab == ScalarType::F32;
+        if !(ab.size_bytes() == 2 || (tf32 && layout == (Major::K, Major::K))) {
+            return None;
+        }
+        // The ping-pong 64x128 tile's checks of types and layouts (tf32 has no ping-pong
+        // tile: checked as the cooperative 128x128), then one consumer.
+        let mut v = if tf32 {
+            let mut x = Sm90Variant::with_layout(ab, cd, layout, 128, 128, HOPPER_SMEM_BUDGET)?;
+            x.block_m = 64;
+            x
+        } else {
+            Sm90Variant::with_layout(ab, cd, layout, 64, 128, HOPPER_SMEM_BUDGET)?
+        };
         v.block_n = block_n;
         v.consumers = 1;
         v.stages = v.stages_for(SOLO_SMEM_BUDGET);
@@ -472,7 +487,7 @@ impl Sm90Variant {
     /// measured.
     pub fn with_deep_stages(self) -> Option<Sm90Variant> {
         if self.deep()
-            || self.ab.size_bytes() != 2
+            || !(self.ab.size_bytes() == 2 || self.tf32_solo())
             || self.multicast_size() != 1
             || self.split_k != 1
             || self.ring_epilogue
@@ -516,6 +531,12 @@ impl Sm90Variant {
         self.block_m == 64 && self.consumers == 2
     }
 
+    /// Whether this is a tf32 solo tile (`solo_tile`: both operands K-major), the one fp32-in
+    /// variant built with 128-deep stages (two 128-byte slabs of 32 values a stage) too.
+    pub fn tf32_solo(&self) -> bool {
+        self.solo() && self.ab == ScalarType::F32
+    }
+
     /// Whether one consumer warpgroup computes whole 64-row tiles, two CTAs an SM
     /// (kernels/sm90/gemm.cuh `kSolo`, `SOLO_TILES_N`).
     pub fn solo(&self) -> bool {
@@ -556,7 +577,7 @@ impl Sm90Variant {
     /// 1.05-1.17x where not); otherwise planned only under `DEEPGEMM_DEEP=1` with
     /// `DEEPGEMM_SOLO=1` (the 64x128 in ping-pong's place: 1.007, not taken).
     pub fn with_full_ring(self) -> Option<Sm90Variant> {
-        if !self.solo() || self.deep() || self.ab.size_bytes() != 2 {
+        if !self.solo() || self.deep() || !(self.ab.size_bytes() == 2 || self.tf32_solo()) {
             return None;
         }
         let mut v = Sm90Variant {
@@ -1725,7 +1746,8 @@ mod tests {
                 + 2 * 16
                 + 2
                 + 2 * (2 * (16 + 4) + 4 * (1 + 2))
-                + 2 * 2 * 4 * 2,
+                + 2 * 2 * 4 * 2
+                + 3 * 2,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1739,6 +1761,7 @@ mod tests {
              tiles and tf32 TN x 2; clusters along n (16-bit in): 1 x 2 and 1 x 4 of TN's 4 \
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
              solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
+             SM's ring; tf32 TN solo: 2 tiles, 64-deep, 128-deep and 128-deep with the whole \
              SM's ring"
         );
         let pp = Sm90Variant::new(
@@ -1822,6 +1845,12 @@ mod tests {
                 "dg_sm90_f32_f32_tn_m128n32k32_s10_c1x1_ks2",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1",
                 "dg_sm90_f32_f32_tn_m128n16k32_s11_c1x1_ks2",
+                "dg_sm90_f32_f32_tn_m64n128k32_s4_c1x1_w1",
+                "dg_sm90_f32_f32_tn_m64n128k64_s2_c1x1_w1",
+                "dg_sm90_f32_f32_tn_m64n128k64_s4_c1x1_w1",
+                "dg_sm90_f32_f32_tn_m64n64k32_s6_c1x1_w1",
+                "dg_sm90_f32_f32_tn_m64n64k64_s3_c1x1_w1",
+                "dg_sm90_f32_f32_tn_m64n64k64_s6_c1x1_w1",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c1x1",
                 "dg_sm90_f32_f32_nn_m128n256k32_s4_c2x1",
                 "dg_sm90_f32_f32_nn_m128n192k32_s5_c1x1",
@@ -2152,6 +2181,8 @@ mod tests {
                 + SPLIT_K_TILES_N.len()
                 + CLUSTER_FILL_TILES_N.len()
                 + CLUSTER_2X2_TILES_N.len()
+                + 3 * SOLO_TILES_N.len(),
+            "... and the solo tiles: 64-deep, 128-deep, 128-deep with the whole SM's ring"
         );
         assert_eq!(
             nn.len(),
@@ -2160,7 +2191,14 @@ mod tests {
         );
         assert_eq!(all_tf32.len(), tf32.len() + nn.len());
         for v in &all_tf32 {
-            assert_eq!((v.cd, v.block_k), (ScalarType::F32, 32));
+            // 32 fp32 a 128-byte slab; the 128-deep solo tiles two slabs a stage.
+            let block_k = if v.solo() && v.deep() { 64 } else { 32 };
+            assert_eq!(
+                (v.cd, v.block_k),
+                (ScalarType::F32, block_k),
+                "{}",
+                v.name()
+            );
             assert_eq!(math_for(v.ab), Math::MmaTf32);
         }
         // NN fp32 with COMPUTE_32F_FAST_TF32 (PyTorch's fp32 matmul): exactly the NN variants
