@@ -409,7 +409,8 @@ fn ids_depend_on_types_and_device() {
         DEEPGEMM_R_32F,
     ];
     let exact = [DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F, 0, 0, 0, 0];
-    assert_eq!(h200.ids(tf32), (DEEPGEMM_STATUS_SUCCESS, vec![1, 0]));
+    // tf32: the main tiles, the solo tiles (TN, session 60) and the portable kernel.
+    assert_eq!(h200.ids(tf32), (DEEPGEMM_STATUS_SUCCESS, vec![1, 3, 0]));
     assert_eq!(h200.ids(exact), (DEEPGEMM_STATUS_SUCCESS, vec![0]));
     assert_eq!(a100.ids(BF16), (DEEPGEMM_STATUS_SUCCESS, vec![0]));
     // Valid types deepgemm does not run: none (fp8, int8); values no enum has: INVALID_VALUE.
