@@ -2125,6 +2125,13 @@ mod gpu {
     /// scalars, and many tiles a CTA (the ring's phases across tiles).
     fn tf32_solo_cases() -> Vec<Case> {
         use ScalarType::F32;
+        let solo = Case {
+            ab: F32,
+            cd: F32,
+            block_m: 64,
+            solo: true,
+            ..BASE
+        };
         let mut v = Vec::new();
         let kinds = [(false, false), (true, false), (true, true)]; // (deep, full_ring)
         let shapes = [
@@ -2144,11 +2151,7 @@ mod gpu {
                 {
                     let x = s + 2 * i + j;
                     v.push(Case {
-                        ab: F32,
-                        cd: F32,
-                        block_m: 64,
                         block_n,
-                        solo: true,
                         deep,
                         full_ring,
                         m,
@@ -2165,7 +2168,7 @@ mod gpu {
                             epilogue::RELU,
                             epilogue::BIAS,
                         ][x % 4],
-                        ..BASE
+                        ..solo
                     });
                 }
             }
@@ -2173,11 +2176,7 @@ mod gpu {
         v.extend([
             // 47 x 16 = 752 tiles of 64x128 on 264 CTAs (half ring): 2-3 a CTA; batches.
             Case {
-                ab: F32,
-                cd: F32,
-                block_m: 64,
                 block_n: 128,
-                solo: true,
                 deep: true,
                 m: 1000,
                 n: 2000,
@@ -2185,30 +2184,22 @@ mod gpu {
                 batch: 2,
                 device_scalars: true,
                 alpha: 0.5,
-                ..BASE
+                ..solo
             },
             // 32 x 32 = 1024 tiles of 64x64 on 132 CTAs (whole ring), ragged both ways.
             Case {
-                ab: F32,
-                cd: F32,
-                block_m: 64,
                 block_n: 64,
-                solo: true,
                 deep: true,
                 full_ring: true,
                 m: 2047,
                 n: 2049,
                 k: 136,
                 epilogue: epilogue::BIAS,
-                ..BASE
+                ..solo
             },
             // The 64-deep 64x64 over many tiles, row-major storage (A and B still K-major).
             Case {
-                ab: F32,
-                cd: F32,
-                block_m: 64,
                 block_n: 64,
-                solo: true,
                 ta: 0,
                 tb: 1,
                 row_major: true,
@@ -2217,7 +2208,7 @@ mod gpu {
                 k: 520,
                 beta: 0.25,
                 epilogue: epilogue::GELU,
-                ..BASE
+                ..solo
             },
         ]);
         v

@@ -487,7 +487,8 @@ impl Sm90Variant {
     /// measured.
     pub fn with_deep_stages(self) -> Option<Sm90Variant> {
         if self.deep()
-            || !(self.ab.size_bytes() == 2 || self.tf32_solo())
+            // fp32 in (tf32): the solo tiles only (`solo_tile` builds them TN only).
+            || (self.ab.size_bytes() != 2 && !self.solo())
             || self.multicast_size() != 1
             || self.split_k != 1
             || self.ring_epilogue
@@ -531,12 +532,6 @@ impl Sm90Variant {
         self.block_m == 64 && self.consumers == 2
     }
 
-    /// Whether this is a tf32 solo tile (`solo_tile`: both operands K-major), the one fp32-in
-    /// variant built with 128-deep stages (two 128-byte slabs of 32 values a stage) too.
-    pub fn tf32_solo(&self) -> bool {
-        self.solo() && self.ab == ScalarType::F32
-    }
-
     /// Whether one consumer warpgroup computes whole 64-row tiles, two CTAs an SM
     /// (kernels/sm90/gemm.cuh `kSolo`, `SOLO_TILES_N`).
     pub fn solo(&self) -> bool {
@@ -577,7 +572,8 @@ impl Sm90Variant {
     /// 1.05-1.17x where not); otherwise planned only under `DEEPGEMM_DEEP=1` with
     /// `DEEPGEMM_SOLO=1` (the 64x128 in ping-pong's place: 1.007, not taken).
     pub fn with_full_ring(self) -> Option<Sm90Variant> {
-        if !self.solo() || self.deep() || !(self.ab.size_bytes() == 2 || self.tf32_solo()) {
+        // (Every input type `solo_tile` builds: 16-bit, and tf32 TN.)
+        if !self.solo() || self.deep() {
             return None;
         }
         let mut v = Sm90Variant {
