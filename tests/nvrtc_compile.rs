@@ -78,16 +78,19 @@ fn nvrtc_or_skip() -> bool {
     );
 }
 
+/// The tensor-core architectures besides Hopper that get the portable kernels: A100, the
+/// Ampere and Ada cards (A10 / RTX 30, L4 / L40 / RTX 40: 99 KiB of shared memory a block),
+/// Blackwell's data-centre and consumer parts (B200: no wgmma, so not the sm90 kernel; RTX
+/// 50). Each is a target NVRTC 13 has, and `DeviceSpec::arch` names them so.
+const MMA_ARCHS: [&str; 6] = ["sm_90a", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"];
+
 /// (variant, arch) pairs the library can launch: tensor-core variants need sm_80+; FFMA
 /// also runs on sm_75 (the planner's fallback there).
 fn jobs() -> Vec<(KernelVariant, &'static str)> {
     let mut jobs = Vec::new();
+    let with_75: Vec<&str> = MMA_ARCHS.iter().copied().chain(["sm_75"]).collect();
     for v in KernelVariant::all() {
-        let archs: &[&str] = if v.needs_mma() {
-            &["sm_90a", "sm_80"]
-        } else {
-            &["sm_90a", "sm_80", "sm_75"]
-        };
+        let archs: &[&str] = if v.needs_mma() { &MMA_ARCHS } else { &with_75 };
         for &arch in archs {
             jobs.push((v, arch));
         }
@@ -226,6 +229,8 @@ fn every_pack_variant_compiles_without_spills() {
     let mut failures = Vec::new();
     for v in PackVariant::all() {
         assert_eq!(jit_pack::options("sm_90a"), source::options("sm_90a"));
+        // Packs serve the sm90 kernel only (`pack::hopper_packed_plans`); sm_80 / sm_75 keep
+        // the source portable, the newer targets are not planned (sm_100 spills here).
         for arch in ["sm_90a", "sm_80", "sm_75"] {
             let o = check_source(&v.name(), &jit_pack::render(&v), arch);
             eprintln!("{}", o.line);
@@ -245,10 +250,11 @@ fn every_skinny_variant_compiles_without_spills() {
     let mut failures = Vec::new();
     for v in SkinnyVariant::all() {
         assert_eq!(jit_skinny::options("sm_90a"), source::options("sm_90a"));
+        // Bulk copies (`cp.async.bulk`) from sm_90 on: `variant` plans them on cc 9+.
         let archs: &[&str] = if v.bulk {
-            &["sm_90a"]
+            &["sm_90a", "sm_100", "sm_120"]
         } else {
-            &["sm_90a", "sm_80"]
+            &MMA_ARCHS
         };
         for &arch in archs {
             let o = check_source(&v.name(), &jit_skinny::render(&v), arch);

@@ -56,6 +56,15 @@ impl DeviceSpec {
         smem_per_block: 65_536,
         partial: false,
     };
+    /// Tests only: a Blackwell data-centre part (no wgmma: the portable kernels).
+    #[cfg(test)]
+    pub const B200: DeviceSpec = DeviceSpec {
+        cc_major: 10,
+        cc_minor: 0,
+        sm_count: 148,
+        smem_per_block: 232_448,
+        partial: false,
+    };
 
     /// Clusters of `size` CTAs (one CTA an SM) the device holds at once, as the planner
     /// counts them. A cluster is placed within one GPC, two SMs to a TPC: clusters of 2 fill
@@ -1378,12 +1387,28 @@ mod tests {
         assert_eq!(DeviceSpec::H200.arch(), "sm_90a");
         assert_eq!(DeviceSpec::A100.arch(), "sm_80");
         assert_eq!(DeviceSpec::T4.arch(), "sm_75");
+        // Blackwell has no wgmma: its own targets, no `a`, and the portable kernels
+        // (tests/nvrtc_compile.rs compiles them for sm_100 and sm_120).
+        assert_eq!(DeviceSpec::B200.arch(), "sm_100");
+        assert_eq!(
+            DeviceSpec {
+                cc_major: 12,
+                ..DeviceSpec::B200
+            }
+            .arch(),
+            "sm_120"
+        );
     }
 
     #[test]
     fn every_problem_gets_a_compiled_variant_on_every_arch() {
         let all = KernelVariant::all();
-        for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
+        for dev in [
+            DeviceSpec::H200,
+            DeviceSpec::A100,
+            DeviceSpec::T4,
+            DeviceSpec::B200,
+        ] {
             for (ab, cd, ct) in [
                 (R_32F, R_32F, COMPUTE_32F),
                 (R_32F, R_32F, COMPUTE_32F_FAST_TF32),
@@ -1460,6 +1485,7 @@ mod tests {
         // Other architectures, fp32 and k = 0 get the portable kernel only.
         for (dev, q) in [
             (DeviceSpec::A100, p),
+            (DeviceSpec::B200, p),
             (
                 DeviceSpec::H200,
                 problem(64, 64, 64, 1, R_32F, R_32F, COMPUTE_32F),
