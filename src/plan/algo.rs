@@ -783,9 +783,12 @@ pub fn ids_for(types: &Types, dev: &super::DeviceSpec) -> Vec<i32> {
                 skinny::mode() != skinny::Mode::Never
                     && dev.has_mma_sync()
                     && !super::portable_only()
-                    && skinny::SkinnyVariant::all()
-                        .iter()
-                        .any(|v| v.ab == types.ab && v.cd == types.cd && imp.math == Math::Mma)
+                    && skinny::SkinnyVariant::all().iter().any(|v| {
+                        v.ab == types.ab
+                            && v.cd == types.cd
+                            && imp.math == Math::Mma
+                            && v.runs_on(dev)
+                    })
             }
             // The portable family runs everything (FFMA where mma.sync is missing).
             _ => true,
@@ -1188,6 +1191,43 @@ mod tests {
         let data = configured(&Config::init(id::PORTABLE), &types);
         let got = cache::for_call(&p, &H200, &ptrs, Some(&data), 0).unwrap();
         assert!(matches!(got.kernel, Kernel::Portable(_)));
+    }
+
+    /// On a device without mma.sync (a T4) the portable family runs FFMA; an algo made by
+    /// AlgoInit for the problem's tensor-core math, configured with a tile and stage depth its
+    /// capabilities list (the mma.sync kernels'), still runs there, on the FFMA kernel.
+    #[test]
+    fn mma_capabilities_configured_on_a_t4_run_ffma() {
+        let t4 = DeviceSpec::T4;
+        for (ab, ct) in [
+            (R_16F, COMPUTE_32F),
+            (R_16BF, COMPUTE_32F),
+            (R_32F, COMPUTE_32F_FAST_TF32),
+        ] {
+            let p = gemm(300, 200, 520, "tn", ab, ab, ct);
+            let types = Types::of(&p);
+            assert_ne!(types.math, Math::Ffma);
+            let imp = Impl {
+                ab: types.ab,
+                math: types.math,
+            };
+            let (tiles, stages) = (tile_ids(id::PORTABLE, imp), stages_ids(id::PORTABLE, imp));
+            assert!(!tiles.is_empty() && !stages.is_empty());
+            let mut c = Config::init(id::PORTABLE);
+            c.tile = tiles[0];
+            c.stages = stages[0];
+            let data = configured(&c, &types);
+            let list = cache::configured_for(&data, &p, &t4, Default::default()).unwrap();
+            assert!(
+                matches!(list.first().map(|p| p.kernel), Some(Kernel::Portable(v)) if v.math == Math::Ffma),
+                "{ab} {list:?}"
+            );
+            // Where mma.sync exists the same configuration is held to its tile and stages.
+            let a100 = cache::configured_for(&data, &p, &DeviceSpec::A100, Default::default());
+            for plan in a100.unwrap() {
+                assert!(c.admits(&Config::of(&plan)), "{}", plan.name());
+            }
+        }
     }
 
     #[test]

@@ -414,6 +414,18 @@ fn configured_config(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Resu
     if let Some(why) = config.unsupported_fields() {
         return Err(unsupported!("algo configuration: {why}"));
     }
+    let mut config = config;
+    if config.id == algo::id::PORTABLE
+        && !dev.has_mma_sync()
+        && types.math != crate::types::Math::Ffma
+    {
+        // An algo made for tensor-core math (AlgoInit with the problem's types) on a device
+        // without mma.sync: its capabilities listed the mma.sync kernels' tiles and stages,
+        // which the FFMA kernel that runs here does not have (a review found every such tile
+        // or stage NOT_SUPPORTED on a T4). Those two fields cannot be met, so they are AUTO.
+        config.tile = 0;
+        config.stages = 0;
+    }
     Ok(config)
 }
 

@@ -214,18 +214,25 @@ pub fn variant(p: &GemmProblem, dev: &DeviceSpec) -> SkinnyVariant {
     let sms = dev.sm_count.max(1) as u64;
     // The bulk form: 16 rows, each row's copy 2 KiB (32 rows with 1 KiB copies ran 1.3-1.8x
     // slower in `42e`; with 2 KiB only two stages would fit).
-    let bulk = dev.cc_major >= 9 && bulk_allowed();
+    // Only where its ~200 KiB ring fits a block: not on the 99 KiB parts (sm_120, RTX 50),
+    // which take the cp.async form (a review found them refused the kernel altogether).
+    let bulk_form = SkinnyVariant {
+        ab: p.ab_type,
+        cd: p.cd_type,
+        rows: 16,
+        cols,
+        bulk: true,
+    };
+    let bulk = bulk_allowed() && bulk_form.runs_on(dev);
     let rows = if !bulk && p.m.div_ceil(32) * p.batch >= 2 * sms {
         32
     } else {
         16
     };
     SkinnyVariant {
-        ab: p.ab_type,
-        cd: p.cd_type,
         rows,
-        cols,
         bulk,
+        ..bulk_form
     }
 }
 
@@ -358,6 +365,21 @@ mod tests {
         };
         assert_eq!((v.rows, v.cols, v.bulk), (16, 8, true));
         assert!(!variant(&tn(4096, 1, 4096, R_16BF, R_16BF), &DeviceSpec::A100).bulk);
+        // A 99 KiB part (sm_120) takes the cp.async form, which fits; a B200 the bulk one.
+        let rtx50 = DeviceSpec {
+            cc_major: 12,
+            cc_minor: 0,
+            sm_count: 84,
+            smem_per_block: 101_376,
+            partial: false,
+        };
+        let p = plan_with(&tn(4096, 1, 4096, R_16BF, R_16BF), &rtx50, Mode::Forced).unwrap();
+        let Kernel::Skinny(v) = p.kernel else {
+            panic!()
+        };
+        assert!(!v.bulk && v.runs_on(&rtx50));
+        let b200 = DeviceSpec::B200;
+        assert!(variant(&tn(4096, 1, 4096, R_16BF, R_16BF), &b200).bulk);
         // m small: transposed, the 16 columns variant; on Hopper 16 rows (bulk), persistent;
         // without bulk copies 32 rows where there are 2+ CTAs an SM.
         let p = plan_with(&tn(16, 28672, 8192, R_16BF, R_16BF), &dev, Mode::Auto).unwrap();
