@@ -455,7 +455,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // a kernel data-parallel with one tile a CTA (src/plan/streamk.rs `decompositions`): once
   // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
   static_assert(!kSolo || (!kRingEpilogue && !kClustered && !kRegA),
-                "solo: unclustered 16-bit tiles, epilogue staging of its own");
+                "solo: unclustered tiles, A from shared memory, epilogue staging of its own");
   static_assert(!kRingEpilogue || (!kPingPong && !kClustered),
                 "ring epilogues: cooperative, unclustered tiles");
   static_assert(!kRingEpilogue ||

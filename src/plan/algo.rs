@@ -1193,6 +1193,25 @@ mod tests {
         assert!(matches!(got.kernel, Kernel::Portable(_)));
     }
 
+    /// tf32 TN (both operands K-major) lists the solo family, and its configured algo resolves
+    /// to solo plans there; NN (A M-major, the register-A kernel) has none to offer.
+    #[test]
+    fn tf32_tn_configures_the_solo_family() {
+        let tn = gemm(300, 200, 520, "tn", R_32F, R_32F, COMPUTE_32F_FAST_TF32);
+        let types = Types::of(&tn);
+        assert!(ids_for(&types, &H200).contains(&id::SM90_SOLO));
+        let data = configured(&Config::init(id::SM90_SOLO), &types);
+        let list = cache::configured_for(&data, &tn, &H200, Default::default()).unwrap();
+        assert!(!list.is_empty());
+        assert!(
+            list.iter()
+                .all(|p| matches!(p.kernel, Kernel::Sm90(v) if v.solo()))
+        );
+        let nn = gemm(300, 200, 520, "nn", R_32F, R_32F, COMPUTE_32F_FAST_TF32);
+        let list = cache::configured_for(&data, &nn, &H200, Default::default()).unwrap();
+        assert!(list.is_empty(), "{list:?}");
+    }
+
     /// On a device without mma.sync (a T4) the portable family runs FFMA; an algo made by
     /// AlgoInit for the problem's tensor-core math, configured with a tile and stage depth its
     /// capabilities list (the mma.sync kernels'), still runs there, on the FFMA kernel.

@@ -654,7 +654,8 @@ fn schedule_forced() -> bool {
         || sm90::cluster_forced().is_some()
 }
 
-/// The most k-iterations (of 64) at which `solo_for_short` puts the solo 64x64 tile first.
+/// The most k-iterations (of 64 16-bit or, tf32, 32 fp32 values: 128 bytes of a row) at which
+/// `solo_for_short` puts the solo 64x64 tile first.
 pub const SOLO_MAX_K_ITERS: u64 = 64;
 
 /// Where the solo 64x64 tile (one consumer warpgroup, 256 threads: `sm90::SOLO_TILES_N`) of the
@@ -715,8 +716,9 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
 /// full-ring solo 64x64 first, split over several CTAs a tile.
 pub const SOLO_SPLIT_MAX_TILES: u64 = 36;
 
-/// The fewest k-iterations (of 128) at which `solo_split_for_few_tiles` moves a problem: the
-/// shortest k measured ahead was 3952 (31); 712-1632 (6-13) ran 1.06-1.07x.
+/// The fewest k-iterations (of 128 16-bit or, tf32, 64 fp32 values) at which
+/// `solo_split_for_few_tiles` moves a problem: the shortest k measured ahead was 3952 (31);
+/// 712-1632 (6-13) ran 1.06-1.07x (bf16).
 pub const SOLO_SPLIT_MIN_K_ITERS: u64 = 24;
 
 /// The least m and n `solo_split_for_few_tiles` moves (decode shapes keep their narrow tiles;
@@ -808,7 +810,7 @@ pub fn pingpong_as_solo() -> bool {
     *F
 }
 
-/// `DEEPGEMM_SOLO_MAX_K` = N: `solo_for_short`'s bound on k-iterations (of 64) in place of
+/// `DEEPGEMM_SOLO_MAX_K` = N: `solo_for_short`'s bound on k-iterations (as above) in place of
 /// `SOLO_MAX_K_ITERS`, for measuring the rule. Read once.
 pub fn solo_max_k_iters() -> u64 {
     static N: once_cell::sync::Lazy<u64> = once_cell::sync::Lazy::new(|| {
@@ -1780,6 +1782,13 @@ mod tests {
     /// not even candidates.
     #[test]
     fn tf32_solo_tiles_are_opt_in() {
+        // The switches are read once a process: this checks the default only.
+        if ["DEEPGEMM_SOLO", "DEEPGEMM_SOLO_TF32"]
+            .iter()
+            .any(|v| std::env::var(v).is_ok_and(|x| x.trim() == "1"))
+        {
+            return;
+        }
         let dev = DeviceSpec::H200;
         let tf32 = |m: u64, n: u64, k: u64| {
             let mut op = OpSpec::new(COMPUTE_32F_FAST_TF32, R_32F);

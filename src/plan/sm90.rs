@@ -182,9 +182,17 @@ pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 /// Solo tiles (kernels/sm90/gemm.cuh `kSolo`): one consumer warpgroup computes whole 64-row
 /// tiles in a CTA of 256 threads, two CTAs an SM (`SOLO_SMEM_BUDGET`, 128 registers a thread at
 /// launch): twice the CTAs of the 128-row tiles for shapes with few tiles, as cuBLASLt's 64-row
-/// tiles on small and under-a-wave shapes. 16-bit inputs, unclustered, data-parallel. Planned
-/// only under `DEEPGEMM_SOLO=1` (`solo_forced`) until measured.
+/// tiles on small and under-a-wave shapes. 16-bit inputs, and tf32 TN (`solo_built`),
+/// unclustered. Planned everywhere under `DEEPGEMM_SOLO=1` (`solo_forced`; tf32 TN too since
+/// session 60), by default where `plan::solo_for_short` / `solo_split_for_few_tiles` take them.
 pub const SOLO_TILES_N: [u32; 2] = [128, 64];
+
+/// Whether the solo tiles are built for inputs `ab` in `layout` (A's, B's major): 16-bit in
+/// every layout, tf32 with both operands K-major only (the solo path reads A from shared
+/// memory: no register-A form for an M-major tf32 A, and tf32 wgmma reads B K-major only).
+pub fn solo_built(ab: ScalarType, layout: (Major, Major)) -> bool {
+    ab.size_bytes() == 2 || (ab == ScalarType::F32 && layout == (Major::K, Major::K))
+}
 
 /// The tile widths built as split-K clusters as well (`Sm90Variant::with_split_k`): the two CTAs
 /// of a cluster compute the two halves of every tile's k-loop and the partial is added through
@@ -328,11 +336,11 @@ impl Sm90Variant {
     }
 
     /// The solo 64 x `block_n` tile (`SOLO_TILES_N`) for these types and layouts, with the
-    /// stages that fit two CTAs an SM; `None` where it is not built: 16-bit inputs in every
-    /// layout, tf32 with both operands K-major (TN; the kernel's solo path has no register-A
-    /// form, kernels/sm90/gemm.cuh). The tf32 ones are planned only on request
+    /// stages that fit two CTAs an SM; `None` where it is not built (`solo_built`): 16-bit
+    /// inputs in every layout, tf32 with both operands K-major (TN; the kernel's solo path has
+    /// no register-A form, kernels/sm90/gemm.cuh). The tf32 ones are planned only on request
     /// (`DEEPGEMM_SOLO=1`; session 60; `plan::solo_for_short` and
-    /// `plan::solo_split_for_few_tiles` take 16-bit inputs only).
+    /// `plan::solo_split_for_few_tiles` take them only under `DEEPGEMM_SOLO_TF32=1`).
     pub fn solo_tile(
         ab: ScalarType,
         cd: ScalarType,
@@ -343,7 +351,7 @@ impl Sm90Variant {
             return None;
         }
         let tf32 = ab == ScalarType::F32;
-        if !(ab.size_bytes() == 2 || (tf32 && layout == (Major::K, Major::K))) {
+        if !solo_built(ab, layout) {
             return None;
         }
         // The ping-pong 64x128 tile's checks of types and layouts (tf32 has no ping-pong
@@ -478,8 +486,8 @@ impl Sm90Variant {
 
     /// The same tile with 128-deep stages (BLOCK_K 128 for 16-bit inputs: two 128-byte slabs of
     /// k a stage, kernels/sm90/gemm.cuh `OperandTile::kSlabs`; K-major operands load one box a
-    /// slab), the stages recounted in the same shared memory; `None` where not built (tf32;
-    /// clustered, split-K, ring-epilogue and ping-pong variants; their constructors refuse a
+    /// slab), the stages recounted in the same shared memory; `None` where not built (tf32 but
+    /// the TN solo tiles; clustered, split-K, ring-epilogue and ping-pong variants; their constructors refuse a
     /// deep one likewise) or when fewer than two stages fit. Session 44: the mainloop alone (scripts/probes/mainloop.cu, operands in L2) ran a
     /// 64x64 tile's 64 k in 366 cycles with such stages against 568 with 64-deep ones, 128x64
     /// 506 against 742, 128x128 705 against 847 (half the barrier round trips and wgmma
@@ -487,8 +495,9 @@ impl Sm90Variant {
     /// measured.
     pub fn with_deep_stages(self) -> Option<Sm90Variant> {
         if self.deep()
-            // fp32 in (tf32): the solo tiles only (`solo_tile` builds them TN only).
-            || (self.ab.size_bytes() != 2 && !self.solo())
+            // fp32 in (tf32): the solo tiles only, TN only (`solo_built`).
+            || (self.ab.size_bytes() != 2
+                && !(self.solo() && solo_built(self.ab, (self.major_a, self.major_b))))
             || self.multicast_size() != 1
             || self.split_k != 1
             || self.ring_epilogue
@@ -572,8 +581,7 @@ impl Sm90Variant {
     /// 1.05-1.17x where not); otherwise planned only under `DEEPGEMM_DEEP=1` with
     /// `DEEPGEMM_SOLO=1` (the 64x128 in ping-pong's place: 1.007, not taken).
     pub fn with_full_ring(self) -> Option<Sm90Variant> {
-        // (Every input type `solo_tile` builds: 16-bit, and tf32 TN.)
-        if !self.solo() || self.deep() {
+        if !self.solo() || self.deep() || !solo_built(self.ab, (self.major_a, self.major_b)) {
             return None;
         }
         let mut v = Sm90Variant {
