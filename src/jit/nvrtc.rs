@@ -91,6 +91,26 @@ pub fn supported_archs() -> Result<Vec<i32>> {
         .cloned()
 }
 
+/// The `sm_*` target to compile for a device of compute capability `major`.`minor` whose own
+/// target is `exact` ("sm_89", "sm_90a"), given the architectures this NVRTC has
+/// (`supported_archs`): the device's own where listed; else, but for the arch-specific `a`
+/// targets (Hopper's wgmma), the newest listed one of the same major and no higher minor,
+/// whose CUBIN the device runs (CUDA's binary compatibility within a major version: an NVRTC
+/// older than the GPU, e.g. sm_121 or sm_103 under one that has sm_120 / sm_100, or sm_89
+/// under CUDA 11.0's sm_86); else `exact`, which `compile` refuses as ARCH_MISMATCH.
+pub fn target_arch(major: u32, minor: u32, exact: &str, supported: &[i32]) -> String {
+    let own = (major * 10 + minor) as i32;
+    if exact.ends_with('a') || supported.contains(&own) {
+        return exact.to_string();
+    }
+    supported
+        .iter()
+        .copied()
+        .filter(|&a| a / 10 == major as i32 && a % 10 <= minor as i32)
+        .max()
+        .map_or_else(|| exact.to_string(), |a| format!("sm_{a}"))
+}
+
 /// ARCH_MISMATCH when `options` target an `sm_*` architecture this NVRTC cannot compile for
 /// (NVRTC 13 has no sm_70; an old NVRTC no sm_90a): its own error there is an invalid
 /// option, which said INTERNAL_ERROR (a session-51 review).
@@ -269,7 +289,25 @@ mod tests {
         assert!(err.message().contains("sm_90"), "{err}");
     }
 
-    /// Meaningful where NVRTC is absent (run with DEEPGEMM_SKIP_NVRTC_TESTS=1 and no
+    #[test]
+    fn an_older_nvrtc_builds_the_same_major_s_newest_target() {
+        let nvrtc_12_8 = [75, 80, 86, 87, 89, 90, 100, 101, 120];
+        let t = |maj, min, exact| target_arch(maj, min, exact, &nvrtc_12_8);
+        assert_eq!(t(12, 0, "sm_120"), "sm_120");
+        assert_eq!(t(12, 1, "sm_121"), "sm_120");
+        assert_eq!(t(10, 3, "sm_103"), "sm_101");
+        assert_eq!(t(8, 9, "sm_89"), "sm_89");
+        // CUDA 11.0's NVRTC: no sm_89, sm_86 runs there; none of major 9 or 12.
+        let nvrtc_11_0 = [35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86];
+        assert_eq!(target_arch(8, 9, "sm_89", &nvrtc_11_0), "sm_86");
+        assert_eq!(target_arch(12, 0, "sm_120", &nvrtc_11_0), "sm_120");
+        // An arch-specific target has no stand-in.
+        assert_eq!(target_arch(9, 0, "sm_90a", &nvrtc_11_0), "sm_90a");
+        // A lower minor only: sm_86 is no target for an sm_80.
+        assert_eq!(target_arch(8, 0, "sm_80", &[86, 90]), "sm_80");
+    }
+
+    /// Meaningful where NVRTC is absent    /// Meaningful where NVRTC is absent (run with DEEPGEMM_SKIP_NVRTC_TESTS=1 and no
     /// libnvrtc on the search path): the missing library is an error, never a panic.
     #[test]
     fn missing_nvrtc_is_not_initialized() {

@@ -128,7 +128,7 @@ impl<L> Tables<L> {
                     spec.arch()
                 )));
             }
-            let arch = spec.arch();
+            let arch = compile_arch(spec);
             let bin = self.cubin(k, &arch, || make(&arch))?;
             let l = load(&bin)?;
             self.loads.fetch_add(1, Ordering::Relaxed);
@@ -149,6 +149,29 @@ impl<L> Tables<L> {
         entries.sort();
         entries
     }
+}
+
+/// The target a kernel for `spec`'s device is compiled for: its own architecture, or where
+/// this NVRTC predates the GPU an older one of the same major (`nvrtc::target_arch`; logged
+/// once a target).
+fn compile_arch(spec: &DeviceSpec) -> String {
+    let exact = spec.arch();
+    let Ok(archs) = crate::jit::nvrtc::supported_archs() else {
+        return exact; // the compile reports what is missing
+    };
+    let arch = crate::jit::nvrtc::target_arch(spec.cc_major, spec.cc_minor, &exact, &archs);
+    if arch != exact {
+        static SAID: Lazy<Mutex<Vec<String>>> = Lazy::new(Default::default);
+        let mut said = SAID.lock();
+        if !said.contains(&exact) {
+            said.push(exact.clone());
+            crate::log::info(
+                "jit",
+                format!("NVRTC has no {exact}: compiling for {arch}, which runs on it"),
+            );
+        }
+    }
+    arch
 }
 
 struct Registry {
