@@ -31,6 +31,10 @@ pub enum Error {
     AllocFailed(String),
     /// A launch or the device failed (EXECUTION_FAILED).
     ExecutionFailed(String),
+    /// A launch failed after earlier launches of the same call had been enqueued that write
+    /// D (EXECUTION_FAILED): D may be partly written, so the call must not be run again from
+    /// its C (the LD_PRELOAD library reports it instead of forwarding it to cuBLAS).
+    PartlyDone(String),
     /// A bug or an unexpected driver/NVRTC failure (INTERNAL_ERROR).
     Internal(String),
 }
@@ -45,7 +49,7 @@ impl Error {
             Error::NotSupported(_) => status::NOT_SUPPORTED,
             Error::ArchMismatch(_) => status::ARCH_MISMATCH,
             Error::AllocFailed(_) => status::ALLOC_FAILED,
-            Error::ExecutionFailed(_) => status::EXECUTION_FAILED,
+            Error::ExecutionFailed(_) | Error::PartlyDone(_) => status::EXECUTION_FAILED,
             Error::Internal(_) => status::INTERNAL_ERROR,
         }
     }
@@ -58,6 +62,7 @@ impl Error {
             | Error::ArchMismatch(m)
             | Error::AllocFailed(m)
             | Error::ExecutionFailed(m)
+            | Error::PartlyDone(m)
             | Error::Internal(m) => m,
         }
     }

@@ -5,7 +5,7 @@ use std::ffi::c_void;
 
 use cudarc::driver::sys::{self, CUstream};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::jit::pack::PackParams;
 use crate::jit::params::GemmParams;
 use crate::plan::{self, DeviceSpec, Kernel, Plan, pack, sm90};
@@ -195,8 +195,19 @@ pub fn run_accepted(
             w.packs.retain(|_| keep.next().unwrap_or(true));
         }
     }
+    // Once a launch that writes D is enqueued, a later failure leaves D partly written: said
+    // so (`Error::PartlyDone`), since C (often D itself) may no longer be the caller's.
+    let mut d_written = false;
     for w in &mut work {
-        w.enqueue(stream)?;
+        if let Err(e) = w.enqueue(stream, &mut d_written) {
+            return Err(if d_written {
+                Error::PartlyDone(format!(
+                    "{e} (after launches that wrote part of D: D is not C + the product)"
+                ))
+            } else {
+                e
+            });
+        }
     }
     Ok(true)
 }
@@ -324,7 +335,9 @@ fn prepare(
 }
 
 impl Prepared {
-    fn enqueue(&mut self, stream: *mut c_void) -> Result<()> {
+    /// Enqueues the launches; `d_written` is set once one that writes the caller's D (the
+    /// GEMM, or the copy of D back) is enqueued.
+    fn enqueue(&mut self, stream: *mut c_void, d_written: &mut bool) -> Result<()> {
         // The copies around a Hopper GEMM launch programmatically too (the pack kernel waits
         // for its predecessor on sm_90+, kernels/pack/pack.cuh): each boundary's launch gap
         // and prologue pass under the kernel before.
@@ -360,6 +373,7 @@ impl Prepared {
                     )
                 };
                 driver::check(r, &format!("launching {}", kernel.name))?;
+                *d_written = true;
             }
             MainLaunch::Sm90 {
                 kernel,
@@ -384,16 +398,20 @@ impl Prepared {
                         pdl,
                     )
                 }?;
+                // (Into D's aligned copy where there is one: the caller's D then only once the
+                // copy back below is enqueued.)
+                *d_written |= self.unpack.is_none();
                 if trace::enabled() {
                     // SAFETY: the stream just launched on, in the current context.
                     unsafe { trace::dump(kernel, stream as CUstream, *grid) }?;
                 }
             }
         }
-        match &mut self.unpack {
-            Some(launch) => launch.enqueue(stream, pdl),
-            None => Ok(()),
+        if let Some(launch) = &mut self.unpack {
+            launch.enqueue(stream, pdl)?;
+            *d_written = true;
         }
+        Ok(())
     }
 }
 

@@ -56,7 +56,48 @@ fn child_body() {
         null_algo.heuristic = false;
         g.lt_case(&env, &s, null_algo);
     }
+    heuristic_during_a_capture(&env, &mut g);
     g.finish();
+}
+
+/// PyTorch may ask the heuristic while it captures a CUDA graph on a non-blocking stream
+/// (GLOBAL mode, the default). The heuristic has no stream, so the capture is not seen and a
+/// first sight tunes: its scratch allocations and copies, refused under GLOBAL capture, used
+/// to invalidate the caller's capture (a session-61 review; tuning runs in RELAXED mode since).
+/// The capture must survive and the heuristic still answer. A shape of its own, tuned here by
+/// the first process (one more table line), read from the table by the second.
+fn heuristic_during_a_capture(env: &Env, g: &mut Group) {
+    use common::case::WORKSPACE_BYTES;
+    use common::lt::Descs;
+    use cudarc::driver::sys as cu;
+    let mut s = GemmSpec::new(DType::BF16, DType::BF16, 1536, 1000, 768);
+    s.trans_a = true;
+    let r = (|| -> Result<(), String> {
+        let descs = Descs::new(env.handle.api, &s, 0, WORKSPACE_BYTES as u64)?;
+        let stream = env.stream.0;
+        // SAFETY: a live non-blocking stream of the current context, used by this thread only.
+        unsafe {
+            cu::cuStreamBeginCapture_v2(
+                stream,
+                cu::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_GLOBAL,
+            )
+        }
+        .result()
+        .map_err(|e| format!("cuStreamBeginCapture: {e}"))?;
+        let found = descs.heuristic(&env.handle, WORKSPACE_BYTES as u64);
+        let mut graph = std::ptr::null_mut();
+        // SAFETY: ends the capture begun above; the (empty) graph is destroyed at once.
+        let ended = unsafe { cu::cuStreamEndCapture(stream, &mut graph) };
+        if !graph.is_null() {
+            // SAFETY: the graph the capture returned, not used after.
+            unsafe { cu::cuGraphDestroy(graph) };
+        }
+        found?;
+        ended
+            .result()
+            .map_err(|e| format!("the capture did not survive the heuristic: {e}"))
+    })();
+    g.record_result(format!("{s}: heuristic during a GLOBAL capture"), r);
 }
 
 #[test]

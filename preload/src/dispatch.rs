@@ -12,6 +12,7 @@ use crate::stats::{self, Entry, Reason};
 
 pub const STATUS_SUCCESS: Status = 0;
 pub const STATUS_NOT_INITIALIZED: Status = 1;
+pub const STATUS_EXECUTION_FAILED: Status = 13;
 
 thread_local! {
     /// How many forwarded calls this thread is inside. The real cuBLAS may call cuBLASLt
@@ -80,8 +81,13 @@ where
         }
         Err(f) => {
             stats::count_forwarded(entry, f.reason);
-            if cfg.log == LogMode::Calls {
+            if cfg.log == LogMode::Calls || f.reason == Reason::Failed {
                 log_call(entry, describe, &f);
+            }
+            if f.reason == Reason::Failed {
+                // Part of D is written: running the call again in cuBLAS would read a C that
+                // may be D itself. Reported as cuBLAS reports a failed launch.
+                return STATUS_EXECUTION_FAILED;
             }
             forward_guarded(forward)
         }
@@ -106,8 +112,13 @@ fn log_call<D: FnOnce() -> String>(entry: Entry, describe: D, f: &Forward) {
             Some(p) => crate::decide::problem_text(p),
             None => describe(),
         };
+        let to = if f.reason == Reason::Failed {
+            "EXECUTION_FAILED, not forwarded"
+        } else {
+            "cuBLAS"
+        };
         stats::emit(&format!(
-            "deepgemm-preload: {} {what} -> cuBLAS ({f})\n",
+            "deepgemm-preload: {} {what} -> {to} ({f})\n",
             entry.name()
         ))
     }));
@@ -129,4 +140,33 @@ pub fn missing(entry: Entry) -> Status {
         });
     }
     STATUS_NOT_INITIALIZED
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A substitution that failed after writing part of D is reported, never run again by
+    /// the real library (which would read a C that may be the half-written D).
+    #[test]
+    fn a_partly_done_call_is_reported_not_forwarded() {
+        if !config::get().enabled {
+            return;
+        }
+        let st = dispatch(
+            stats::Entry::LtMatmul,
+            || Err(Forward::new(Reason::Failed, "launch 2 of 3 failed")),
+            String::new,
+            || panic!("forwarded"),
+        );
+        assert_eq!(st, STATUS_EXECUTION_FAILED);
+        // Any other refusal is forwarded.
+        let st = dispatch(
+            stats::Entry::LtMatmul,
+            || Err(Forward::new(Reason::Deepgemm, "no GPU")),
+            String::new,
+            || 7,
+        );
+        assert_eq!(st, 7);
+    }
 }

@@ -362,7 +362,11 @@ pub fn run(
     };
     let size = workspace_size as u64;
     deepgemm::gemm::run_accepted(p, ptrs, None, stream, ws, size, None, sm_target, accept)
-        .map_err(deepgemm_error)?;
+        .map_err(|e| match e {
+            // D partly written: the call cannot be handed to cuBLAS (dispatch reports it).
+            deepgemm::Error::PartlyDone(_) => Forward::error(Reason::Failed, e).with_problem(p),
+            e => deepgemm_error(e),
+        })?;
     match declined {
         Some(f) => Err(f.with_problem(p)),
         None => Ok(()),

@@ -88,9 +88,13 @@ pub enum Reason {
     Unsupported,
     /// A panic inside this library (a bug); caught, and the call forwarded.
     Panic,
+    /// deepgemm failed after enqueuing launches that wrote part of D (`Error::PartlyDone`):
+    /// not forwarded, since cuBLAS would recompute from a C that may be D itself, partly
+    /// overwritten; the caller gets EXECUTION_FAILED. Counted with the forwarded calls.
+    Failed,
 }
 
-pub const REASONS: [Reason; 18] = [
+pub const REASONS: [Reason; 19] = [
     Reason::Disabled,
     Reason::Nested,
     Reason::PointerArray,
@@ -109,6 +113,7 @@ pub const REASONS: [Reason; 18] = [
     Reason::Portable,
     Reason::Unsupported,
     Reason::Panic,
+    Reason::Failed,
 ];
 
 impl Reason {
@@ -133,6 +138,7 @@ impl Reason {
             Reason::Portable => "portable",
             Reason::Unsupported => "unsupported",
             Reason::Panic => "panic",
+            Reason::Failed => "failed_not_forwarded",
         }
     }
 

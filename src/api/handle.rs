@@ -265,6 +265,15 @@ impl BlasHandle {
         *self.workspace.lock()
     }
 
+    /// The stream and the workspace a GEMM on this handle uses, read together: `set_stream`
+    /// stores the stream and drops the workspace under the workspace's lock, so a call racing
+    /// with SetStream + SetWorkspace on another thread never pairs one stream with the
+    /// workspace set for another (read apart, it could: a review).
+    pub fn stream_and_workspace(&self) -> (*mut c_void, (u64, u64)) {
+        let ws = self.workspace.lock();
+        (self.stream(), *ws)
+    }
+
     /// cublasSetWorkspace: `bytes` of device memory at `address` (256-byte aligned, as
     /// cuBLASLt's workspace; NULL only with 0 bytes, which means none), used by this handle's
     /// later GEMMs on its stream; the caller keeps it alive while they run.

@@ -195,7 +195,7 @@ fn gemm_ex(
         d: c as u64,
         bias: 0,
     };
-    let (workspace, workspace_size) = h.workspace();
+    let (stream, (workspace, workspace_size)) = h.stream_and_workspace();
     api::matmul::matmul(
         &h.backend,
         &p,
@@ -203,7 +203,7 @@ fn gemm_ex(
         None,
         workspace,
         workspace_size,
-        h.stream(),
+        stream,
         h.sm_target() as u32,
     )
 }

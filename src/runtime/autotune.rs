@@ -217,32 +217,39 @@ pub fn tuned_name(
             None
         }
         Err(e) => {
+            // Remembered as untimed too: a failure (no memory for the scratch copies, a
+            // refused call) would otherwise be retried, and logged, on every call.
             crate::log::hint("autotune", format!("tuning failed, model order kept: {e}"));
+            STATE.lock().untimed.insert(key);
             None
         }
     }
 }
 
-/// Device memory freed on drop.
-struct Scratch(CUdeviceptr);
+/// Device memory from the stream-ordered allocator, freed on drop in the tuning stream's
+/// order. Not cuMemAlloc / cuMemFree: cuMemFree may synchronize the whole device, which under
+/// the LD_PRELOAD library (a host program's cuBLAS call) waits on the program's other streams,
+/// e.g. collective kernels waiting on a peer that waits on this thread (a review).
+struct Scratch(CUdeviceptr, CUstream);
 
 impl Scratch {
-    fn alloc(bytes: u64) -> Result<Scratch> {
+    fn alloc(bytes: u64, stream: &Stream) -> Result<Scratch> {
         let mut ptr: CUdeviceptr = 0;
-        // SAFETY: valid out-pointer; a context is current (the caller's guard).
+        // SAFETY: valid out-pointer; a context is current (the caller's guard); the stream is
+        // the tuning stream of that context.
         check(
-            unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes.max(256) as usize) },
-            "cuMemAlloc (autotune scratch)",
+            unsafe { sys::cuMemAllocAsync(&mut ptr, bytes.max(256) as usize, stream.0) },
+            "cuMemAllocAsync (autotune scratch)",
         )?;
-        Ok(Scratch(ptr))
+        Ok(Scratch(ptr, stream.0))
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        // SAFETY: allocated by cuMemAlloc in this context and no longer used (every launch
-        // that read it was synchronized before the scratch goes out of scope).
-        let _ = unsafe { sys::cuMemFree_v2(self.0) };
+        // SAFETY: allocated on this stream, which outlives the scratch (`tune` declares it
+        // first); every use of the memory is ordered before the free on it.
+        let _ = unsafe { sys::cuMemFreeAsync(self.0, self.1) };
     }
 }
 
@@ -267,11 +274,20 @@ fn random_bytes(t: ScalarType, elems: u64, seed: u64) -> Vec<u8> {
     out
 }
 
-fn upload(dst: &Scratch, data: &[u8]) -> Result<()> {
-    // SAFETY: `dst` holds at least `data.len()` bytes (allocated for this extent).
+/// Copies `data` into `dst` on `stream` and waits for it (`data` is pageable and freed after).
+fn upload(dst: &Scratch, data: &[u8], stream: &Stream) -> Result<()> {
+    // SAFETY: `dst` holds at least `data.len()` bytes (allocated for this extent); `data`
+    // outlives the copy (the stream is synchronized before returning).
     check(
-        unsafe { sys::cuMemcpyHtoD_v2(dst.0, data.as_ptr() as *const c_void, data.len()) },
-        "cuMemcpyHtoD (autotune inputs)",
+        unsafe {
+            sys::cuMemcpyHtoDAsync_v2(dst.0, data.as_ptr() as *const c_void, data.len(), stream.0)
+        },
+        "cuMemcpyHtoDAsync (autotune inputs)",
+    )?;
+    // SAFETY: live stream.
+    check(
+        unsafe { sys::cuStreamSynchronize(stream.0) },
+        "cuStreamSynchronize (autotune inputs)",
     )
 }
 
@@ -279,7 +295,8 @@ struct Stream(CUstream);
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        // SAFETY: created below, synchronized before drop.
+        // SAFETY: created in `tune`; the frees enqueued on it complete after the destroy
+        // returns (the driver keeps a destroyed stream's work running).
         let _ = unsafe { sys::cuStreamDestroy_v2(self.0) };
     }
 }
@@ -310,27 +327,75 @@ fn list_algo(plan: &Plan, misaligned: Which) -> [u64; 8] {
     algo
 }
 
+/// This thread's stream-capture mode set to RELAXED until dropped, then restored. Tuning
+/// allocates, copies and frees memory; under GLOBAL mode those calls are refused (and the
+/// capture invalidated) while any thread captures, and `capturing` sees only the call's own
+/// stream: the heuristic (no stream) during a capture of another stream, or another thread's
+/// capture, went unnoticed (a review). RELAXED lets this thread make them; tuning touches
+/// only its own memory and a stream of its own, nothing captured.
+struct RelaxedCapture(sys::CUstreamCaptureMode);
+
+impl RelaxedCapture {
+    fn enter() -> Result<RelaxedCapture> {
+        let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+        // SAFETY: valid in/out pointer; affects only this thread's mode.
+        check(
+            unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) },
+            "cuThreadExchangeStreamCaptureMode",
+        )?;
+        Ok(RelaxedCapture(mode))
+    }
+}
+
+impl Drop for RelaxedCapture {
+    fn drop(&mut self) {
+        let mut mode = self.0;
+        // SAFETY: as above; puts back the mode `enter` replaced.
+        let _ = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    }
+}
+
 /// Times each plan on scratch copies of the problem's operands; the fastest by median.
 /// The caller's context guard keeps the context current throughout.
 fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Entry>> {
+    // Declared first, dropped last: after the scratch memory is freed.
+    let _relaxed = RelaxedCapture::enter()?;
+    let mut raw: CUstream = std::ptr::null_mut();
+    // SAFETY: valid out-pointer; CU_STREAM_NON_BLOCKING = 1.
+    check(
+        unsafe { sys::cuStreamCreate(&mut raw, 1) },
+        "cuStreamCreate",
+    )?;
+    // Dropped after the scratch memory (declared before it), whose frees it orders.
+    let stream = Stream(raw);
     let ab = p.ab_type.size_bytes() as u64;
     let cd = p.cd_type.size_bytes() as u64;
-    let a = Scratch::alloc(p.extent[0] * ab)?;
-    let b = Scratch::alloc(p.extent[1] * ab)?;
-    let d = Scratch::alloc(p.extent[3].max(p.extent[2]) * cd)?;
+    let a = Scratch::alloc(p.extent[0] * ab, &stream)?;
+    let b = Scratch::alloc(p.extent[1] * ab, &stream)?;
+    let d = Scratch::alloc(p.extent[3].max(p.extent[2]) * cd, &stream)?;
     let bias_elems = if p.epilogue.bias {
         (p.batch - 1) * p.bias_batch_stride.max(0) as u64 + p.m
     } else {
         1
     };
-    let bias = Scratch::alloc(bias_elems * 4)?;
+    let bias = Scratch::alloc(bias_elems * 4, &stream)?;
     let ws_bytes = plans.iter().map(|q| q.workspace).max().unwrap_or(0);
-    let ws = Scratch::alloc(ws_bytes)?;
-    upload(&a, &random_bytes(p.ab_type, p.extent[0], 0x9e37_79b9))?;
-    upload(&b, &random_bytes(p.ab_type, p.extent[1], 0x7f4a_7c15))?;
+    let ws = Scratch::alloc(ws_bytes, &stream)?;
+    // On the tuning stream, not the legacy one (which would wait on the caller's streams).
+    upload(
+        &a,
+        &random_bytes(p.ab_type, p.extent[0], 0x9e37_79b9),
+        &stream,
+    )?;
+    upload(
+        &b,
+        &random_bytes(p.ab_type, p.extent[1], 0x7f4a_7c15),
+        &stream,
+    )?;
     upload(
         &bias,
         &random_bytes(ScalarType::F32, bias_elems, 0x2545_f491),
+        &stream,
     )?;
     let ptrs = GemmPointers {
         alpha: Scalar::Host(1.0),
@@ -342,13 +407,6 @@ fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Ent
         d: d.0,
         bias: if p.epilogue.bias { bias.0 } else { 0 },
     };
-    let mut raw: CUstream = std::ptr::null_mut();
-    // SAFETY: valid out-pointer; CU_STREAM_NON_BLOCKING = 1.
-    check(
-        unsafe { sys::cuStreamCreate(&mut raw, 1) },
-        "cuStreamCreate",
-    )?;
-    let stream = Stream(raw);
     let events: Vec<Event> = (0..=TIMED).map(|_| Event::new()).collect::<Result<_>>()?;
     let mut best: Option<Entry> = None;
     for plan in plans {
