@@ -107,7 +107,7 @@ pub unsafe extern "C" fn cublasSetStream_v2(handle: Handle, streamId: *mut c_voi
     // SAFETY: the real function with the caller's arguments.
     let status = unsafe { f(handle, streamId) };
     if status == crate::dispatch::STATUS_SUCCESS {
-        let _ = std::panic::catch_unwind(|| crate::workspace::forget(handle));
+        let _ = std::panic::catch_unwind(|| crate::workspace::reset(handle));
     }
     status
 }

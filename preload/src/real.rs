@@ -243,10 +243,49 @@ macro_rules! lookup {
     };
 }
 
+/// The versioned sonames of `sonames` loaded in the process now (RTLD_NOLOAD: nothing loads).
+fn loaded(sonames: &[&CStr]) -> Vec<String> {
+    sonames
+        .iter()
+        .filter(|so| so.to_bytes().last().is_some_and(u8::is_ascii_digit))
+        .filter(|so| {
+            // SAFETY: dlopen with RTLD_NOLOAD of a NUL-terminated name only looks the library
+            // up; the handle (a reference count) is dropped again.
+            unsafe {
+                let h = libc::dlopen(so.as_ptr(), libc::RTLD_NOLOAD | libc::RTLD_LAZY);
+                !h.is_null() && {
+                    libc::dlclose(h);
+                    true
+                }
+            }
+        })
+        .map(|so| so.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Two major versions of one cuBLAS library in the process (e.g. PyTorch on CUDA 12 beside a
+/// package built for CUDA 13): every interposed call, forwarded or not, goes to the first one
+/// found, and a handle of the other would be handed to it. Said once, loudly (a review): the
+/// caller of each call is not known here, so nothing better can be done than not to
+/// preload this library into such a process.
+fn warn_if_several(sonames: &[&CStr]) {
+    let found = loaded(sonames);
+    if found.len() > 1 {
+        crate::stats::emit(&format!(
+            "deepgemm-preload: WARNING: {} are all loaded; every call is sent to {}, and a \
+             handle made by another of them will fail or crash there. Do not preload \
+             libdeepgemm_preload.so into this process.\n",
+            found.join(", "),
+            found[0]
+        ));
+    }
+}
+
 /// The real cuBLASLt, resolved on first use.
 pub fn lt() -> &'static Lt {
     static LT: OnceLock<Lt> = OnceLock::new();
     LT.get_or_init(|| {
+        warn_if_several(&LT_SONAMES);
         let ours = crate::exports::addresses();
         Lt {
             matmul: lookup!(LT_SONAMES, c"cublasLtMatmul", LtMatmulFn, &ours),
@@ -270,6 +309,7 @@ pub fn lt() -> &'static Lt {
 pub fn blas() -> &'static Blas {
     static BLAS: OnceLock<Blas> = OnceLock::new();
     BLAS.get_or_init(|| {
+        warn_if_several(&BLAS_SONAMES);
         let ours = crate::exports::addresses();
         Blas {
             gemm_ex: lookup!(BLAS_SONAMES, c"cublasGemmEx", GemmExFn, &ours),
