@@ -176,8 +176,10 @@ struct Sm90Params {
   long long sk_tiles;  // tiles of the Stream-K phase (WorkSchedule); 0: data-parallel only
   // This launch's tag for the Stream-K flags (never 0, unique per launch in the process): a
   // contributor raises its flag to it, the owner waits for it and clears the flag to 0 again.
-  // So the workspace needs no clearing before a launch (no memset on the stream), and a stale
-  // flag, from an earlier launch or a graph replay, never equals it.
+  // So the workspace needs no clearing before a launch (no memset on the stream): a flag left
+  // by another process or library equals it with probability 2^-64, and every flag a launch
+  // raises its owner clears in the same launch, which is what lets a graph replay (the same
+  // epoch again) find its flags at 0.
   unsigned long long epoch;
   float alpha, beta;
   int activation;  // SM90_ACT_*
