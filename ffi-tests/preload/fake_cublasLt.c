@@ -7,8 +7,9 @@
 
 #include "fake_record.h"
 
-/* Byte size of each matmul desc attribute id (0: no such attribute), cublasLt.h 13.0. */
-static const size_t DESC_SIZE[39] = {
+/* Byte size of each matmul desc attribute id (0: no such attribute), cublasLt.h 13.0, and
+ * id 39 as a newer cuBLASLt might add one (the preload must forward a call that sets it). */
+static const size_t DESC_SIZE[40] = {
     4, 4, 4, 4, 4, 4, 4, 4, /* COMPUTE_TYPE .. EPILOGUE */
     8, 0, 8, 8, 8, 8, 8,    /* BIAS_POINTER, (9), BIAS_BATCH_STRIDE, AUX_POINTER, AUX_LD,
                                AUX_BATCH_STRIDE, ALPHA_VECTOR_BATCH_STRIDE */
@@ -19,13 +20,14 @@ static const size_t DESC_SIZE[39] = {
     4, 4, 8, 8,             /* ATOMIC_SYNC_* */
     4, 4, 4, 4, 4,          /* A/B/C/D/AUX _SCALE_MODE */
     8, 4, 8,                /* D_OUT_SCALE_POINTER, D_OUT_SCALE_MODE, EMULATION_DESCRIPTOR */
+    4,                      /* (a newer cuBLASLt's attribute) */
 };
 /* Matrix layout attributes: TYPE, ORDER, ROWS, COLS, LD, BATCH_COUNT, STRIDED_BATCH_OFFSET,
  * PLANE_OFFSET, BATCH_MODE. */
 static const size_t LAYOUT_SIZE[9] = {4, 4, 8, 8, 8, 4, 8, 8, 4};
 
 struct attrs {
-    unsigned char v[39][8];
+    unsigned char v[40][8];
 };
 struct fake_desc {
     struct attrs a;
@@ -95,12 +97,12 @@ cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t desc) {
 
 cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t desc, int attr,
                                               const void *buf, size_t size) {
-    return desc ? set(&desc->a, DESC_SIZE, 39, attr, buf, size) : CUBLAS_STATUS_INVALID_VALUE;
+    return desc ? set(&desc->a, DESC_SIZE, 40, attr, buf, size) : CUBLAS_STATUS_INVALID_VALUE;
 }
 
 cublasStatus_t cublasLtMatmulDescGetAttribute(cublasLtMatmulDesc_t desc, int attr, void *buf,
                                               size_t size, size_t *sizeWritten) {
-    return desc ? get(&desc->a, DESC_SIZE, 39, attr, buf, size, sizeWritten)
+    return desc ? get(&desc->a, DESC_SIZE, 40, attr, buf, size, sizeWritten)
                 : CUBLAS_STATUS_INVALID_VALUE;
 }
 

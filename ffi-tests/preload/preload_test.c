@@ -186,6 +186,16 @@ static void set_col32(cublasLtMatmulDesc_t op, struct layouts l) {
           "ORDER");
 }
 
+/* An attribute a newer cuBLASLt might add (the fake's id 39), set: the preload cannot know
+ * what it means, so the call is forwarded. */
+static void set_newer(cublasLtMatmulDesc_t op, struct layouts l) {
+    (void)l;
+    int32_t v = 1;
+    CHECK(cublasLtMatmulDescSetAttribute(op, 39, &v, sizeof v) ==
+              0,
+          "attribute 39");
+}
+
 static void lt_cases(void) {
     const int bf = CUDA_R_16BF, f32 = CUDA_R_32F, c32 = CUBLAS_COMPUTE_32F;
     const int def = CUBLASLT_EPILOGUE_DEFAULT;
@@ -389,6 +399,9 @@ int main(void) {
     preload_mode = strcmp(mode, "preload") == 0;
     lt_cases();
     blas_cases();
+    /* Last, so that the logged calls before it keep their places. */
+    lt_case("Lt newer attribute", CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F,
+            CUBLASLT_EPILOGUE_DEFAULT, M, set_newer, DEV_D, WORKSPACE, 0, READS_SOME);
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;

@@ -161,6 +161,44 @@ const MUST_BE_ZERO: [(i32, usize); 20] = [
     (md::EMULATION_DESCRIPTOR, 8),
 ];
 
+/// Descriptor and layout attribute ids past the last ones this library reads
+/// (`md::EMULATION_DESCRIPTOR`, `ml::BATCH_MODE`): a cuBLASLt newer than 13.x may add
+/// attributes that change the result, which a substitution would ignore (a review). Which of
+/// them the loaded cuBLASLt has is asked once (none in the versions this was built against,
+/// so no call reads more); a call that set any of those to non-zero is forwarded.
+const NEWER_DESC_IDS: std::ops::RangeInclusive<i32> =
+    md::EMULATION_DESCRIPTOR + 1..=md::EMULATION_DESCRIPTOR + 16;
+const NEWER_LAYOUT_IDS: std::ops::RangeInclusive<i32> = ml::BATCH_MODE + 1..=ml::BATCH_MODE + 8;
+
+/// Forwards `obj`'s call when an attribute of `ids` that the loaded cuBLASLt has (`known`,
+/// filled on the first call from `obj`) is non-zero, or of a size this cannot read.
+///
+/// # Safety
+/// As `Reader::read`.
+unsafe fn newer_unset(
+    r: &Reader,
+    obj: *mut c_void,
+    ids: std::ops::RangeInclusive<i32>,
+    known: &std::sync::OnceLock<Vec<i32>>,
+) -> Result<(), Forward> {
+    let known = known.get_or_init(|| {
+        // SAFETY: forwarded contract; an id the library lacks reads as None.
+        ids.filter(|&id| !matches!(unsafe { r.read(obj, id, 4) }, Ok(None)))
+            .collect()
+    });
+    for &id in known {
+        // SAFETY: forwarded contract.
+        if unsafe { r.read(obj, id, 4) }?.is_some_and(|a| a.bits != 0) {
+            return Err(Forward::value(
+                Reason::Attribute,
+                "attribute newer than deepgemm-preload, id",
+                id as i64,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads one matrix layout. PLANE_OFFSET and BATCH_MODE (pointer-array batches) must be 0.
 ///
 /// # Safety
@@ -176,6 +214,8 @@ unsafe fn layout(r: &Reader, l: *mut c_void, dtype: i32) -> Result<MatrixSpec, F
                 return Err(Forward::new(Reason::Layout, what));
             }
         }
+        static KNOWN: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+        newer_unset(r, l, NEWER_LAYOUT_IDS, &KNOWN)?;
         Ok(MatrixSpec {
             dtype,
             order: r.required(l, ml::ORDER, 4)? as i32,
@@ -263,6 +303,8 @@ pub unsafe fn substitute(real: &Lt, x: &LtCall) -> Result<GemmProblem, Forward> 
                 ));
             }
         }
+        static KNOWN: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+        newer_unset(&rd, x.desc, NEWER_DESC_IDS, &KNOWN)?;
         let fill = rd.optional(x.desc, md::FILL_MODE, 4, md::FILL_MODE_FULL as i64)?;
         if fill != md::FILL_MODE_FULL as i64 {
             return Err(Forward::value(Reason::Layout, "fill mode", fill));

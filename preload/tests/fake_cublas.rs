@@ -151,14 +151,14 @@ fn preload_lines(text: &str) -> Vec<&str> {
 /// What preload_test.c makes of each entry point, by forwarding reason, when substitution
 /// is on and deepgemm has no GPU (supported calls: deepgemm_error, then forwarded).
 const SUMMARY_PRELOAD: [&str; 8] = [
-    "deepgemm-preload: cublasLtMatmul calls=15 substituted=0 forwarded=15 nested=1 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=1 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=4",
+    "deepgemm-preload: cublasLtMatmul calls=16 substituted=0 forwarded=16 nested=1 data_type=1 compute_type=1 pointer_mode=1 epilogue=1 layout=1 attribute=2 empty=1 invalid=1 pointers=1 workspace=1 deepgemm_error=4",
     "deepgemm-preload: cublasGemmEx calls=8 substituted=0 forwarded=8 data_type=2 compute_type=1 invalid=1 deepgemm_error=4",
     "deepgemm-preload: cublasGemmStridedBatchedEx calls=2 substituted=0 forwarded=2 empty=1 deepgemm_error=1",
     "deepgemm-preload: cublasGemmBatchedEx calls=1 substituted=0 forwarded=1 pointer_array=1",
     "deepgemm-preload: cublasSgemm_v2 calls=3 substituted=0 forwarded=3 compute_type=1 deepgemm_error=2",
     "deepgemm-preload: cublasSgemmStridedBatched calls=1 substituted=0 forwarded=1 deepgemm_error=1",
     "deepgemm-preload: cublasHgemm calls=1 substituted=0 forwarded=1 compute_type=1",
-    "deepgemm-preload: total calls=31 substituted=0 forwarded=31 supported_type_calls=23 substituted_of_supported=0.0%",
+    "deepgemm-preload: total calls=32 substituted=0 forwarded=32 supported_type_calls=24 substituted_of_supported=0.0%",
 ];
 
 #[test]
@@ -196,7 +196,7 @@ fn disabled_forwards_everything_without_reading() {
     let lines = preload_lines(&stderr);
     assert!(lines[0].ends_with("substitution=off"), "{stderr}");
     for (entry, n) in [
-        ("cublasLtMatmul", 14),
+        ("cublasLtMatmul", 15),
         ("cublasGemmEx", 8),
         ("cublasGemmStridedBatchedEx", 2),
         ("cublasGemmBatchedEx", 1),
@@ -222,7 +222,7 @@ fn disabled_forwards_everything_without_reading() {
     }
     assert!(
         lines.contains(
-            &"deepgemm-preload: total calls=31 substituted=0 forwarded=31 supported_type_calls=0 substituted_of_supported=0.0%"
+            &"deepgemm-preload: total calls=32 substituted=0 forwarded=32 supported_type_calls=0 substituted_of_supported=0.0%"
         ),
         "{stderr}"
     );
@@ -264,7 +264,7 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
         .copied()
         .filter(|l| l.contains(" -> "))
         .collect();
-    assert_eq!(calls.len(), 31, "{text}");
+    assert_eq!(calls.len(), 32, "{text}");
     assert!(calls.iter().all(|l| l.contains(" -> cuBLAS (")), "{text}");
     // Calls in program order. Those that reached deepgemm show the operation the preload
     // decoded from the fake's descriptors / the arguments: TN 64x32x128 for cuBLASLt.
@@ -350,6 +350,11 @@ fn calls_log_has_one_line_per_call_then_the_summary() {
     ends(29, "-> cuBLAS (data_type: A type 3)");
     starts(30, "cublasLtMatmul desc=0x0 ");
     ends(30, "-> cuBLAS (nested: not decided)");
+    // An attribute a newer cuBLASLt has (the fake's id 39), set: forwarded.
+    ends(
+        31,
+        "-> cuBLAS (attribute: attribute newer than deepgemm-preload, id 39)",
+    );
     assert_eq!(
         calls
             .iter()
