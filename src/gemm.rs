@@ -24,16 +24,30 @@ pub fn init() -> Result<()> {
 /// the call, best first by the model) for `problem` on the calling thread's current device,
 /// tuning now on first sight. None when autotuning is off or the tuning failed.
 /// `misaligned`: which of A and B the plans' list assumes off TMA's grid (their algos' word 6).
+/// `device`: the handle's, which `plans` were made for; tuning runs in the current context and
+/// is skipped where that is another device's (the plans would be timed on the wrong GPU and
+/// filed under its key: a review).
 pub fn tuned_choice(
     problem: &GemmProblem,
     plans: &[Plan],
     misaligned: plan::pack::Which,
     max_workspace: u64,
+    device: i32,
 ) -> Option<String> {
     if !plan::tuned::enabled() {
         return None;
     }
     let ctx = driver::enter(std::ptr::null_mut()).ok()?;
+    if ctx.device.ordinal != device {
+        crate::log::hint(
+            "autotune",
+            format!(
+                "not tuned: the heuristic's handle is on device {device}, device {} is current",
+                ctx.device.ordinal
+            ),
+        );
+        return None;
+    }
     autotune::tuned_name(
         &ctx,
         problem,

@@ -59,8 +59,12 @@ struct WorkUnit {
 //     most one per CTA: its range's last tile) and raises its flag. The unit that reaches the
 //     tile's end finishes it: it adds the partials of the CTAs before it, in CTA order
 //     (deterministic), then runs the epilogue. It comes last in its CTA's range, and the
-//     partials it needs come first or alone in theirs, after no wait; all CTAs are resident
-//     (one per SM), so the wait cannot deadlock.
+//     partials it needs come first or alone in theirs, after no wait. An owner waits only on
+//     lower-numbered CTAs, which publish their partial before any wait of their own, so no
+//     waits form a cycle; that a CTA waited on has started rests on the block scheduler
+//     dispatching lower blockIdx no later than higher ones (CUDA does not promise it, every
+//     GPU does it). Not on all CTAs being resident: two solo CTAs an SM, an SM share or other
+//     kernels on the GPU may keep some waiting for an SM.
 //   - Data-parallel phase: tiles sk_tiles .. num_tiles - 1, whole, CTA b taking every gridDim-th
 //     one from sk_tiles + b.
 // sk_tiles = 0 is the plain persistent data-parallel schedule; sk_tiles = num_tiles with a

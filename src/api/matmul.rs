@@ -248,7 +248,9 @@ pub fn heuristic(
     if matches!(backend, Backend::Gpu { .. }) && plan::tuned::enabled() && tune {
         // DEEPGEMM_AUTOTUNE=1: the tuned winner first (tuning on first sight).
         let plans: Vec<plan::Plan> = fitting.iter().map(|c| c.plan).collect();
-        if let Some(name) = crate::gemm::tuned_choice(p, &plans, misaligned, pref.max_workspace) {
+        if let Some(name) =
+            crate::gemm::tuned_choice(p, &plans, misaligned, pref.max_workspace, backend.device())
+        {
             plan::tuned::prefer(&mut fitting, &name, |c| &c.plan);
         }
     }

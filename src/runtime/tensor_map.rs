@@ -858,8 +858,9 @@ fn pdl_env_allows(value: Option<&str>) -> bool {
 /// `pdl`: it may start under the stream's previous kernel (where `pdl_wanted` allows).
 ///
 /// # Safety
-/// `function` must be variant `v`, loaded in the current context and configured with
-/// `configure_function`; `args` must describe device memory that stays valid until the kernel
+/// `function` must be variant `v`, loaded for the current context's device and allowed its
+/// dynamic shared memory (the registry's per-device kernel attributes, or
+/// `configure_function` for a function of a module); `args` must describe device memory that stays valid until the kernel
 /// finishes; `stream` must belong to the current context (or be NULL / a special handle).
 pub unsafe fn launch(
     function: CUfunction,
@@ -1051,7 +1052,8 @@ unsafe fn launch_ex(
 }
 
 /// Clusters of `v.cluster_size()` CTAs the device can hold at once for `function`, per function
-/// (queried once: ~1 us of driver time). 0 when the query fails.
+/// (queried once: ~1 us of driver time). 0 when the query fails, which is asked again next
+/// time (a transient failure cached would refuse the variant for the process: a review).
 fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) -> u32 {
     use std::collections::HashMap;
     static CACHE: once_cell::sync::Lazy<parking_lot::Mutex<HashMap<usize, u32>>> =
@@ -1066,11 +1068,10 @@ fn max_active_clusters(function: CUfunction, v: &Sm90Variant, stream: CUstream) 
     // SAFETY: `config` and its attribute live for the call; `function` is loaded in the
     // current context (the caller's contract).
     let r = unsafe { sys::cuOccupancyMaxActiveClusters(&mut n, function, &config) };
-    let n = if r == CUresult::CUDA_SUCCESS {
-        n.max(0) as u32
-    } else {
-        0
-    };
+    if r != CUresult::CUDA_SUCCESS {
+        return 0;
+    }
+    let n = n.max(0) as u32;
     CACHE.lock().insert(key, n);
     n
 }
