@@ -752,17 +752,11 @@ fn heuristic_results_round_trip_into_matmul() {
     );
     assert_eq!(s.recorded()[0].plan, Some(expect));
 
-    // A corrupted algo, or one for another problem, is rejected.
+    // Words deepgemm did not make are rejected.
     let mut bad = r.algo;
     bad.data[0] ^= 1;
     assert_eq!(
         s.matmul_full(o, o, [A, B, C, D], &bad, 0, 0),
-        DEEPGEMM_STATUS_INVALID_VALUE
-    );
-    let mut other = r.algo;
-    other.data[4] += 1; // a different grid
-    assert_eq!(
-        s.matmul_full(o, o, [A, B, C, D], &other, 0, 0),
         DEEPGEMM_STATUS_INVALID_VALUE
     );
     let zeroed = deepgemmLtMatmulAlgo_t::default();
@@ -771,6 +765,19 @@ fn heuristic_results_round_trip_into_matmul() {
         DEEPGEMM_STATUS_INVALID_VALUE
     );
     assert_eq!(s.recorded().len(), 1);
+    // One listed for another problem (here: another grid) runs its configuration, as
+    // cuBLASLt runs a heuristic algo on other shapes of its types.
+    let mut other = r.algo;
+    other.data[4] += 1;
+    assert_eq!(
+        s.matmul_full(o, o, [A, B, C, D], &other, 0, 0),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let ran = s.recorded()[1].plan.expect("a plan");
+    assert_eq!(
+        deepgemm::plan::algo::Config::of(&ran),
+        deepgemm::plan::algo::Config::of(&expect)
+    );
     Obj::Pref(pr).destroy();
 }
 
@@ -1236,15 +1243,19 @@ fn min_alignment_preferences_list_algos_that_run_there() {
         call(Some(&slab.algo), A + 2, ws - 1),
         DEEPGEMM_STATUS_INVALID_VALUE
     );
-    // Word 6 is checked: A's algo read as the aligned list's, or an unknown bit, is refused.
-    for w in [0, 4] {
-        let mut x = hopper[0].algo;
-        x.data[6] = w;
-        assert_eq!(
-            call(Some(&x), A + 2, 1 << 30),
-            DEEPGEMM_STATUS_INVALID_VALUE
-        );
-    }
+    // Word 6 is checked: an unknown bit is refused; A's algo read as the aligned list's is
+    // another problem's, whose configuration's plans there need A on TMA's grid.
+    let mut x = hopper[0].algo;
+    x.data[6] = 4;
+    assert_eq!(
+        call(Some(&x), A + 2, 1 << 30),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    x.data[6] = 0;
+    assert_eq!(
+        call(Some(&x), A + 2, 1 << 30),
+        DEEPGEMM_STATUS_NOT_SUPPORTED
+    );
     // Less workspace than A's copy: the blocks come first.
     let short = heuristic(copy_a - 256, [2, 256, 256, 256]);
     assert_eq!(short[0].algo.data, slab.algo.data);
@@ -1429,21 +1440,31 @@ fn algo_check_reports_what_the_heuristic_listed() {
         assert_eq!(out.state, DEEPGEMM_STATUS_SUCCESS);
         assert_eq!(out.reserved, [0; 4]);
     }
-    // Refused, with the result untouched: another problem's algo, a corrupted one, one deepgemm
-    // never made, NULL arguments.
+    // Another problem's algo runs its configuration here (cuBLASLt's reuse of an algo across
+    // shapes): checked as such, with the workspace of the plan it resolves to.
     let (st, small_res, _) = small.heuristic(pr, 1);
     assert_eq!(st, DEEPGEMM_STATUS_SUCCESS);
-    let mut corrupt = listed[0].algo;
-    corrupt.data[1] ^= 1;
-    let zeroed = deepgemmLtMatmulAlgo_t::default();
-    for (s, algo) in [
-        (&big, &small_res[0].algo),
-        (&small, &listed[0].algo),
-        (&big, &corrupt),
-        (&big, &zeroed),
-    ] {
+    for (s, algo) in [(&big, &small_res[0].algo), (&small, &listed[0].algo)] {
         let mut out = blank;
-        assert_eq!(check(s, algo, &mut out), DEEPGEMM_STATUS_INVALID_VALUE);
+        let st = check(s, algo, &mut out);
+        if st == DEEPGEMM_STATUS_SUCCESS {
+            assert_eq!(out.state, DEEPGEMM_STATUS_SUCCESS);
+            assert_ne!(out.workspaceSize, 77);
+        } else {
+            assert_eq!(st, DEEPGEMM_STATUS_NOT_SUPPORTED);
+            assert_eq!(out.workspaceSize, 77);
+        }
+    }
+    // Refused, with the result untouched: one deepgemm never made (or of other types), NULL
+    // arguments.
+    let zeroed = deepgemmLtMatmulAlgo_t::default();
+    let mut corrupt = listed[0].algo;
+    corrupt.data[0] ^= 1;
+    let mut other_types = listed[0].algo;
+    other_types.data[7] ^= 1 << 7; // the configuration's implementation: another type
+    for algo in [&corrupt, &zeroed, &other_types] {
+        let mut out = blank;
+        assert_eq!(check(&big, algo, &mut out), DEEPGEMM_STATUS_INVALID_VALUE);
         assert_eq!(out.workspaceSize, 77);
     }
     let mut out = blank;

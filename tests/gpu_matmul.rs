@@ -1205,6 +1205,87 @@ fn configured_algos_match_the_reference() {
     g.finish();
 }
 
+/// A heuristic algo reused on other shapes of its types, as TensorRT-LLM reuses the tactic it
+/// profiled at one m for every m of the bucket (cuBLASLt runs the algo's configuration there;
+/// deepgemm refused it with INVALID_VALUE before session 61): each of the first four algos
+/// listed at m = 256 runs m = 256, 200, 129, 64, 17 and 1 (SUCCESS and matching the float64
+/// reference, or NOT_SUPPORTED where its configuration has no plan), and every m runs one.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn heuristic_algos_reused_on_other_shapes() {
+    use common::case::{Prepared, WORKSPACE_BYTES};
+    use common::lt::{self, Algo, Descs};
+    let env = Env::new();
+    let mut g = Group::new("heuristic_algos_reused_on_other_shapes");
+    for &(ab, cd, tf32, tr) in &[
+        (DType::BF16, DType::BF16, false, TRANSPOSES[2]),
+        (DType::F16, DType::F32, false, TRANSPOSES[1]),
+        (DType::F32, DType::F32, true, TRANSPOSES[2]),
+    ] {
+        let listed = spec(ab, cd, tf32, tr, 256, 1000, 2000);
+        let algos: Vec<Algo> = match Descs::new(env.handle.api, &listed, 0, WORKSPACE_BYTES as u64)
+        {
+            Ok(descs) => (0..4)
+                .filter_map(|i| {
+                    descs
+                        .heuristic_nth(&env.handle, WORKSPACE_BYTES as u64, i)
+                        .ok()
+                        .map(|r| r.algo)
+                })
+                .collect(),
+            Err(e) => {
+                g.record_result(format!("{listed}: descriptors"), Err(e));
+                continue;
+            }
+        };
+        for m in [256u64, 200, 129, 64, 17, 1] {
+            let mut s = spec(ab, cd, tf32, tr, m, 1000, 2000);
+            s.beta = 0.5;
+            let mut ran = 0;
+            for (i, algo) in algos.iter().enumerate() {
+                let mut run = || -> Result<bool, String> {
+                    let prep = Prepared::new(&s, &mut g.rng, true)?;
+                    let d = prep.new_output()?;
+                    let descs =
+                        Descs::new(env.handle.api, &s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
+                    let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
+                    let st = lt::matmul_status(&env.handle, &descs, Some(algo), &args);
+                    if st == 15 {
+                        return Ok(false); // NOT_SUPPORTED: no plan of that configuration
+                    }
+                    if st != 0 {
+                        return Err(format!("status {st}"));
+                    }
+                    env.stream.synchronize()?;
+                    let c = prep.check_full(&d.download()?);
+                    if c.passes(s.tolerance()) {
+                        Ok(true)
+                    } else {
+                        Err(c.to_string())
+                    }
+                };
+                match run() {
+                    Ok(true) => {
+                        ran += 1;
+                        g.record_result(format!("{s} with algo {i} of m = 256"), Ok(()));
+                    }
+                    Ok(false) => {}
+                    Err(e) => g.record_result(format!("{s} with algo {i} of m = 256"), Err(e)),
+                }
+            }
+            g.record_result(
+                format!("{s}: {ran} of {} reused algos ran", algos.len()),
+                if ran > 0 {
+                    Ok(())
+                } else {
+                    Err("none ran".to_string())
+                },
+            );
+        }
+    }
+    g.finish();
+}
+
 /// SM_COUNT_TARGET (cuBLASLt's SM carve-out): the heuristic's plans for 1, 33, 66 and 100 SMs
 /// (persistent grids, Stream-K and split-K ranges, clusters sized for them) against the
 /// float64 reference, with the workspace each reports.

@@ -142,12 +142,12 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
 
 /// cublasLtMatmulAlgoCheck: whether `algo` runs this operation, and with what: on SUCCESS
 /// `*result` holds the workspace it needs, its waves count and state SUCCESS (its algo field is
-/// left alone, as cuBLASLt leaves it). An algo from deepgemmLtMatmulAlgoGetHeuristic is bound to
-/// the problem it was listed for (its shape, types, layouts, epilogue, SM_COUNT_TARGET and,
-/// under a MIN_ALIGNMENT_*_BYTES preference below 16, the alignments): another problem's is
-/// INVALID_VALUE. An algo from deepgemmLtMatmulAlgoInit (or reconfigured) runs any problem of
-/// its types on the best plan its configuration admits: NOT_SUPPORTED where none does,
-/// INVALID_VALUE for other types. INVALID_VALUE (nothing written) for an algo deepgemm did not
+/// left alone, as cuBLASLt leaves it). An algo from deepgemmLtMatmulAlgoGetHeuristic runs
+/// exactly the plan it was listed for on the problem it was listed for (its shape, types,
+/// layouts, epilogue, SM_COUNT_TARGET and, under a MIN_ALIGNMENT_*_BYTES preference below 16,
+/// the alignments); on another problem of its types it runs its configuration, as an algo from
+/// deepgemmLtMatmulAlgoInit (or reconfigured) does: the best plan of that problem the
+/// configuration admits; NOT_SUPPORTED where none does, INVALID_VALUE for other types. INVALID_VALUE (nothing written) for an algo deepgemm did not
 /// make or a NULL argument; NOT_INITIALIZED for a NULL handle. The operands' addresses are not
 /// known here: deepgemmLtMatmul checks the algo against them.
 #[unsafe(no_mangle)]
@@ -186,7 +186,8 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
 
 /// D = epilogue(alpha * op(A) op(B) + beta * C), cuBLASLt semantics. Asynchronous: returns
 /// once the work is enqueued on `stream`. `algo` NULL lets deepgemm choose; otherwise it
-/// must come from deepgemmLtMatmulAlgoGetHeuristic for the same problem, or from
+/// must come from deepgemmLtMatmulAlgoGetHeuristic (for this problem: exactly its plan; for
+/// another of the same types, as cuBLASLt allows, its configuration) or from
 /// deepgemmLtMatmulAlgoInit (then the best plan its configuration admits for this call's
 /// workspace and pointers runs: see deepgemmLtMatmulAlgoCheck). C may alias D
 /// (identical layouts). The workspace must be 256-byte aligned and at least the algo's

@@ -326,18 +326,46 @@ pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> R
 }
 
 /// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words,
-/// in the list the algo's word 6 names (`Misaligned`).
+/// in the list the algo's word 6 names (`Misaligned`); for an algo the heuristic listed for
+/// another problem, its configuration's plan here (`from_algo_within`).
 pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
+    from_algo_within(data, p, dev, u64::MAX)
+}
+
+/// `from_algo`, a reused algo resolved among the plans that fit `workspace_size`.
+///
+/// An algo is first looked up among `p`'s own candidates: the heuristic's algo for this very
+/// problem runs exactly its plan. Else, if its words are deepgemm's, it was listed for another
+/// problem (shape, layouts, epilogue, SM target): cuBLASLt runs such an algo's configuration on
+/// any problem of its types, and engines rely on it (TensorRT-LLM profiles one m of a bucket
+/// and reuses the tactic for the bucket's other m's, which deepgemm refused as INVALID_VALUE:
+/// a review). It runs as the AlgoInit algo of its configuration (word 7: family, tile,
+/// stages, cluster, split, options) would: the best plan of `p` that configuration admits;
+/// NOT_SUPPORTED where none does, INVALID_VALUE for other types.
+fn from_algo_within(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    workspace_size: u64,
+) -> Result<Plan> {
     if data[0] == CONFIG_MAGIC {
         // A configured algo (AlgoInit): its best plan for operands TMA reads in place.
-        return resolve_configured(data, p, dev, Which::NONE, u64::MAX, |_| true);
+        return resolve_configured(data, p, dev, Which::NONE, workspace_size, |_| true);
     }
     let misaligned = Misaligned::from_word(data[MISALIGNED_WORD]);
     let Some(m) = misaligned.filter(|_| data[0] == ALGO_MAGIC) else {
         // Refused before the lookup, so that foreign words never plan (or fill the cache).
         return Err(invalid!("algo was not produced by deepgemm's heuristic"));
     };
-    candidates_for(p, dev, m.which())?.find_algo(data)
+    let own = candidates_for(p, dev, m.which())?.find_algo(data);
+    match (own, algo::View::of(data)) {
+        (Ok(plan), _) => Ok(plan),
+        (Err(_), Ok(algo::View::Plan { config, types })) => {
+            let twin = algo::View::configured_words(&config, &types);
+            resolve_configured(&twin, p, dev, m.which(), workspace_size, |_| true)
+        }
+        (Err(e), _) => Err(e),
+    }
 }
 
 /// `plan::choose_for_call` through the cache: with A or B at a base address TMA cannot
@@ -583,7 +611,7 @@ pub fn decode_algo(
     if data[0] == CONFIG_MAGIC {
         return resolve_configured(data, p, dev, Which::NONE, workspace_size, |_| true);
     }
-    let plan = from_algo(data, p, dev)?;
+    let plan = from_algo_within(data, p, dev, workspace_size)?;
     if plan.workspace > workspace_size {
         return Err(invalid!(
             "the algo needs {} workspace bytes, {} given",
@@ -842,6 +870,16 @@ mod tests {
         assert_eq!(cache.len(), keys.len());
     }
 
+    /// A plan of the same configuration as `want` (`algo::Config::of`), or NOT_SUPPORTED (the
+    /// configuration has no plan for that problem).
+    fn same_configuration(r: Result<Plan>, want: &Plan) -> bool {
+        match r {
+            Ok(got) => algo::Config::of(&got) == algo::Config::of(want),
+            Err(Error::NotSupported(_)) => true,
+            Err(_) => false,
+        }
+    }
+
     #[test]
     fn from_algo_accepts_every_candidate_and_rejects_foreign_algos() {
         let dev = DeviceSpec::H200;
@@ -857,19 +895,26 @@ mod tests {
                 for word in 0..8 {
                     let mut bad = algo;
                     bad[word] ^= 1 << 7;
-                    assert!(
-                        matches!(from_algo(&bad, &p, &dev), Err(Error::InvalidValue(_))),
-                        "word {word} of {}",
-                        c.name()
-                    );
+                    let r = from_algo(&bad, &p, &dev);
+                    match word {
+                        // Not deepgemm's words, an unknown list, another implementation (type).
+                        0 | 6 | 7 => assert!(
+                            matches!(r, Err(Error::InvalidValue(_))),
+                            "word {word} of {}",
+                            c.name()
+                        ),
+                        // Another plan's words (as another problem's algo): its configuration.
+                        _ => assert!(same_configuration(r, c), "word {word} of {}", c.name()),
+                    }
                 }
             }
         }
-        // An algo made for another problem, types or device is refused, not launched.
+        // An algo made for another problem or device runs its configuration here (cuBLASLt's
+        // reuse of a heuristic algo across shapes), one of other types is refused.
         let p = tn(304, 200, 128, R_16F, None);
-        let foreign = [
-            (tn(304, 200, 128, R_16BF, None), dev),
+        let others = [
             (tn(304, 200, 192, R_16F, None), dev),
+            (tn(1000, 3000, 4000, R_16F, None), dev),
             (
                 p,
                 DeviceSpec {
@@ -878,27 +923,25 @@ mod tests {
                 },
             ),
         ];
-        let ours: Vec<[u64; 8]> = candidates(&p, &dev)
-            .unwrap()
-            .iter()
-            .map(|(_, a)| *a)
-            .collect();
-        let mut refused = 0;
-        for (q, qdev) in foreign {
+        let mut ran = 0;
+        for (q, qdev) in others {
             for c in plan::candidates(&q, &qdev).unwrap() {
-                // Another problem's plan may launch exactly like one of ours (same kernel,
-                // grid and workspace): then it is ours too.
-                let algo = c.to_algo();
-                let r = from_algo(&algo, &p, &dev);
-                if ours.contains(&algo) {
-                    assert!(r.is_ok());
-                } else {
-                    assert!(matches!(r, Err(Error::InvalidValue(_))), "{}", c.name());
-                    refused += 1;
-                }
+                let r = from_algo(&c.to_algo(), &p, &dev);
+                ran += r.is_ok() as u32;
+                assert!(same_configuration(r, &c), "{}", c.name());
             }
         }
-        assert!(refused >= 3, "{refused}");
+        assert!(ran >= 3, "{ran}");
+        for c in plan::candidates(&tn(304, 200, 128, R_16BF, None), &dev).unwrap() {
+            assert!(
+                matches!(
+                    from_algo(&c.to_algo(), &p, &dev),
+                    Err(Error::InvalidValue(_))
+                ),
+                "{}",
+                c.name()
+            );
+        }
         let zeroed = [0u64; 8];
         assert!(matches!(
             from_algo(&zeroed, &p, &dev),
