@@ -453,6 +453,14 @@ fn check_object(obj: Obj, attrs: &[Attr], unknown_ids: &[i32]) {
             obj.set_raw(id, std::ptr::null(), size),
             DEEPGEMM_STATUS_INVALID_VALUE
         );
+        // A size far past the buffer (and isize::MAX): refused before the bytes are looked at.
+        for huge in [1 << 20, usize::MAX] {
+            assert_eq!(
+                obj.set_raw(id, wide.as_ptr().cast(), huge),
+                DEEPGEMM_STATUS_INVALID_VALUE,
+                "set {id} size {huge}"
+            );
+        }
         assert_eq!(get_bytes(obj, id, size), sample);
 
         // Wrong sizes and NULL buffers on Get: rejected, nothing written.

@@ -157,15 +157,12 @@ pub static TABLE: [AttrDef; 37] = [
 ];
 
 /// Attributes that deepgemm stores but cannot honour with a non-zero value.
-const MUST_BE_ZERO: [i32; 20] = [
-    EPILOGUE_AUX_POINTER,
+const MUST_BE_ZERO: [i32; 16] = [
     A_SCALE_POINTER,
     B_SCALE_POINTER,
     C_SCALE_POINTER,
     D_SCALE_POINTER,
     AMAX_D_POINTER,
-    EPILOGUE_AUX_SCALE_POINTER,
-    EPILOGUE_AUX_AMAX_POINTER,
     ATOMIC_SYNC_NUM_CHUNKS_D_ROWS,
     ATOMIC_SYNC_NUM_CHUNKS_D_COLS,
     ATOMIC_SYNC_IN_COUNTERS_POINTER,
@@ -174,10 +171,20 @@ const MUST_BE_ZERO: [i32; 20] = [
     B_SCALE_MODE,
     C_SCALE_MODE,
     D_SCALE_MODE,
-    EPILOGUE_AUX_SCALE_MODE,
     D_OUT_SCALE_POINTER,
     D_OUT_SCALE_MODE,
     EMULATION_DESCRIPTOR,
+];
+
+/// The aux output's attributes: read only by epilogues with the aux bit
+/// (`DEEPGEMM_EPILOGUE_AUX` = 128: RELU_AUX, GELU_AUX, DGELU ...), which deepgemm does not
+/// run; left set from an earlier aux epilogue on a reused descriptor they are ignored, as
+/// cuBLASLt ignores them (a review: they made a plain GEMM NOT_SUPPORTED).
+const AUX_MUST_BE_ZERO: [i32; 4] = [
+    EPILOGUE_AUX_POINTER,
+    EPILOGUE_AUX_SCALE_POINTER,
+    EPILOGUE_AUX_AMAX_POINTER,
+    EPILOGUE_AUX_SCALE_MODE,
 ];
 
 /// A matmul descriptor. Interior mutability, so a descriptor shared between threads (a
@@ -219,6 +226,9 @@ impl MatmulDesc {
             &MUST_BE_ZERO,
             "deepgemm has no fp8 scaling, aux outputs, atomic sync or emulation",
         )?;
+        if a.int(EPILOGUE) & 128 != 0 {
+            a.require_zero(&AUX_MUST_BE_ZERO, "deepgemm has no aux outputs")?;
+        }
         if a.int(FILL_MODE) != FILL_MODE_FULL as i128 {
             return Err(crate::unsupported!(
                 "FILL_MODE = {}: only DEEPGEMM_FILL_MODE_FULL is supported",

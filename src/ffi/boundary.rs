@@ -142,10 +142,20 @@ pub fn write_out<T>(p: *mut T, v: T) -> Result<()> {
     Ok(())
 }
 
-/// The caller's attribute buffer as bytes. NULL is INVALID_VALUE.
+/// The largest attribute value any Set*Attribute takes (pointers, 64-bit integers).
+const MAX_ATTRIBUTE_BYTES: usize = 8;
+
+/// The caller's attribute buffer as bytes. NULL, or a size no attribute has, is INVALID_VALUE:
+/// the size is checked before the slice is made, so a wrong size cannot describe memory the
+/// caller does not have (a review: a huge `sizeInBytes` made an invalid slice first).
 pub fn input_bytes<'a>(buf: *const c_void, size: usize) -> Result<&'a [u8]> {
     if buf.is_null() {
         return Err(invalid!("buf is NULL"));
+    }
+    if size > MAX_ATTRIBUTE_BYTES {
+        return Err(invalid!(
+            "sizeInBytes {size}: no attribute is over {MAX_ATTRIBUTE_BYTES} bytes"
+        ));
     }
     // SAFETY: the caller promises `buf` points at `size` readable bytes (cuBLASLt's
     // contract for Set*Attribute).
