@@ -3006,7 +3006,7 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoCheck(deepgemmLtHandle_t lightHandle,
  * another of the same types, as cuBLASLt allows, its configuration) or from
  * deepgemmLtMatmulAlgoInit (then the best plan its configuration admits for this call's
  * workspace and pointers runs: see deepgemmLtMatmulAlgoCheck). C may alias D
- * (identical layouts). The workspace must be 256-byte aligned and at least the algo's
+ * (identical layouts); a NULL Cdesc is Ddesc. The workspace must be 256-byte aligned and at least the algo's
  * workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
  * to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
  * current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.

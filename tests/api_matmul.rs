@@ -239,10 +239,6 @@ fn null_handle_is_not_initialized_and_null_objects_invalid() {
         DEEPGEMM_STATUS_INVALID_VALUE
     );
     assert_eq!(
-        call(s.h, s.desc_raw(), l(s.a), l(s.b), null_mut(), l(s.d)),
-        DEEPGEMM_STATUS_INVALID_VALUE
-    );
-    assert_eq!(
         call(s.h, s.desc_raw(), l(s.a), l(s.b), l(s.c), null_mut()),
         DEEPGEMM_STATUS_INVALID_VALUE
     );
@@ -253,6 +249,14 @@ fn null_handle_is_not_initialized_and_null_objects_invalid() {
         DEEPGEMM_STATUS_SUCCESS
     );
     assert_eq!(s.recorded().len(), 1);
+    // A NULL Cdesc is Ddesc (cuBLASLt: "if Cdesc is omitted ... assumes it to be equal").
+    assert_eq!(
+        call(s.h, s.desc_raw(), l(s.a), l(s.b), null_mut(), l(s.d)),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let rec = s.recorded();
+    assert_eq!(rec.len(), 2);
+    assert_eq!(rec[1].problem, rec[0].problem);
 }
 
 #[test]

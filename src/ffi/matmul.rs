@@ -20,12 +20,15 @@ struct Operation<'a> {
 }
 
 impl<'a> Operation<'a> {
-    /// `what`: the descriptor argument's name in the caller's signature.
+    /// `what`: the descriptor argument's name in the caller's signature. A NULL Cdesc is
+    /// Ddesc, as cuBLASLt documents ("if Cdesc is omitted, ... assumes it to be equal to
+    /// Ddesc"; a review found it INVALID_VALUE).
     fn new(
         desc: deepgemmLtMatmulDesc_t,
         what: &str,
         [a, b, c, d]: [deepgemmLtMatrixLayout_t; 4],
     ) -> crate::Result<Operation<'a>> {
+        let c = if c.is_null() { d } else { c };
         Ok(Operation {
             desc: try_ref(desc, what)?,
             layouts: [
@@ -190,7 +193,7 @@ pub extern "C" fn deepgemmLtMatmulAlgoCheck(
 /// another of the same types, as cuBLASLt allows, its configuration) or from
 /// deepgemmLtMatmulAlgoInit (then the best plan its configuration admits for this call's
 /// workspace and pointers runs: see deepgemmLtMatmulAlgoCheck). C may alias D
-/// (identical layouts). The workspace must be 256-byte aligned and at least the algo's
+/// (identical layouts); a NULL Cdesc is Ddesc. The workspace must be 256-byte aligned and at least the algo's
 /// workspaceSize. alpha and beta are host floats (POINTER_MODE HOST) or device pointers
 /// to floats (DEVICE). A `stream` of another device than the handle's (for NULL: the
 /// current context's device) returns DEEPGEMM_STATUS_INVALID_VALUE and enqueues nothing.
