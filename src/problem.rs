@@ -145,6 +145,14 @@ fn check_layout(name: &str, spec: &MatrixSpec) -> Result<Order> {
         Order::Col => spec.rows,
         Order::Row => spec.cols,
     };
+    if name == "C" && spec.ld == 0 {
+        // cuBLASLt's row / column broadcast of C (ld 0, out of place): a valid request that
+        // deepgemm does not implement (a review: it said INVALID_VALUE).
+        return Err(unsupported!(
+            "C: leading dimension 0 (C broadcast along its {}) is not supported",
+            if ord == Order::Col { "columns" } else { "rows" }
+        ));
+    }
     if spec.ld < 0 || (spec.ld as u64) < min_ld.max(1) {
         return Err(invalid!(
             "{name}: leading dimension {} < {} ({} order, {}x{})",
@@ -698,6 +706,30 @@ mod tests {
         // The transposed problem exchanges the settled strides.
         let t = p.transposed();
         assert_eq!((t.d.row, t.d.col), (p.d.col, p.d.row));
+    }
+
+    /// cuBLASLt's broadcast C (leading dimension 0): valid there, not built here, so
+    /// NOT_SUPPORTED, not INVALID_VALUE; ld 0 for any other matrix stays invalid.
+    #[test]
+    fn a_broadcast_c_is_not_supported() {
+        let o = op();
+        let (a, b, c) = specs(5, 7, 3, 0, 0, R_32F, R_32F);
+        let mut c0 = c;
+        c0.ld = 0;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c0, &c),
+            Err(Error::NotSupported(_))
+        ));
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &c0),
+            Err(Error::InvalidValue(_))
+        ));
+        let mut a0 = a;
+        a0.ld = 0;
+        assert!(matches!(
+            GemmProblem::new(&o, &a0, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
     }
 
     #[test]
