@@ -2856,9 +2856,12 @@ enum deepgemmStatus_t deepgemmLtDestroy(deepgemmLtHandle_t handle);
 size_t deepgemmLtGetVersion(void);
 
 /**
- * Writes the library version (as deepgemmLtGetVersion) to `*version`.
+ * Writes the library version (as deepgemmLtGetVersion) to `*version`. cublasGetVersion_v2's
+ * signature (cublas_v2.h's cublasGetVersion), so that a call renamed compiles: `handle` is
+ * not read and may be NULL (a review found the handle missing: a renamed call did not
+ * compile, and one declared by hand wrote the version over its handle).
  */
-enum deepgemmStatus_t deepgemmGetVersion(int32_t *version);
+enum deepgemmStatus_t deepgemmGetVersion(deepgemmHandle_t handle, int32_t *version);
 
 /**
  * cublasLtGetProperty: the library's major version (selector DEEPGEMM_MAJOR_VERSION = 0),

@@ -727,7 +727,10 @@ fn sgemm_is_gemm_ex_in_fp32() {
 #[test]
 fn get_property_reads_the_version() {
     let mut version = 0;
-    assert_eq!(deepgemmGetVersion(&mut version), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        deepgemmGetVersion(null_mut(), &mut version),
+        DEEPGEMM_STATUS_SUCCESS
+    );
     for get in [deepgemmGetProperty, deepgemmLtGetProperty] {
         let mut parts = [-1; 3];
         for (t, p) in [

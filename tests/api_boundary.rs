@@ -114,10 +114,13 @@ fn versions_match_cargo_toml() {
         + part(env!("CARGO_PKG_VERSION_PATCH"));
     assert_eq!(deepgemmLtGetVersion(), expect);
     let mut v = -1;
-    assert_eq!(deepgemmGetVersion(&mut v), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        deepgemmGetVersion(null_mut(), &mut v),
+        DEEPGEMM_STATUS_SUCCESS
+    );
     assert_eq!(v as usize, expect);
     assert_eq!(
-        deepgemmGetVersion(null_mut()),
+        deepgemmGetVersion(null_mut(), null_mut()),
         DEEPGEMM_STATUS_INVALID_VALUE
     );
 }

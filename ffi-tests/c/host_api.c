@@ -48,9 +48,9 @@ static int failures = 0;
 static void versions_and_strings(void) {
     int v = -1;
     CHECK(deepgemmLtGetVersion() == DEEPGEMM_VERSION);
-    CHECK_STATUS(deepgemmGetVersion(&v), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmGetVersion(NULL, &v), DEEPGEMM_STATUS_SUCCESS);
     CHECK(v == DEEPGEMM_VERSION);
-    CHECK_STATUS(deepgemmGetVersion(NULL), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmGetVersion(NULL, NULL), DEEPGEMM_STATUS_INVALID_VALUE);
 
     CHECK(strcmp(deepgemmGetStatusName(DEEPGEMM_STATUS_SUCCESS), "DEEPGEMM_STATUS_SUCCESS") == 0);
     CHECK(strcmp(deepgemmGetStatusName(DEEPGEMM_STATUS_NOT_SUPPORTED),

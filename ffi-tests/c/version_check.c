@@ -28,7 +28,7 @@ int main(void) {
     size_t lib = deepgemmLtGetVersion();
     int32_t lib2 = -1;
     if (lib != (size_t)DEEPGEMM_VERSION ||
-        deepgemmGetVersion(&lib2) != DEEPGEMM_STATUS_SUCCESS || lib2 != DEEPGEMM_VERSION) {
+        deepgemmGetVersion(NULL, &lib2) != DEEPGEMM_STATUS_SUCCESS || lib2 != DEEPGEMM_VERSION) {
         fprintf(stderr, "library reports %zu / %d, header %d\n", lib, (int)lib2, DEEPGEMM_VERSION);
         failures++;
     }

@@ -94,7 +94,7 @@ void strings_and_versions() {
     CHECK(std::string(deepgemmGetStatusString(99)) == "unknown status");
     CHECK(deepgemmLtGetVersion() == DEEPGEMM_VERSION);
     int v = 0;
-    CHECK_STATUS(deepgemmGetVersion(&v), DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmGetVersion(nullptr, &v), DEEPGEMM_STATUS_SUCCESS);
     CHECK(v == DEEPGEMM_VERSION);
 }
 

@@ -109,7 +109,7 @@ func Version() int { return int(C.deepgemmLtGetVersion()) }
 // GetVersion is the loaded library's deepgemmGetVersion.
 func GetVersion() (int, error) {
 	var v C.int32_t
-	if err := check(C.deepgemmGetVersion(&v)); err != nil {
+	if err := check(C.deepgemmGetVersion(nil, &v)); err != nil {
 		return 0, err
 	}
 	return int(v), nil

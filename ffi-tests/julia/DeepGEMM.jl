@@ -90,7 +90,7 @@ check(st::Integer) = st == 0 ? nothing : throw(DeepGEMMError(Int32(st)))
 lt_version() = Int(ccall((:deepgemmLtGetVersion, libdeepgemm), Csize_t, ()))
 function get_version()
     v = Ref{Int32}(-1)
-    check(ccall((:deepgemmGetVersion, libdeepgemm), Cint, (Ref{Int32},), v))
+    check(ccall((:deepgemmGetVersion, libdeepgemm), Cint, (Ptr{Cvoid}, Ref{Int32}), C_NULL, v))
     return Int(v[])
 end
 status_name(s::Integer) = unsafe_string(ccall((:deepgemmGetStatusName, libdeepgemm), Cstring, (Int32,), s))

@@ -38,9 +38,16 @@ pub extern "C" fn deepgemmLtGetVersion() -> usize {
     VERSION
 }
 
-/// Writes the library version (as deepgemmLtGetVersion) to `*version`.
+/// Writes the library version (as deepgemmLtGetVersion) to `*version`. cublasGetVersion_v2's
+/// signature (cublas_v2.h's cublasGetVersion), so that a call renamed compiles: `handle` is
+/// not read and may be NULL (a review found the handle missing: a renamed call did not
+/// compile, and one declared by hand wrote the version over its handle).
 #[unsafe(no_mangle)]
-pub extern "C" fn deepgemmGetVersion(version: *mut i32) -> deepgemmStatus_t {
+pub extern "C" fn deepgemmGetVersion(
+    handle: deepgemmHandle_t,
+    version: *mut i32,
+) -> deepgemmStatus_t {
+    let _ = handle;
     ffi_boundary("deepgemmGetVersion", || write_out(version, VERSION as i32))
 }
 
