@@ -305,10 +305,18 @@ impl GemmProblem {
             // 52 these ran on tensor cores like COMPUTE_32F.
             (compute_type::COMPUTE_32F_PEDANTIC, _) => Math::Ffma,
             (compute_type::COMPUTE_32F | compute_type::COMPUTE_32F_FAST_TF32, _) => Math::Mma,
+            // 16-bit inputs under a "down-convert fp32 to 16-bit" compute type: nothing to
+            // down-convert, so COMPUTE_32F's math, as cuBLASLt runs them (a review found them
+            // NOT_SUPPORTED). fp32 inputs there (rounded to fp16 / bf16) stay unsupported.
+            (
+                compute_type::COMPUTE_32F_FAST_16F | compute_type::COMPUTE_32F_FAST_16BF,
+                ScalarType::F16 | ScalarType::BF16,
+            ) => Math::Mma,
             (ct, _) => {
                 return Err(unsupported!(
                     "compute type {ct} with A type {} (supported: COMPUTE_32F, \
-                     COMPUTE_32F_PEDANTIC, COMPUTE_32F_FAST_TF32)",
+                     COMPUTE_32F_PEDANTIC, COMPUTE_32F_FAST_TF32; COMPUTE_32F_FAST_16F and \
+                     _FAST_16BF with 16-bit inputs)",
                     a.dtype
                 ));
             }
@@ -875,6 +883,15 @@ mod tests {
             R_32F,
             R_32F,
         ));
+        // With 16-bit inputs the FAST_16F / FAST_16BF compute types are COMPUTE_32F's math.
+        for (ct, t) in [
+            (COMPUTE_32F_FAST_16BF, R_16BF),
+            (COMPUTE_32F_FAST_16F, R_16F),
+            (COMPUTE_32F_FAST_16F, R_16BF),
+        ] {
+            let p = problem(&OpSpec::new(ct, R_32F), 2, 2, 2, t, t).unwrap();
+            assert_eq!(p.math, Math::Mma);
+        }
         assert!(matches!(
             problem(&OpSpec::new(99, R_32F), 2, 2, 2, R_32F, R_32F),
             Err(Error::InvalidValue(_))
