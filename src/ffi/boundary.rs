@@ -20,7 +20,9 @@ pub fn ffi_boundary<F>(func: &'static str, f: F) -> deepgemmStatus_t
 where
     F: FnOnce() -> Result<()>,
 {
-    crate::log_api!(func, "called");
+    // The log lines too run where a panic is caught (the log writes to the caller's FILE or
+    // callback): a panic there must not unwind into C either (a review).
+    quietly(|| crate::log_api!(func, "called"));
     // AssertUnwindSafe: after a panic nothing of `f`'s state is used again; the objects it
     // may have touched are behind mutexes that parking_lot does not poison, and each holds
     // only plain values that are valid at every point.
@@ -28,7 +30,7 @@ where
         Ok(Ok(())) => deepgemmStatus_t::DEEPGEMM_STATUS_SUCCESS,
         Ok(Err(e)) => {
             let st = deepgemmStatus_t::from(&e);
-            crate::log_error!(func, "{}: {}", st.name().to_string_lossy(), e);
+            quietly(|| crate::log_error!(func, "{}: {}", st.name().to_string_lossy(), e));
             st
         }
         Err(payload) => {
@@ -37,12 +39,19 @@ where
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            crate::log_error!(func, "DEEPGEMM_STATUS_INTERNAL_ERROR: panic: {msg}");
+            quietly(|| crate::log_error!(func, "DEEPGEMM_STATUS_INTERNAL_ERROR: panic: {msg}"));
             // Dropping a panic payload can itself panic; leak it instead of risking an
             // unwind across the C boundary.
             std::mem::forget(payload);
             deepgemmStatus_t::DEEPGEMM_STATUS_INTERNAL_ERROR
         }
+    }
+}
+
+/// Runs `log` (a log line), dropping a panic in it (its payload leaked, as below).
+fn quietly(log: impl FnOnce()) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(log)) {
+        std::mem::forget(payload);
     }
 }
 
@@ -55,7 +64,7 @@ where
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,
         Err(payload) => {
-            crate::log_error!(func, "panic caught");
+            quietly(|| crate::log_error!(func, "panic caught"));
             std::mem::forget(payload);
             fallback
         }
