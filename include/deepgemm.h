@@ -2987,9 +2987,11 @@ enum deepgemmStatus_t deepgemmLtMatmulAlgoGetHeuristic(deepgemmLtHandle_t lightH
  * left alone, as cuBLASLt leaves it). An algo from deepgemmLtMatmulAlgoGetHeuristic runs
  * exactly the plan it was listed for on the problem it was listed for (its shape, types,
  * layouts, epilogue, SM_COUNT_TARGET and, under a MIN_ALIGNMENT_*_BYTES preference below 16,
- * the alignments); on another problem of its types it runs its configuration, as an algo from
- * deepgemmLtMatmulAlgoInit (or reconfigured) does: the best plan of that problem the
- * configuration admits; NOT_SUPPORTED where none does, INVALID_VALUE for other types. INVALID_VALUE (nothing written) for an algo deepgemm did not
+ * the alignments); on another problem of its types it runs its configuration: the best plan of
+ * that problem the configuration admits, else its family's best, else deepgemm's choice for
+ * it (INVALID_VALUE for other types). An algo from deepgemmLtMatmulAlgoInit (or reconfigured)
+ * runs any problem of its types on the best plan its configuration admits: NOT_SUPPORTED
+ * where none does, INVALID_VALUE for other types. INVALID_VALUE (nothing written) for an algo deepgemm did not
  * make or a NULL argument; NOT_INITIALIZED for a NULL handle. The operands' addresses are not
  * known here: deepgemmLtMatmul checks the algo against them.
  */

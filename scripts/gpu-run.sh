@@ -54,6 +54,11 @@ run_tests() {
     for exe in "$HERE"/tests/*; do
         run_test_exe "$(basename "$exe")" "$@"
     done
+    # The skinny kernel is planned only under DEEPGEMM_SKINNY (read once a process): its
+    # group runs the tile plans above, the kernel itself here (a review found it unrun).
+    if [ $# -eq 0 ] && [ -x "$HERE/tests/gpu_matmul" ]; then
+        DEEPGEMM_SKINNY=1 run_test_exe gpu_matmul --exact skinny_decode
+    fi
 }
 
 run_bench() {

@@ -519,15 +519,17 @@ fn go_consumer() {
     assert_links_soname(&bin);
 }
 
+/// Ignored: neither CI nor the GPU machine has julia (PyPI has no Julia build, and CI reaches
+/// nothing else), so run by hand where it is installed
+/// (`cargo test --test install -- --ignored julia_consumer`). It passed without running
+/// before (a review).
 #[test]
+#[ignore = "needs julia on PATH (not on CI or the GPU machine)"]
 fn julia_consumer() {
-    if !on_path("julia") {
-        eprintln!(
-            "julia is not on PATH: the Julia tests (ffi-tests/julia) were skipped; they run \
-             wherever julia is installed"
-        );
-        return;
-    }
+    assert!(
+        on_path("julia"),
+        "julia is not on PATH: the Julia tests (ffi-tests/julia) cannot run"
+    );
     if !require(&[]) {
         return;
     }

@@ -228,7 +228,6 @@ fn every_pack_variant_compiles_without_spills() {
     }
     let mut failures = Vec::new();
     for v in PackVariant::all() {
-        assert_eq!(jit_pack::options("sm_90a"), source::options("sm_90a"));
         // Packs serve the sm90 kernel only (`pack::hopper_packed_plans`); sm_80 / sm_75 keep
         // the source portable, the newer targets are not planned (sm_100 spills here).
         for arch in ["sm_90a", "sm_80", "sm_75"] {

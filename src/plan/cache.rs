@@ -329,7 +329,7 @@ pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> R
 /// in the list the algo's word 6 names (`Misaligned`); for an algo the heuristic listed for
 /// another problem, its configuration's plan here (`from_algo_within`).
 pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
-    from_algo_within(data, p, dev, u64::MAX)
+    from_algo_within(data, p, dev, u64::MAX, |_| true)
 }
 
 /// `from_algo`, a reused algo resolved among the plans that fit `workspace_size`.
@@ -340,13 +340,17 @@ pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<P
 /// any problem of its types, and engines rely on it (TensorRT-LLM profiles one m of a bucket
 /// and reuses the tactic for the bucket's other m's, which deepgemm refused as INVALID_VALUE:
 /// a review). It runs as the AlgoInit algo of its configuration (word 7: family, tile,
-/// stages, cluster, split, options) would: the best plan of `p` that configuration admits;
-/// NOT_SUPPORTED where none does, INVALID_VALUE for other types.
+/// stages, cluster, split, options) would: the best plan of `p` that configuration admits
+/// within `workspace_size` and `accepts`; where it admits none (a tile or split that problem
+/// has no plan of: an m whose lines TMA cannot read in place, say), the family's best plan,
+/// and where the family has none either, the problem's best plan (an algo for an aligned m
+/// must not fail at a ragged one of its bucket); INVALID_VALUE for other types.
 fn from_algo_within(
     data: &[u64; 8],
     p: &GemmProblem,
     dev: &DeviceSpec,
     workspace_size: u64,
+    accepts: impl Fn(&Plan) -> bool,
 ) -> Result<Plan> {
     if data[0] == CONFIG_MAGIC {
         // A configured algo (AlgoInit): its best plan for operands TMA reads in place.
@@ -362,7 +366,32 @@ fn from_algo_within(
         (Ok(plan), _) => Ok(plan),
         (Err(_), Ok(algo::View::Plan { config, types })) => {
             let twin = algo::View::configured_words(&config, &types);
-            resolve_configured(&twin, p, dev, m.which(), workspace_size, |_| true)
+            let family = algo::View::configured_words(&algo::Config::init(config.id), &types);
+            let unsupported =
+                |r: &Result<Plan>| matches!(r, Err(crate::error::Error::NotSupported(_)));
+            let mut r = resolve_configured(&twin, p, dev, m.which(), workspace_size, &accepts);
+            if unsupported(&r) {
+                r = resolve_configured(&family, p, dev, m.which(), workspace_size, &accepts);
+            }
+            if unsupported(&r) {
+                // Not even the family has a plan here (the solo tiles at an m whose lines are
+                // off TMA's grid): deepgemm's own choice for it, as for a NULL algo.
+                let listed = candidates_for(p, dev, m.which())?;
+                if let Some(c) = listed
+                    .plans()
+                    .iter()
+                    .find(|c| c.workspace <= workspace_size && accepts(c))
+                {
+                    r = Ok(*c);
+                }
+            }
+            if let Ok(c) = &r {
+                crate::log::info(
+                    "algo",
+                    format!("an algo listed for another problem runs as {}", c.name()),
+                );
+            }
+            r
         }
         (Err(e), _) => Err(e),
     }
@@ -611,7 +640,19 @@ pub fn decode_algo(
     if data[0] == CONFIG_MAGIC {
         return resolve_configured(data, p, dev, Which::NONE, workspace_size, |_| true);
     }
-    let plan = from_algo_within(data, p, dev, workspace_size)?;
+    decode_algo_for(data, p, dev, workspace_size, |_| true)
+}
+
+/// `decode_algo`, a reused algo (another problem's) resolved among the plans that also
+/// `accepts` (the call's pointers).
+fn decode_algo_for(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    workspace_size: u64,
+    accepts: impl Fn(&Plan) -> bool,
+) -> Result<Plan> {
+    let plan = from_algo_within(data, p, dev, workspace_size, accepts)?;
     if plan.workspace > workspace_size {
         return Err(invalid!(
             "the algo needs {} workspace bytes, {} given",
@@ -641,7 +682,7 @@ pub fn for_call(
             })
         }
         Some(data) => {
-            let plan = decode_algo(data, p, dev, workspace_size)?;
+            let plan = decode_algo_for(data, p, dev, workspace_size, |c| c.accepts(p, ptrs))?;
             if !plan.accepts(p, ptrs) {
                 return Err(unsupported!(
                     "{} needs 16-byte aligned A and B (TMA){}; choose another algo",
@@ -870,13 +911,49 @@ mod tests {
         assert_eq!(cache.len(), keys.len());
     }
 
-    /// A plan of the same configuration as `want` (`algo::Config::of`), or NOT_SUPPORTED (the
-    /// configuration has no plan for that problem).
+    /// A plan of `want`'s configuration (`algo::Config::of`), or where the problem has none of
+    /// it, of its family; or NOT_SUPPORTED (the family has no plan for that problem).
     fn same_configuration(r: Result<Plan>, want: &Plan) -> bool {
         match r {
-            Ok(got) => algo::Config::of(&got) == algo::Config::of(want),
+            Ok(got) => algo::Config::of(&got).id == algo::Config::of(want).id,
             Err(Error::NotSupported(_)) => true,
             Err(_) => false,
+        }
+    }
+
+    /// TensorRT-LLM's reuse: the algos listed at m = 256 run at ragged m too, where A's lines
+    /// (NT: ld = m) are off TMA's grid and the configuration's direct plans do not exist: the
+    /// family's plan there (a packed copy), or deepgemm's choice, never an error.
+    #[test]
+    fn algos_listed_at_one_m_run_at_ragged_m() {
+        let dev = DeviceSpec::H200;
+        let nt = |m: u64| {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_b = 1;
+            GemmProblem::new(
+                &op,
+                &MatrixSpec::col(R_16F, m, 2000, m as i64),
+                &MatrixSpec::col(R_16F, 1000, 2000, 1000),
+                &MatrixSpec::col(R_32F, m, 1000, m as i64),
+                &MatrixSpec::col(R_32F, m, 1000, m as i64),
+            )
+            .unwrap()
+        };
+        let listed = plan::candidates(&nt(256), &dev).unwrap();
+        for m in [200, 129, 64, 17, 1] {
+            let p = nt(m);
+            for c in listed.iter().take(4) {
+                let r = from_algo(&c.to_algo(), &p, &dev);
+                let got = r.unwrap_or_else(|e| panic!("m = {m}, {}: {e}", c.name()));
+                // Its configuration, else its family, else deepgemm's choice there.
+                let first = plan::candidates(&p, &dev).unwrap()[0];
+                assert!(
+                    algo::Config::of(&got).id == algo::Config::of(c).id || got == first,
+                    "m = {m}, {}: {}",
+                    c.name(),
+                    got.name()
+                );
+            }
         }
     }
 

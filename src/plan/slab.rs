@@ -376,12 +376,12 @@ mod tests {
             "{}",
             chosen.name()
         );
+        // The slab plans listed (for larger workspaces) are each under the portable kernel's
+        // estimate; there are some, so the check is not vacuous.
         let portable_ns = (pack::portable_s(&p) * 1e9) as u64;
-        assert!(
-            all.iter()
-                .filter(|c| c.is_slabbed())
-                .all(|c| c.estimate_ns < portable_ns)
-        );
+        let slabbed: Vec<&Plan> = all.iter().filter(|c| c.is_slabbed()).collect();
+        assert!(!slabbed.is_empty());
+        assert!(slabbed.iter().all(|c| c.estimate_ns < portable_ns));
     }
 
     #[test]

@@ -237,5 +237,7 @@ impl Group {
             self.seed,
             self.failures[0]
         );
+        // A group that ran nothing proves nothing (every case refused or skipped).
+        assert!(self.passed > 0, "group {}: no case ran", self.name);
     }
 }
