@@ -9,7 +9,7 @@
 # only if the geomean is under 0.97 with no loser past 1.15.
 # (The configured-algo test and the solo correctness grid: scripts/gpu-session61b.sh.)
 #     here:  bash scripts/gpu-pack.sh; find .gpu/tests -type f ! -name gpu_matmul -delete
-#     there: timeout 500 bash scripts/gpu-session61a.sh
+#     there: timeout 560 bash scripts/gpu-session61a.sh; . scripts/gpu-env.sh; finish
 # Score:  python3 scripts/compare-runs.py DIR 'solo-*' 'base-*'
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

@@ -9,7 +9,7 @@
 # rate, sectors crossing between the two L2 partitions: ltcfabric) or in the SMs' stalls.
 # Nsight Compute on one launch each of data-parallel, hybrid and all-Stream-K, same kernel.
 #     here:  bash scripts/gpu-pack.sh; rm -rf .gpu/tests
-#     there: timeout 500 bash scripts/gpu-session61c.sh
+#     there: timeout 560 bash scripts/gpu-session61c.sh; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 export METRICS="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_requests_srcunit_tex_op_read.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_elapsed"

@@ -11,7 +11,7 @@
 # per schedule over the rounds (us) and data-parallel over the better Stream-K form, then each
 # shape's best kernel by that ratio. 128 x 128 since session 61 (60a, H100: 1664² 1.177 there,
 # 91 tiles of 128 x 256 having no partial wave to quantise); not yet run on the H200.
-#     here:  bash scripts/gpu-pack.sh;  there: timeout 400 bash scripts/gpu-waves.sh
+#     here:  bash scripts/gpu-pack.sh;  there: timeout 560 bash scripts/gpu-waves.sh; . scripts/gpu-env.sh; finish
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 S=.gpu/shapes/waves.txt
@@ -24,5 +24,5 @@ for r in 1 2; do
     done
 done
 bench w-main --check sample --shapes $S
-python3 "$(dirname "$0")/waves-table.py" "$OUT"
+python3 "$(dirname "$0")/waves-table.py" "$OUT" | tee "$OUT/waves-table.txt"
 finish
