@@ -339,12 +339,14 @@ pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<P
 /// problem (shape, layouts, epilogue, SM target): cuBLASLt runs such an algo's configuration on
 /// any problem of its types, and engines rely on it (TensorRT-LLM profiles one m of a bucket
 /// and reuses the tactic for the bucket's other m's, which deepgemm refused as INVALID_VALUE:
-/// a review). It runs as the AlgoInit algo of its configuration (word 7: family, tile,
-/// stages, cluster, split, options) would: the best plan of `p` that configuration admits
-/// within `workspace_size` and `accepts`; where it admits none (a tile or split that problem
-/// has no plan of: an m whose lines TMA cannot read in place, say), the family's best plan,
-/// and where the family has none either, the problem's best plan (an algo for an aligned m
-/// must not fail at a ragged one of its bucket); INVALID_VALUE for other types.
+/// a review). It runs its configuration (word 7: family, tile, stages, cluster, split,
+/// options) within `workspace_size` and `accepts`: a plan of `p`'s own candidates with that
+/// configuration, else with the same kernel (family, tile, stages, cluster: the split follows
+/// m), else the best plan of the configuration among every plan (`resolve_configured`, as an
+/// AlgoInit algo), else the family's best, else `p`'s best plan (an algo for an aligned m must
+/// not fail at a ragged one of its bucket); INVALID_VALUE for other types. First sight of a
+/// problem costs ~0.4 ms of planning by its own candidates, ~1.5 ms where the wider search is
+/// needed (CPU here, session 61), then a cached lookup.
 fn from_algo_within(
     data: &[u64; 8],
     p: &GemmProblem,
@@ -361,11 +363,32 @@ fn from_algo_within(
         // Refused before the lookup, so that foreign words never plan (or fill the cache).
         return Err(invalid!("algo was not produced by deepgemm's heuristic"));
     };
-    let own = candidates_for(p, dev, m.which())?.find_algo(data);
-    match (own, algo::View::of(data)) {
+    let listed = candidates_for(p, dev, m.which())?;
+    match (listed.find_algo(data), algo::View::of(data)) {
         (Ok(plan), _) => Ok(plan),
         (Err(_), Ok(algo::View::Plan { config, types })) => {
+            // A plan of the configuration among this problem's own (cached) candidates first:
+            // the configured universe costs ~1.4 ms of planning a new problem (~0.4 ms for the
+            // candidates) and holds 64 problems, while an engine reusing one algo over every m
+            // of a bucket brings many.
+            // Its types must be the problem's (INVALID_VALUE otherwise, as for AlgoInit's).
             let twin = algo::View::configured_words(&config, &types);
+            configured_config(&twin, p, dev)?;
+            // The same configuration, else the same kernel (family, tile, stages, cluster) with
+            // the schedule this problem's m gets: splits and Stream-K depend on it.
+            let fits = |c: &Plan| c.workspace <= workspace_size && accepts(c);
+            let same_kernel = |x: &algo::Config| {
+                (x.id, x.tile, x.stages, x.cluster)
+                    == (config.id, config.tile, config.stages, config.cluster)
+            };
+            let own = listed.plans().iter().filter(|c| fits(c));
+            if let Some(c) = own
+                .clone()
+                .find(|c| algo::Config::of(c) == config)
+                .or_else(|| own.clone().find(|c| same_kernel(&algo::Config::of(c))))
+            {
+                return Ok(*c);
+            }
             let family = algo::View::configured_words(&algo::Config::init(config.id), &types);
             let unsupported =
                 |r: &Result<Plan>| matches!(r, Err(crate::error::Error::NotSupported(_)));
@@ -376,12 +399,7 @@ fn from_algo_within(
             if unsupported(&r) {
                 // Not even the family has a plan here (the solo tiles at an m whose lines are
                 // off TMA's grid): deepgemm's own choice for it, as for a NULL algo.
-                let listed = candidates_for(p, dev, m.which())?;
-                if let Some(c) = listed
-                    .plans()
-                    .iter()
-                    .find(|c| c.workspace <= workspace_size && accepts(c))
-                {
+                if let Some(c) = listed.plans().iter().find(|c| fits(c)) {
                     r = Ok(*c);
                 }
             }
