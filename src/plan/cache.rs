@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use once_cell::sync::Lazy;
 use parking_lot::RwLock;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::plan::algo::{self, CONFIG_MAGIC};
 use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, pack::Which, streamk};
 use crate::problem::{GemmPointers, GemmProblem};
@@ -332,7 +332,9 @@ pub fn from_algo(data: &[u64; 8], p: &GemmProblem, dev: &DeviceSpec) -> Result<P
     from_algo_within(data, p, dev, u64::MAX, |_| true)
 }
 
-/// `from_algo`, a reused algo resolved among the plans that fit `workspace_size`.
+/// `from_algo` for a call with `workspace_size` bytes: INVALID_VALUE where the algo's own plan
+/// needs more; a reused algo resolved among the plans that fit it and `accepts` (the call's
+/// pointers).
 ///
 /// An algo is first looked up among `p`'s own candidates: the heuristic's algo for this very
 /// problem runs exactly its plan. Else, if its words are deepgemm's, it was listed for another
@@ -364,55 +366,60 @@ fn from_algo_within(
         return Err(invalid!("algo was not produced by deepgemm's heuristic"));
     };
     let listed = candidates_for(p, dev, m.which())?;
-    match (listed.find_algo(data), algo::View::of(data)) {
-        (Ok(plan), _) => Ok(plan),
-        (Err(_), Ok(algo::View::Plan { config, types })) => {
-            // A plan of the configuration among this problem's own (cached) candidates first:
-            // the configured universe costs ~1.4 ms of planning a new problem (~0.4 ms for the
-            // candidates) and holds 64 problems, while an engine reusing one algo over every m
-            // of a bucket brings many.
-            // Its types must be the problem's (INVALID_VALUE otherwise, as for AlgoInit's).
-            let twin = algo::View::configured_words(&config, &types);
-            configured_config(&twin, p, dev)?;
-            // The same configuration, else the same kernel (family, tile, stages, cluster) with
-            // the schedule this problem's m gets: splits and Stream-K depend on it.
-            let fits = |c: &Plan| c.workspace <= workspace_size && accepts(c);
-            let same_kernel = |x: &algo::Config| {
-                (x.id, x.tile, x.stages, x.cluster)
-                    == (config.id, config.tile, config.stages, config.cluster)
-            };
-            let own = listed.plans().iter().filter(|c| fits(c));
-            if let Some(c) = own
-                .clone()
-                .find(|c| algo::Config::of(c) == config)
-                .or_else(|| own.clone().find(|c| same_kernel(&algo::Config::of(c))))
-            {
-                return Ok(*c);
-            }
+    // The heuristic's algo for this very problem (a call's usual path): a comparison of words.
+    if let Some((plan, _)) = listed.iter().find(|(_, a)| *a == data) {
+        return if plan.workspace > workspace_size {
+            Err(invalid!(
+                "the algo needs {} workspace bytes, {workspace_size} given",
+                plan.workspace
+            ))
+        } else {
+            Ok(*plan)
+        };
+    }
+    let Ok(algo::View::Plan { config, types }) = algo::View::of(data) else {
+        return listed.find_algo(data); // its error
+    };
+    // Its types must be the problem's (INVALID_VALUE otherwise, as for AlgoInit's).
+    let twin = algo::View::configured_words(&config, &types);
+    configured_config(&twin, p, dev)?;
+    // A plan of the configuration among this problem's own (cached) candidates first: the
+    // configured universe costs ~1.4 ms of planning a new problem (~0.4 ms for the candidates)
+    // and holds 64 problems, while an engine reusing one algo over every m of a bucket brings
+    // many. The same configuration, else the same kernel (family, tile, stages, cluster) with
+    // the schedule this problem's m gets: splits and Stream-K depend on it.
+    let fits = |c: &&Plan| c.workspace <= workspace_size && accepts(c);
+    let same_kernel = |x: algo::Config| {
+        (x.id, x.tile, x.stages, x.cluster)
+            == (config.id, config.tile, config.stages, config.cluster)
+    };
+    let own = || listed.plans().iter().filter(fits);
+    let found = own()
+        .find(|c| algo::Config::of(c) == config)
+        .or_else(|| own().find(|c| same_kernel(algo::Config::of(c))))
+        .copied()
+        .map(Ok)
+        .unwrap_or_else(|| {
             let family = algo::View::configured_words(&algo::Config::init(config.id), &types);
-            let unsupported =
-                |r: &Result<Plan>| matches!(r, Err(crate::error::Error::NotSupported(_)));
+            let unsupported = |r: &Result<Plan>| matches!(r, Err(Error::NotSupported(_)));
             let mut r = resolve_configured(&twin, p, dev, m.which(), workspace_size, &accepts);
             if unsupported(&r) {
                 r = resolve_configured(&family, p, dev, m.which(), workspace_size, &accepts);
             }
-            if unsupported(&r) {
-                // Not even the family has a plan here (the solo tiles at an m whose lines are
-                // off TMA's grid): deepgemm's own choice for it, as for a NULL algo.
-                if let Some(c) = listed.plans().iter().find(|c| fits(c)) {
-                    r = Ok(*c);
-                }
+            // Not even the family has a plan here (the solo tiles at an m whose lines are off
+            // TMA's grid): deepgemm's own choice for it, as for a NULL algo.
+            match own().next() {
+                Some(c) if unsupported(&r) => Ok(*c),
+                _ => r,
             }
-            if let Ok(c) = &r {
-                crate::log::info(
-                    "algo",
-                    format!("an algo listed for another problem runs as {}", c.name()),
-                );
-            }
-            r
-        }
-        (Err(e), _) => Err(e),
+        });
+    if let Ok(c) = &found {
+        crate::log::info(
+            "algo",
+            format!("an algo listed for another problem runs as {}", c.name()),
+        );
     }
+    found
 }
 
 /// `plan::choose_for_call` through the cache: with A or B at a base address TMA cannot
@@ -655,30 +662,7 @@ pub fn decode_algo(
     dev: &DeviceSpec,
     workspace_size: u64,
 ) -> Result<Plan> {
-    if data[0] == CONFIG_MAGIC {
-        return resolve_configured(data, p, dev, Which::NONE, workspace_size, |_| true);
-    }
-    decode_algo_for(data, p, dev, workspace_size, |_| true)
-}
-
-/// `decode_algo`, a reused algo (another problem's) resolved among the plans that also
-/// `accepts` (the call's pointers).
-fn decode_algo_for(
-    data: &[u64; 8],
-    p: &GemmProblem,
-    dev: &DeviceSpec,
-    workspace_size: u64,
-    accepts: impl Fn(&Plan) -> bool,
-) -> Result<Plan> {
-    let plan = from_algo_within(data, p, dev, workspace_size, accepts)?;
-    if plan.workspace > workspace_size {
-        return Err(invalid!(
-            "the algo needs {} workspace bytes, {} given",
-            plan.workspace,
-            workspace_size
-        ));
-    }
-    Ok(plan)
+    from_algo_within(data, p, dev, workspace_size, |_| true)
 }
 
 /// The plan one call runs (`gemm::run`): the caller's algo (`decode_algo`), which must also
@@ -700,7 +684,7 @@ pub fn for_call(
             })
         }
         Some(data) => {
-            let plan = decode_algo_for(data, p, dev, workspace_size, |c| c.accepts(p, ptrs))?;
+            let plan = from_algo_within(data, p, dev, workspace_size, |c| c.accepts(p, ptrs))?;
             if !plan.accepts(p, ptrs) {
                 return Err(unsupported!(
                     "{} needs 16-byte aligned A and B (TMA){}; choose another algo",
@@ -721,7 +705,6 @@ pub fn for_call(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
     use crate::problem::{MatrixSpec, OpSpec, Scalar};
     use crate::types::{compute_type::*, cuda_data_type::*};
 
