@@ -1263,34 +1263,29 @@ fn heuristic_algos_reused_on_other_shapes() {
             s.beta = 0.5;
             let mut ran = 0;
             for (i, algo) in algos.iter().enumerate() {
-                let mut run = || -> Result<bool, String> {
+                // None: NOT_SUPPORTED (no plan of that configuration).
+                let mut run = || -> Result<Option<Comparison>, String> {
                     let prep = Prepared::new(&s, &mut g.rng, true)?;
                     let d = prep.new_output()?;
                     let descs =
                         Descs::new(env.handle.api, &s, prep.bias_ptr(), WORKSPACE_BYTES as u64)?;
                     let args = prep.args(&d, Some(&env.workspace), env.stream.raw());
-                    let st = lt::matmul_status(&env.handle, &descs, Some(algo), &args);
-                    if st == 15 {
-                        return Ok(false); // NOT_SUPPORTED: no plan of that configuration
-                    }
-                    if st != 0 {
-                        return Err(format!("status {st}"));
+                    match lt::matmul_status(&env.handle, &descs, Some(algo), &args) {
+                        15 => return Ok(None),
+                        0 => {}
+                        st => return Err(format!("status {st}")),
                     }
                     env.stream.synchronize()?;
-                    let c = prep.check_full(&d.download()?);
-                    if c.passes(s.tolerance()) {
-                        Ok(true)
-                    } else {
-                        Err(c.to_string())
-                    }
+                    Ok(Some(prep.check_full(&d.download()?)))
                 };
+                let how = format!("algo {i} of m = 256");
                 match run() {
-                    Ok(true) => {
-                        ran += 1;
-                        g.record_result(format!("{s} with algo {i} of m = 256"), Ok(()));
+                    Ok(None) => {}
+                    Ok(Some(c)) => {
+                        ran += c.passes(s.tolerance()) as usize;
+                        g.record(&s, &how, Ok(c));
                     }
-                    Ok(false) => {}
-                    Err(e) => g.record_result(format!("{s} with algo {i} of m = 256"), Err(e)),
+                    Err(e) => g.record(&s, &how, Err(e)),
                 }
             }
             g.record_result(
