@@ -690,13 +690,12 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
     };
     let k_iters = v.slab_steps(p.k);
     // m and n at least 256: the sets measured (decode and small-n shapes keep their narrow
-    // tiles, which 64x64 would pad). 16-bit inputs, and tf32 only under
-    // `DEEPGEMM_SOLO_TF32=1` (`solo_rules_take`).
+    // tiles, which 64x64 would pad). 16-bit inputs, and tf32 TN (`solo_rules_take`).
     if k_iters > solo_max_k_iters()
         || p.m < 256
         || p.n < 256
         || schedule_forced()
-        || !solo_rules_take(&v)
+        || !solo_rules_take(&v, SoloRule::Short)
     {
         return;
     }
@@ -746,11 +745,11 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
     let Kernel::Sm90(v) = first.kernel else {
         return;
     };
-    // 16-bit inputs, and tf32 under `DEEPGEMM_SOLO_TF32=1`, as `solo_for_short`.
+    // 16-bit inputs; tf32 only under `DEEPGEMM_SOLO_TF32=1` (`solo_rules_take`).
     if !solo_split_enabled()
         || p.m.min(p.n) < SOLO_SPLIT_MIN_MN
         || schedule_forced()
-        || !solo_rules_take(&v)
+        || !solo_rules_take(&v, SoloRule::Split)
     {
         return;
     }
@@ -776,18 +775,38 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
     }
 }
 
-/// Whether `solo_for_short` and `solo_split_for_few_tiles` may move a problem whose first plan
-/// is `v`: 16-bit inputs, and tf32 (whose solo tiles are TN only: `Sm90Variant::solo_tile`)
-/// under `DEEPGEMM_SOLO_TF32=1`. Session 60 (`60f`, H100) ran the tf32 solo tiles correct and,
-/// on five under-a-wave long-k shapes, their best split 0.83-0.84 of the default plans' time
-/// on the two of at most 36 tiles of 64x64 (536x232x13832, 368x360x11072) and 1.10-1.11x on
-/// two of more (600x240x16144, 1000x344x11120): as the rules' bounds say for 16-bit, but not
-/// yet measured out of sample (`scripts/gpu-session61a.sh`), hence opt-in. Read once.
-fn solo_rules_take(v: &sm90::Sm90Variant) -> bool {
-    static TF32: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_SOLO_TF32").is_ok_and(|v| v.trim() == "1")
+/// Which of the two solo rules asks `solo_rules_take`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum SoloRule {
+    /// `solo_for_short`: one solo 64x64 tile a CTA, k unsplit.
+    Short,
+    /// `solo_split_for_few_tiles`: the full-ring solo 64x64 split over several CTAs a tile.
+    Split,
+}
+
+/// Whether the solo rule `rule` may move a problem whose first plan is `v`: 16-bit inputs
+/// always; tf32 (whose solo tiles are TN only: `Sm90Variant::solo_tile`) by `solo_tf32`.
+fn solo_rules_take(v: &sm90::Sm90Variant, rule: SoloRule) -> bool {
+    v.ab.size_bytes() == 2 || (v.ab == crate::types::ScalarType::F32 && solo_tf32(rule))
+}
+
+/// Whether the solo rule `rule` takes tf32 problems. Session 62 (`61a`, H100: the 124 kept-set
+/// tf32 TN shapes the two rules move, `DEEPGEMM_SOLO_TF32=1` against the default, two rounds
+/// each) split by rule: the 25 `solo_for_short` moves ran 0.906 of the time (worst 1.144,
+/// 256x256x1024), the 99 `solo_split_for_few_tiles` moves 0.979 with five past 1.10 (few tiles
+/// of 64x64: 160x96x3128 1.25, 128x128x4096 1.22, 120x1008x9256 1.18, whose 128-row plans
+/// split more ways). So `solo_for_short` takes tf32 by default (`DEEPGEMM_SOLO_TF32=0` turns it
+/// off, for measuring) and the split rule only under `DEEPGEMM_SOLO_TF32=1`. Read once.
+fn solo_tf32(rule: SoloRule) -> bool {
+    static V: once_cell::sync::Lazy<Option<bool>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SOLO_TF32")
+            .ok()
+            .map(|v| v.trim() == "1")
     });
-    v.ab.size_bytes() == 2 || (v.ab == crate::types::ScalarType::F32 && *TF32)
+    match rule {
+        SoloRule::Short => V.unwrap_or(true),
+        SoloRule::Split => V.unwrap_or(false),
+    }
 }
 
 /// `DEEPGEMM_SOLO_SPLIT=0` turns `solo_split_for_few_tiles` off, for measuring it. Read once.
@@ -1777,15 +1796,16 @@ mod tests {
         }
     }
 
-    /// The tf32 solo tiles exist (TN) but no default rule plans them (`solo_rules_take`):
-    /// shapes the 16-bit rules move keep their 128-row plans in tf32, and the solo tiles are
-    /// not even candidates.
+    /// tf32 TN's solo tiles by default only through `solo_for_short` (`solo_tf32`): short-k
+    /// shapes of the 16-bit rule's bounds get the solo 64x64 first and unsplit; shapes the split
+    /// rule moves in 16-bit keep their 128-row plans in tf32, the solo tiles not even among
+    /// their candidates.
     #[test]
-    fn tf32_solo_tiles_are_opt_in() {
+    fn tf32_solo_tiles_only_for_short_k_by_default() {
         // The switches are read once a process: this checks the default only.
         if ["DEEPGEMM_SOLO", "DEEPGEMM_SOLO_TF32"]
             .iter()
-            .any(|v| std::env::var(v).is_ok_and(|x| x.trim() == "1"))
+            .any(|v| std::env::var(v).is_ok())
         {
             return;
         }
@@ -1798,24 +1818,30 @@ mod tests {
             let d = MatrixSpec::col(R_32F, m, n, m as i64);
             GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
         };
-        assert!(
-            sm90::Sm90Variant::solo_tile(
-                ScalarType::F32,
-                ScalarType::F32,
-                (sm90::Major::K, sm90::Major::K),
-                64
-            )
-            .is_some()
-        );
+        let solo = |x: &Plan| matches!(x.kernel, Kernel::Sm90(v) if v.solo());
         for p in [
-            tf32(552, 168, 5656),
-            tf32(368, 360, 11072),
-            tf32(512, 512, 1024),
+            tf32(400, 656, 776),
+            tf32(512, 512, 512),
+            tf32(528, 632, 1136),
         ] {
             let c = candidates(&p, &dev).unwrap();
             assert!(
-                c.iter()
-                    .all(|x| !matches!(x.kernel, Kernel::Sm90(v) if v.solo())),
+                solo(&c[0]) && c[0].decomposition.is_data_parallel(),
+                "{}x{}x{}: {:?}",
+                p.m,
+                p.n,
+                p.k,
+                c[0]
+            );
+        }
+        for p in [
+            tf32(552, 168, 5656),
+            tf32(368, 360, 11072),
+            tf32(128, 128, 4096),
+        ] {
+            let c = candidates(&p, &dev).unwrap();
+            assert!(
+                c.iter().all(|x| !solo(x)),
                 "{}x{}x{}: {:?}",
                 p.m,
                 p.n,
