@@ -338,9 +338,9 @@ impl Sm90Variant {
     /// The solo 64 x `block_n` tile (`SOLO_TILES_N`) for these types and layouts, with the
     /// stages that fit two CTAs an SM; `None` where it is not built (`solo_built`): 16-bit
     /// inputs in every layout, tf32 with both operands K-major (TN; the kernel's solo path has
-    /// no register-A form, kernels/sm90/gemm.cuh). The tf32 ones are planned only on request
-    /// (`DEEPGEMM_SOLO=1`; session 60; `plan::solo_for_short` and
-    /// `plan::solo_split_for_few_tiles` take them only under `DEEPGEMM_SOLO_TF32=1`).
+    /// no register-A form, kernels/sm90/gemm.cuh). The tf32 ones are planned by
+    /// `plan::solo_for_short` (since session 62), by `plan::solo_split_for_few_tiles` only
+    /// under `DEEPGEMM_SOLO_TF32=1`, and everywhere under `DEEPGEMM_SOLO=1` (`plan::solo_tf32`).
     pub fn solo_tile(
         ab: ScalarType,
         cd: ScalarType,
