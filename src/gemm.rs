@@ -602,10 +602,16 @@ fn log_choice(
         }
         (Kernel::Skinny(_), _) => "skinny kernel (n at most 16: decode)".into(),
     };
+    // A share of the SMs: SM_COUNT_TARGET, or a green context's partition.
+    let share = if dev.partial {
+        format!("; planned for {} SMs", dev.sm_count)
+    } else {
+        String::new()
+    };
     crate::log::hint(
         "deepgemmLtMatmul",
         format!(
-            "{}x{}x{} batch {}: {} ({why})",
+            "{}x{}x{} batch {}: {} ({why}{share})",
             p.m,
             p.n,
             p.k,

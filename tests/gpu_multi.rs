@@ -621,18 +621,7 @@ fn gemm_ex_status(h: &BlasHandle, s: &GemmSpec, p: &Prepared, c: &DevBuf) -> i32
 
 /// Logs errors to a fresh file while `f` runs; returns the log's text.
 fn logged(name: &str, f: impl FnOnce()) -> String {
-    use deepgemm::ffi::*;
-    let path = std::env::temp_dir().join(format!("deepgemm-{name}-{}.log", std::process::id()));
-    let _ = std::fs::remove_file(&path);
-    let cpath = CString::new(path.to_str().unwrap()).unwrap();
-    assert_eq!(deepgemmLtLoggerOpenFile(cpath.as_ptr()) as i32, 0);
-    assert_eq!(deepgemmLtLoggerSetLevel(1) as i32, 0);
-    f();
-    assert_eq!(deepgemmLtLoggerSetLevel(0) as i32, 0);
-    assert_eq!(deepgemmLtLoggerOpenFile(std::ptr::null()) as i32, 0);
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let _ = std::fs::remove_file(&path);
-    text
+    logged_at(name, 1, f)
 }
 
 #[test]
@@ -817,4 +806,172 @@ fn second_context_on_the_same_device(api: &LtApi, rng: &mut Rng) {
         "second context on device 0: accepted, correct, no new load ({} entries)",
         after.entries.len()
     );
+}
+
+/// A green context of part of the SMs (CUDA 12.4+): a call on its stream is planned for the
+/// partition's SMs (`driver::context_sm_limit`: persistent grids, Stream-K ranges and clusters
+/// sized to them, where they were sized to the whole device and their CTAs queued), logs so at
+/// the hints level, and is correct; the primary context still plans for every SM. Also a
+/// stream of the same partition through the NULL algo and the heuristic's algo.
+#[test]
+#[ignore = "needs a CUDA GPU (driver 12.4+)"]
+fn green_context_plans_for_its_sms() {
+    let _serial = serial();
+    let api = LtApi::deepgemm();
+    let mut rng = Rng::new(group_seed());
+    let gpu = Gpu::open(0).unwrap();
+    let full = deepgemm::gemm::device_spec(std::ptr::null_mut()).unwrap();
+    if driver::driver_version() < 12040 {
+        println!(
+            "driver {} has no green contexts: nothing to check",
+            driver::driver_version()
+        );
+        return;
+    }
+    let dev = cu::device::get(0).unwrap();
+    // SAFETY (this block): plain driver calls on zeroed out-structs; the green context is
+    // destroyed at the end, after everything made in it is dropped.
+    let (green, stream, part_sms) = unsafe {
+        let mut all: sys::CUdevResource = std::mem::zeroed();
+        sys::cuDeviceGetDevResource(
+            dev,
+            &mut all,
+            sys::CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM,
+        )
+        .result()
+        .unwrap();
+        let want = (all.__bindgen_anon_1.sm.smCount / 4).max(8);
+        let mut group: sys::CUdevResource = std::mem::zeroed();
+        let mut rest: sys::CUdevResource = std::mem::zeroed();
+        let mut groups = 1u32;
+        sys::cuDevSmResourceSplitByCount(&mut group, &mut groups, &all, &mut rest, 0, want)
+            .result()
+            .unwrap();
+        assert_eq!(groups, 1);
+        let mut desc: sys::CUdevResourceDesc = std::ptr::null_mut();
+        sys::cuDevResourceGenerateDesc(&mut desc, &mut group, 1)
+            .result()
+            .unwrap();
+        let mut green: sys::CUgreenCtx = std::ptr::null_mut();
+        sys::cuGreenCtxCreate(
+            &mut green,
+            desc,
+            dev,
+            sys::CUgreenCtxCreate_flags::CU_GREEN_CTX_DEFAULT_STREAM as u32,
+        )
+        .result()
+        .unwrap();
+        let mut stream: sys::CUstream = std::ptr::null_mut();
+        sys::cuGreenCtxStreamCreate(
+            &mut stream,
+            green,
+            sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            0,
+        )
+        .result()
+        .unwrap();
+        (green, stream, group.__bindgen_anon_1.sm.smCount)
+    };
+    println!(
+        "green context of {part_sms} of {} SMs (driver {})",
+        full.sm_count,
+        driver::driver_version()
+    );
+    assert!(part_sms < full.sm_count);
+    let spec = deepgemm::gemm::device_spec(stream.cast()).unwrap();
+    assert_eq!(
+        (spec.sm_count, spec.partial),
+        (part_sms, true),
+        "planned for the partition"
+    );
+    let again = deepgemm::gemm::device_spec(std::ptr::null_mut()).unwrap();
+    assert_eq!(again, full, "the primary context still plans for every SM");
+
+    let h = LtHandle::new(&api).unwrap();
+    // Buffers made in the green context (current while they live), as an engine that
+    // switches to it would; the handle was made in the primary one.
+    let mut as_ctx: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: `green` is live; the CUcontext stands for it, valid as long as it is.
+    unsafe { sys::cuCtxFromGreenCtx(&mut as_ctx, green) }
+        .result()
+        .unwrap();
+    let mut cases = vec![small_spec()];
+    for (m, n, k) in [(512, 768, 1024), (256, 256, 8192), (1000, 1200, 2048)] {
+        let mut s = GemmSpec::new(DType::BF16, DType::BF16, m, n, k);
+        s.trans_a = true;
+        cases.push(s);
+    }
+    let mut failed = Vec::new();
+    let mut passed = 0;
+    let log = logged_at("green", 3, || {
+        // SAFETY: as_ctx is live; the primary context is made current again below.
+        unsafe { cu::ctx::set_current(as_ctx) }.unwrap();
+        let ws = DevBuf::alloc(WORKSPACE_BYTES as usize).unwrap();
+        for s in &cases {
+            let p = Prepared::new(s, &mut rng, true).unwrap();
+            let descs = Descs::new(&api, s, 0, 0).unwrap();
+            let algo = descs.heuristic(&h, WORKSPACE_BYTES as u64).unwrap().algo;
+            for (what, a) in [("NULL algo", None), ("heuristic algo", Some(&algo))] {
+                let d = p.new_output().unwrap();
+                let r = lt::matmul(&h, &descs, a, &p.args(&d, Some(&ws), stream.cast()));
+                // SAFETY: the green context's live stream.
+                unsafe { sys::cuStreamSynchronize(stream) }
+                    .result()
+                    .unwrap();
+                match r.and_then(|()| check_small(&p, &d.download().unwrap())) {
+                    Ok(()) => passed += 1,
+                    Err(e) => failed.push(format!("{s} {what}: {e}")),
+                }
+            }
+        }
+        drop(ws);
+    });
+    gpu.bind().unwrap();
+    // SAFETY: the stream and green context are not used after this; every buffer made in
+    // it was dropped above.
+    unsafe {
+        sys::cuStreamDestroy_v2(stream).result().unwrap();
+        sys::cuGreenCtxDestroy(green).result().unwrap();
+    }
+    for l in log
+        .lines()
+        .filter(|l| l.contains("SMs") || l.contains("plan"))
+    {
+        println!("  log: {}", l.chars().take(240).collect::<String>());
+    }
+    // Every call's choice says the share it was planned for.
+    let choices = log
+        .lines()
+        .filter(|l| l.contains("[deepgemmLtMatmul]") && l.contains(" batch 1: "))
+        .count();
+    let shared = log
+        .lines()
+        .filter(|l| l.contains(&format!("planned for {part_sms} SMs")))
+        .count();
+    assert!(
+        choices >= cases.len() && shared == choices,
+        "{shared} of {choices} logged choices planned for the green context's {part_sms} SMs"
+    );
+    println!(
+        "group green_context: {passed} passed, {} failed",
+        failed.len()
+    );
+    assert!(failed.is_empty(), "{failed:#?}");
+    assert!(passed > 0);
+}
+
+/// `logged` at `level` (3: hints, where deepgemm says which kernel it chose and why).
+fn logged_at(name: &str, level: i32, f: impl FnOnce()) -> String {
+    use deepgemm::ffi::*;
+    let path = std::env::temp_dir().join(format!("deepgemm-{name}-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let cpath = CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(deepgemmLtLoggerOpenFile(cpath.as_ptr()) as i32, 0);
+    assert_eq!(deepgemmLtLoggerSetLevel(level) as i32, 0);
+    f();
+    assert_eq!(deepgemmLtLoggerSetLevel(0) as i32, 0);
+    assert_eq!(deepgemmLtLoggerOpenFile(std::ptr::null()) as i32, 0);
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    text
 }

@@ -245,7 +245,122 @@ pub fn enter(stream: *mut c_void) -> Result<ContextGuard> {
         // SAFETY: `ctx` is current on this thread; dev is a valid out-pointer.
         check(unsafe { sys::cuCtxGetDevice(&mut dev) }, "cuCtxGetDevice")?;
         guard.device = device(dev)?;
+        // A green context's stream (or a context limited by execution affinity) may use only
+        // some of the SMs: plan for those, as for SM_COUNT_TARGET.
+        if let Some(sms) = context_sm_limit(ctx, guard.device.spec.sm_count) {
+            guard.device.spec = guard.device.spec.with_sm_target(sms);
+        }
         Ok(guard)
+    })
+}
+
+/// The driver's CUDA version (cuDriverGetVersion, e.g. 12040), asked once a process; 0 where
+/// it cannot say.
+pub fn driver_version() -> i32 {
+    static V: OnceCell<i32> = OnceCell::new();
+    *V.get_or_init(|| {
+        guarded("cuDriverGetVersion", || {
+            let mut v = 0;
+            // SAFETY: a valid out-pointer.
+            check(
+                unsafe { sys::cuDriverGetVersion(&mut v) },
+                "cuDriverGetVersion",
+            )?;
+            Ok(v)
+        })
+        .unwrap_or(0)
+    })
+}
+
+/// The first driver with green contexts (cuCtxGetDevResource); cuCtxGetId is 12.0's.
+const GREEN_CONTEXT_MIN_DRIVER: i32 = 12040;
+
+/// The SMs a context may use where fewer than `device_sms`: the least of a green context's SM
+/// partition (`resource_sms`, from cuCtxGetDevResource) and an execution-affinity limit
+/// (`affinity_sms`, cuCtxGetExecAffinity's SM count); None where neither limits it (a
+/// primary context reports every SM; 0 means the driver gave nothing).
+pub fn sm_limit_of(resource_sms: u32, affinity_sms: u32, device_sms: u32) -> Option<u32> {
+    [resource_sms, affinity_sms]
+        .into_iter()
+        .filter(|&n| n > 0)
+        .min()
+        .filter(|&n| n < device_sms)
+}
+
+/// `sm_limit_of` for `ctx`, current on this thread, on a device of `device_sms`: so a call
+/// on a green context's stream is planned for the partition's SMs (persistent grids,
+/// Stream-K ranges, clusters), where it was planned for the whole device and its persistent
+/// CTAs queued behind each other. Remembered per thread for the last context by its
+/// process-unique id (cuCtxGetId: a destroyed context's address may come back), so a call
+/// pays one driver call for it. None on drivers before 12.4 or where the driver refuses.
+fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Set if a symbol the version promised is missing after all: not tried again.
+    static BROKEN: AtomicBool = AtomicBool::new(false);
+    thread_local! {
+        // (context id, its limit or 0): the last context this thread resolved.
+        static LAST: Cell<Option<(u64, u32)>> = const { Cell::new(None) };
+    }
+    if driver_version() < GREEN_CONTEXT_MIN_DRIVER || BROKEN.load(Ordering::Relaxed) {
+        return None;
+    }
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let mut id: std::ffi::c_ulonglong = 0;
+        // SAFETY: ctx is a live context (current on this thread); id a valid out-pointer.
+        if unsafe { sys::cuCtxGetId(ctx, &mut id) } != CUresult::CUDA_SUCCESS {
+            return None;
+        }
+        if let Some((last, limit)) = LAST.with(Cell::get) {
+            if last == id {
+                return (limit > 0).then_some(limit);
+            }
+        }
+        // Room for a larger struct than the binding's: the driver writes its own version's.
+        let mut buf = [0u64; 64];
+        const _: () = assert!(std::mem::size_of::<sys::CUdevResource>() <= 512);
+        let res = buf.as_mut_ptr().cast::<sys::CUdevResource>();
+        let mut resource_sms = 0;
+        // SAFETY: `res` points at 512 zeroed, 8-byte aligned bytes, more than the struct.
+        let ok = unsafe {
+            sys::cuCtxGetDevResource(ctx, res, sys::CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM)
+        } == CUresult::CUDA_SUCCESS;
+        // SAFETY: the driver filled the SM resource's fields (the union's `sm` member for an SM
+        // resource); read from the zeroed buffer otherwise.
+        if ok && unsafe { (*res).type_ } == sys::CUdevResourceType::CU_DEV_RESOURCE_TYPE_SM {
+            resource_sms = unsafe { (*res).__bindgen_anon_1.sm.smCount };
+        }
+        // SAFETY: a zeroed plain C struct is a valid value to be overwritten.
+        let mut aff: sys::CUexecAffinityParam = unsafe { std::mem::zeroed() };
+        // SAFETY: valid out-pointer; the current context (ctx) is asked.
+        let ok = unsafe {
+            sys::cuCtxGetExecAffinity(
+                &mut aff,
+                sys::CUexecAffinityType::CU_EXEC_AFFINITY_TYPE_SM_COUNT,
+            )
+        } == CUresult::CUDA_SUCCESS;
+        // SAFETY: the SM-count member is the union's only one.
+        let affinity_sms = if ok {
+            unsafe { aff.param.smCount.val }
+        } else {
+            0
+        };
+        let limit = sm_limit_of(resource_sms, affinity_sms, device_sms);
+        LAST.with(|l| l.set(Some((id, limit.unwrap_or(0)))));
+        if let Some(n) = limit {
+            crate::log::hint(
+                "deepgemm",
+                format_args!(
+                    "context {id} may use {n} of the device's {device_sms} SMs (a green \
+                     context or an execution-affinity limit): its calls are planned for {n}"
+                ),
+            );
+        }
+        limit
+    }));
+    r.unwrap_or_else(|_| {
+        BROKEN.store(true, Ordering::Relaxed);
+        None
     })
 }
 
@@ -280,6 +395,21 @@ pub fn same_device(handle_dev: i32, stream_dev: i32) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_context_limits_its_calls_to_the_fewest_sms_it_reports() {
+        // A primary context reports every SM: no limit.
+        assert_eq!(sm_limit_of(132, 0, 132), None);
+        // A green context's partition.
+        assert_eq!(sm_limit_of(64, 0, 132), Some(64));
+        // An execution-affinity limit alone (the resource query refused: 0), and both.
+        assert_eq!(sm_limit_of(0, 40, 132), Some(40));
+        assert_eq!(sm_limit_of(64, 40, 132), Some(40));
+        assert_eq!(sm_limit_of(32, 132, 132), Some(32));
+        // Nothing known, or nothing under the device's count (device unknown: 0).
+        assert_eq!(sm_limit_of(0, 0, 132), None);
+        assert_eq!(sm_limit_of(64, 0, 0), None);
+    }
 
     #[test]
     fn same_device_accepts_only_the_handles_device() {
