@@ -724,6 +724,13 @@ pub const SOLO_SPLIT_MIN_K_ITERS: u64 = 24;
 /// 96 is the smallest measured).
 pub const SOLO_SPLIT_MIN_MN: u64 = 96;
 
+/// The least m and n `solo_split_for_few_tiles` moves in tf32 (under `DEEPGEMM_SOLO_TF32=1`):
+/// more than one 128-row tile each way. Session 62 (`61a`, H100, in sample): the rule's 99 tf32
+/// TN moves ran 0.979 of the time, losers to 1.25x where m or n was at most 128 (160x96x3128,
+/// 128x128x4096, 120x1008x9256: their 128-row plans split more ways); the 63 of m and n at
+/// least 136 0.957 (worst 1.135), the 36 others 1.017. Out of sample: `scripts/gpu-session63a.sh`.
+pub const SOLO_SPLIT_TF32_MIN_MN: u64 = 136;
+
 /// Where a problem has at most `SOLO_SPLIT_MAX_TILES` tiles of 64x64 and the model's first
 /// schedule for the full-ring solo 64x64 (`Sm90Variant::with_full_ring`, 128-deep stages, one
 /// CTA an SM) splits its tiles over several CTAs (Stream-K or split-K) on a k of at least
@@ -746,8 +753,13 @@ fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &Device
         return;
     };
     // 16-bit inputs; tf32 only under `DEEPGEMM_SOLO_TF32=1` (`solo_rules_take`).
+    let min_mn = if v.ab == crate::types::ScalarType::F32 {
+        SOLO_SPLIT_TF32_MIN_MN
+    } else {
+        SOLO_SPLIT_MIN_MN
+    };
     if !solo_split_enabled()
-        || p.m.min(p.n) < SOLO_SPLIT_MIN_MN
+        || p.m.min(p.n) < min_mn
         || schedule_forced()
         || !solo_rules_take(&v, SoloRule::Split)
     {
