@@ -69,21 +69,6 @@ typedef struct deepgemmContext deepgemmContext;
 typedef struct deepgemmLtContext deepgemmLtContext;
 
 /**
- * A matmul descriptor (the operation: types, transposes, epilogue).
- */
-typedef struct deepgemmLtMatmulDescOpaque deepgemmLtMatmulDescOpaque;
-
-/**
- * Heuristic search preferences (workspace limit, ...).
- */
-typedef struct deepgemmLtMatmulPreferenceOpaque deepgemmLtMatmulPreferenceOpaque;
-
-/**
- * A matrix layout (type, shape, leading dimension, order, batch).
- */
-typedef struct deepgemmLtMatrixLayoutOpaque deepgemmLtMatrixLayoutOpaque;
-
-/**
  * A cuBLASLt-style handle: made by deepgemmLtCreate, freed by deepgemmLtDestroy.
  */
 typedef struct deepgemmLtContext *deepgemmLtHandle_t;
@@ -159,19 +144,47 @@ typedef void (*deepgemmLtLoggerCallback_t)(int32_t logLevel,
                                            const char *message);
 
 /**
- * Made by deepgemmLtMatmulDescCreate, freed by deepgemmLtMatmulDescDestroy.
+ * A matmul descriptor (the operation: types, transposes, epilogue): cuBLASLt's
+ * semi-opaque storage, 256 bytes. Made on the heap by deepgemmLtMatmulDescCreate (freed by
+ * deepgemmLtMatmulDescDestroy), or in the caller's storage by deepgemmLtMatmulDescInit
+ * (nothing to free; its bytes may be copied).
  */
-typedef struct deepgemmLtMatmulDescOpaque *deepgemmLtMatmulDesc_t;
+typedef struct deepgemmLtMatmulDescOpaque_t {
+    uint64_t data[32];
+} deepgemmLtMatmulDescOpaque_t;
 
 /**
- * Made by deepgemmLtMatrixLayoutCreate, freed by deepgemmLtMatrixLayoutDestroy.
+ * A matmul descriptor: a pointer to its storage.
  */
-typedef struct deepgemmLtMatrixLayoutOpaque *deepgemmLtMatrixLayout_t;
+typedef struct deepgemmLtMatmulDescOpaque_t *deepgemmLtMatmulDesc_t;
 
 /**
- * Made by deepgemmLtMatmulPreferenceCreate, freed by deepgemmLtMatmulPreferenceDestroy.
+ * A matrix layout (type, shape, leading dimension, order, batch): 64 bytes of storage, made
+ * by deepgemmLtMatrixLayoutCreate (freed by deepgemmLtMatrixLayoutDestroy) or
+ * deepgemmLtMatrixLayoutInit (in the caller's storage).
  */
-typedef struct deepgemmLtMatmulPreferenceOpaque *deepgemmLtMatmulPreference_t;
+typedef struct deepgemmLtMatrixLayoutOpaque_t {
+    uint64_t data[8];
+} deepgemmLtMatrixLayoutOpaque_t;
+
+/**
+ * A matrix layout: a pointer to its storage.
+ */
+typedef struct deepgemmLtMatrixLayoutOpaque_t *deepgemmLtMatrixLayout_t;
+
+/**
+ * Heuristic search preferences (workspace limit, ...): 64 bytes of storage, made by
+ * deepgemmLtMatmulPreferenceCreate (freed by deepgemmLtMatmulPreferenceDestroy) or
+ * deepgemmLtMatmulPreferenceInit (in the caller's storage).
+ */
+typedef struct deepgemmLtMatmulPreferenceOpaque_t {
+    uint64_t data[8];
+} deepgemmLtMatmulPreferenceOpaque_t;
+
+/**
+ * A preference: a pointer to its storage.
+ */
+typedef struct deepgemmLtMatmulPreferenceOpaque_t *deepgemmLtMatmulPreference_t;
 
 /**
  * One result of deepgemmLtMatmulAlgoGetHeuristic (cublasLtMatmulHeuristicResult_t).
@@ -280,6 +293,21 @@ typedef int32_t deepgemmLtPointerModeMask_t;
  * cublasLtNumericalImplFlags_t (CAP_NUMERICAL_IMPL_FLAGS bits).
  */
 typedef uint64_t deepgemmLtNumericalImplFlags_t;
+
+/**
+ * The storage's name before deepgemm 0.1's Init functions (kept for source compatibility).
+ */
+typedef struct deepgemmLtMatmulDescOpaque_t deepgemmLtMatmulDescOpaque;
+
+/**
+ * The storage's earlier name (source compatibility).
+ */
+typedef struct deepgemmLtMatrixLayoutOpaque_t deepgemmLtMatrixLayoutOpaque;
+
+/**
+ * The storage's earlier name (source compatibility).
+ */
+typedef struct deepgemmLtMatmulPreferenceOpaque_t deepgemmLtMatmulPreferenceOpaque;
 
 #define DEEPGEMMLT_MATMUL_TILE_UNDEFINED 0
 
@@ -3046,6 +3074,19 @@ enum deepgemmStatus_t deepgemmLtMatmulDescCreate(deepgemmLtMatmulDesc_t *matmulD
                                                  deepgemmDataType_t scaleType);
 
 /**
+ * cublasLtMatmulDescInit_internal: builds a matmul descriptor in the caller's storage
+ * (`size` bytes at `matmulDesc`, at least sizeof(deepgemmLtMatmulDescOpaque_t) and 8-byte
+ * aligned), as Create does on the heap; there is nothing to destroy, and a copy of its bytes
+ * is an independent descriptor. The header's static inline deepgemmLtMatmulDescInit passes
+ * the size. INVALID_VALUE for NULL, too little storage, misaligned storage, or an unknown
+ * compute or scale type (the storage is then left as it was).
+ */
+enum deepgemmStatus_t deepgemmLtMatmulDescInit_internal(deepgemmLtMatmulDesc_t matmulDesc,
+                                                        size_t size,
+                                                        deepgemmComputeType_t computeType,
+                                                        deepgemmDataType_t scaleType);
+
+/**
  * Destroys a matmul descriptor; NULL is a no-op.
  */
 enum deepgemmStatus_t deepgemmLtMatmulDescDestroy(deepgemmLtMatmulDesc_t matmulDesc);
@@ -3083,6 +3124,20 @@ enum deepgemmStatus_t deepgemmLtMatrixLayoutCreate(deepgemmLtMatrixLayout_t *mat
                                                    int64_t ld);
 
 /**
+ * cublasLtMatrixLayoutInit_internal: builds a matrix layout in the caller's storage (`size`
+ * bytes at `matLayout`, at least sizeof(deepgemmLtMatrixLayoutOpaque_t) and 8-byte aligned),
+ * as Create does on the heap; nothing to destroy, and its bytes may be copied. The header's
+ * static inline deepgemmLtMatrixLayoutInit passes the size. INVALID_VALUE as Create's, and
+ * for NULL, too little or misaligned storage (left as it was).
+ */
+enum deepgemmStatus_t deepgemmLtMatrixLayoutInit_internal(deepgemmLtMatrixLayout_t matLayout,
+                                                          size_t size,
+                                                          deepgemmDataType_t dataType,
+                                                          uint64_t rows,
+                                                          uint64_t cols,
+                                                          int64_t ld);
+
+/**
  * Destroys a matrix layout; NULL is a no-op.
  */
 enum deepgemmStatus_t deepgemmLtMatrixLayoutDestroy(deepgemmLtMatrixLayout_t matLayout);
@@ -3111,6 +3166,16 @@ enum deepgemmStatus_t deepgemmLtMatrixLayoutGetAttribute(deepgemmLtMatrixLayout_
 enum deepgemmStatus_t deepgemmLtMatmulPreferenceCreate(deepgemmLtMatmulPreference_t *pref);
 
 /**
+ * cublasLtMatmulPreferenceInit_internal: builds a preference with cuBLASLt's defaults in the
+ * caller's storage (`size` bytes at `pref`, at least
+ * sizeof(deepgemmLtMatmulPreferenceOpaque_t) and 8-byte aligned); nothing to destroy. The
+ * header's static inline deepgemmLtMatmulPreferenceInit passes the size. INVALID_VALUE for
+ * NULL, too little or misaligned storage.
+ */
+enum deepgemmStatus_t deepgemmLtMatmulPreferenceInit_internal(deepgemmLtMatmulPreference_t pref,
+                                                              size_t size);
+
+/**
  * Destroys a preference; NULL is a no-op.
  */
 enum deepgemmStatus_t deepgemmLtMatmulPreferenceDestroy(deepgemmLtMatmulPreference_t pref);
@@ -3137,3 +3202,27 @@ enum deepgemmStatus_t deepgemmLtMatmulPreferenceGetAttribute(deepgemmLtMatmulPre
 #endif  // __cplusplus
 
 #endif  /* DEEPGEMM_H */
+
+#ifndef DEEPGEMM_H_INIT_FUNCTIONS
+#define DEEPGEMM_H_INIT_FUNCTIONS
+/*
+ * cuBLASLt's Init functions (cublasLt.h makes them static inline too): build a descriptor,
+ * layout or preference in storage the caller owns (e.g. a deepgemmLtMatmulDescOpaque_t on
+ * the stack), with nothing to destroy.
+ */
+static inline deepgemmStatus_t deepgemmLtMatmulDescInit(deepgemmLtMatmulDesc_t matmulDesc,
+                                                        deepgemmComputeType_t computeType,
+                                                        deepgemmDataType_t scaleType) {
+    return deepgemmLtMatmulDescInit_internal(matmulDesc, sizeof(*matmulDesc), computeType,
+                                             scaleType);
+}
+static inline deepgemmStatus_t deepgemmLtMatrixLayoutInit(deepgemmLtMatrixLayout_t matLayout,
+                                                          deepgemmDataType_t type, uint64_t rows,
+                                                          uint64_t cols, int64_t ld) {
+    return deepgemmLtMatrixLayoutInit_internal(matLayout, sizeof(*matLayout), type, rows, cols,
+                                               ld);
+}
+static inline deepgemmStatus_t deepgemmLtMatmulPreferenceInit(deepgemmLtMatmulPreference_t pref) {
+    return deepgemmLtMatmulPreferenceInit_internal(pref, sizeof(*pref));
+}
+#endif  /* DEEPGEMM_H_INIT_FUNCTIONS */

@@ -296,6 +296,60 @@ static void layout_and_preference(void) {
     CHECK_STATUS(deepgemmLtMatmulPreferenceDestroy(pref), DEEPGEMM_STATUS_SUCCESS);
 }
 
+/* cuBLASLt's Init functions: objects in the caller's storage (here the stack), as apex's
+ * fused dense layers and cuBLASLt's samples build them; nothing to destroy, and a struct copy
+ * is an independent object. */
+static void init_in_callers_storage(void) {
+    deepgemmLtMatmulDescOpaque_t desc;
+    deepgemmLtMatrixLayoutOpaque_t a, b;
+    deepgemmLtMatmulPreferenceOpaque_t pref;
+    CHECK(sizeof(desc) == 256 && sizeof(a) == 64 && sizeof(pref) == 64);
+    CHECK_STATUS(deepgemmLtMatmulDescInit(&desc, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_SUCCESS);
+    int32_t t = DEEPGEMM_OP_T, out = -1;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(&desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &t,
+                                                  sizeof(t)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    deepgemmLtMatmulDescOpaque_t copy = desc;
+    int32_t n = DEEPGEMM_OP_N;
+    CHECK_STATUS(deepgemmLtMatmulDescSetAttribute(&copy, DEEPGEMMLT_MATMUL_DESC_TRANSA, &n,
+                                                  sizeof(n)),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(&desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &out,
+                                                  sizeof(out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(out == DEEPGEMM_OP_T);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(&copy, DEEPGEMMLT_MATMUL_DESC_TRANSA, &out,
+                                                  sizeof(out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(out == DEEPGEMM_OP_N);
+    CHECK_STATUS(deepgemmLtMatrixLayoutInit(&a, DEEPGEMM_R_16BF, 4097, 33, 4104),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK_STATUS(deepgemmLtMatrixLayoutInit(&b, DEEPGEMM_R_16BF, 2, 2, -1),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    uint64_t rows = 0;
+    CHECK_STATUS(deepgemmLtMatrixLayoutGetAttribute(&a, DEEPGEMMLT_MATRIX_LAYOUT_ROWS, &rows,
+                                                    sizeof(rows), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(rows == 4097);
+    CHECK_STATUS(deepgemmLtMatmulPreferenceInit(&pref), DEEPGEMM_STATUS_SUCCESS);
+    uint32_t align = 0;
+    CHECK_STATUS(deepgemmLtMatmulPreferenceGetAttribute(
+                     &pref, DEEPGEMMLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &align, sizeof(align),
+                     NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+    CHECK(align == 256);
+    /* Too little storage (an older header's struct): refused. */
+    CHECK_STATUS(deepgemmLtMatmulDescInit_internal(&desc, 96, DEEPGEMM_COMPUTE_32F,
+                                                   DEEPGEMM_R_32F),
+                 DEEPGEMM_STATUS_INVALID_VALUE);
+    /* Destroy has nothing to free here: refused, and the object stays usable. */
+    CHECK_STATUS(deepgemmLtMatmulDescDestroy(&desc), DEEPGEMM_STATUS_INVALID_VALUE);
+    CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(&desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &out,
+                                                  sizeof(out), NULL),
+                 DEEPGEMM_STATUS_SUCCESS);
+}
+
 /* With a device: a profiler's first steps (ids, an algo, its tiles, one configured). */
 static void algo_enumeration(deepgemmLtHandle_t lt) {
     int ids[8];
@@ -443,6 +497,7 @@ int main(void) {
     logger();
     matmul_desc();
     layout_and_preference();
+    init_in_callers_storage();
     handles();
     /* Last: logging is off for good afterwards; setters still validate. */
     CHECK_STATUS(deepgemmLtLoggerForceDisable(), DEEPGEMM_STATUS_SUCCESS);

@@ -2,6 +2,9 @@
 //! C type, default and value check, so that Set/Get validation and round-trips are one
 //! piece of code for all three objects.
 
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::error::Result;
 use crate::{invalid, unsupported};
 
@@ -205,56 +208,236 @@ pub struct AttrDef {
     pub check: Check,
 }
 
-/// The lock-guarded attribute table behind a descriptor, a layout or a preference: their
-/// Set/Get are the same, so they share this (each object derefs to it).
-#[derive(Debug)]
-pub struct AttrCell(parking_lot::Mutex<Attrs>);
+/// An object type's attribute table, as the storage block of its objects needs it.
+pub trait TableOf {
+    fn table() -> &'static [AttrDef];
+    /// Each attribute's first 32-bit cell in the block (`slots`), in table order.
+    fn slots() -> &'static [u16];
+}
 
-impl AttrCell {
-    pub fn new(attrs: Attrs) -> AttrCell {
-        AttrCell(parking_lot::Mutex::new(attrs))
+/// The first word of a block made by a Create function.
+pub const TAG_CREATED: u64 = u64::from_le_bytes(*b"dgLtNew\0");
+/// The first word of a block an Init function wrote into the caller's storage.
+pub const TAG_INITIALISED: u64 = u64::from_le_bytes(*b"dgLtIni\0");
+
+/// The storage of a descriptor, a layout or a preference: `N` 32-bit cells, 8-aligned,
+/// exactly the size of the C header's opaque struct (`uint64_t data[N / 2]`), so that
+/// cuBLASLt's `*Init` functions can build one in the caller's storage and a Create function
+/// the same on the heap. Cells 0-1 hold a tag (`TAG_CREATED` / `TAG_INITIALISED`), then each
+/// attribute at its natural width (`slots`: 8-byte ones in two cells, the rest in one). Plain
+/// data, as cuBLASLt's: a copy of the bytes is an equal, independent object. Every access is
+/// a relaxed atomic one, so a caller setting an attribute while another thread reads it (a
+/// race in cuBLASLt too) gets some value, never undefined behaviour; an 8-byte value so raced
+/// may tear.
+#[repr(C, align(8))]
+pub struct AttrCell<T: TableOf, const N: usize> {
+    cells: [AtomicU32; N],
+    _table: PhantomData<T>,
+}
+
+impl<T: TableOf, const N: usize> std::fmt::Debug for AttrCell<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttrCell")
+            .field("tag", &self.tag())
+            .field("attrs", &self.snapshot())
+            .finish()
+    }
+}
+
+impl<T: TableOf, const N: usize> AttrCell<T, N> {
+    /// A block holding `attrs` (made with `Attrs::new(T::table())`) under `tag`.
+    pub fn new(attrs: &Attrs, tag: u64) -> Self {
+        let cell = AttrCell {
+            cells: std::array::from_fn(|_| AtomicU32::new(0)),
+            _table: PhantomData,
+        };
+        for (i, d) in T::table().iter().enumerate() {
+            cell.store(i, d, attrs.values[i]);
+        }
+        cell.set_tag(tag);
+        cell
+    }
+
+    pub fn tag(&self) -> u64 {
+        self.load_u64(0)
+    }
+
+    pub fn set_tag(&self, tag: u64) {
+        self.store_u64(0, tag)
+    }
+
+    fn load_u64(&self, c: usize) -> u64 {
+        let lo = self.cells[c].load(Ordering::Relaxed) as u64;
+        let hi = self.cells[c + 1].load(Ordering::Relaxed) as u64;
+        lo | (hi << 32)
+    }
+
+    fn store_u64(&self, c: usize, v: u64) {
+        self.cells[c].store(v as u32, Ordering::Relaxed);
+        self.cells[c + 1].store((v >> 32) as u32, Ordering::Relaxed);
+    }
+
+    fn load(&self, i: usize, d: &AttrDef) -> AttrValue {
+        let c = T::slots()[i] as usize;
+        let w = || self.cells[c].load(Ordering::Relaxed);
+        match d.default.ty() {
+            AttrType::I8 => AttrValue::I8(w() as u8 as i8),
+            AttrType::U16 => AttrValue::U16(w() as u16),
+            AttrType::I32 => AttrValue::I32(w() as i32),
+            AttrType::U32 => AttrValue::U32(w()),
+            AttrType::F32 => AttrValue::F32(f32::from_bits(w())),
+            AttrType::I64 => AttrValue::I64(self.load_u64(c) as i64),
+            AttrType::U64 => AttrValue::U64(self.load_u64(c)),
+            AttrType::Ptr => AttrValue::Ptr(self.load_u64(c) as usize),
+        }
+    }
+
+    fn store(&self, i: usize, _d: &AttrDef, v: AttrValue) {
+        let c = T::slots()[i] as usize;
+        let w = |x: u32| self.cells[c].store(x, Ordering::Relaxed);
+        match v {
+            AttrValue::I8(x) => w(x as u8 as u32),
+            AttrValue::U16(x) => w(x as u32),
+            AttrValue::I32(x) => w(x as u32),
+            AttrValue::U32(x) => w(x),
+            AttrValue::F32(x) => w(x.to_bits()),
+            AttrValue::I64(x) => self.store_u64(c, x as u64),
+            AttrValue::U64(x) => self.store_u64(c, x),
+            AttrValue::Ptr(x) => self.store_u64(c, x as u64),
+        }
     }
 
     /// Set from the caller's bytes (size and value checked).
     pub fn set_attribute(&self, id: i32, bytes: &[u8]) -> Result<()> {
-        self.0.lock().set_bytes(id, bytes)
+        let def = def_of(T::table(), id)?;
+        let v = AttrValue::decode(def.default.ty(), bytes)
+            .map_err(|e| invalid!("{}: {}", def.name, e))?;
+        self.set(id, v)
     }
 
     pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
-        self.0.lock().set(id, v)
+        let i = index_of(T::table(), id)?;
+        let def = &T::table()[i];
+        check_value(def, v)?;
+        self.store(i, def, v);
+        Ok(())
     }
 
     pub fn get(&self, id: i32) -> Result<AttrValue> {
-        self.0.lock().get(id)
+        let i = index_of(T::table(), id)?;
+        Ok(self.load(i, &T::table()[i]))
     }
 
-    /// The whole table, for reading several attributes consistently.
-    pub fn lock(&self) -> parking_lot::MutexGuard<'_, Attrs> {
-        self.0.lock()
+    /// A copy of every attribute (for Debug and tests).
+    pub fn snapshot(&self) -> Attrs {
+        let mut a = Attrs::new(T::table());
+        for (i, d) in T::table().iter().enumerate() {
+            a.values[i] = self.load(i, d);
+        }
+        a
+    }
+
+    /// For reading several attributes: the block itself (each read is atomic; there is no
+    /// lock, as in cuBLASLt, and no copy: a call reads ~50 values).
+    pub fn lock(&self) -> &Self {
+        self
+    }
+
+    /// Integer value of an attribute the table is known to have (a missing id is a bug).
+    pub fn int(&self, id: i32) -> i128 {
+        match index_of(T::table(), id) {
+            Ok(i) => self.load(i, &T::table()[i]).as_i128(),
+            Err(_) => panic!("attribute {id} is not in this object's table"),
+        }
+    }
+
+    /// NOT_SUPPORTED unless every attribute listed still has a zero value.
+    pub fn require_zero(&self, ids: &[i32], why: &str) -> Result<()> {
+        for &id in ids {
+            let i = index_of(T::table(), id)?;
+            let v = self.load(i, &T::table()[i]);
+            if !v.is_default_zero() {
+                return Err(unsupported!("{} = {:?}: {}", T::table()[i].name, v, why));
+            }
+        }
+        Ok(())
     }
 }
 
+/// Each attribute's first cell in a block of `cells` 32-bit cells after the two-cell tag:
+/// 8-byte values first (in two cells each, so they stay 8-aligned), then the rest in one cell
+/// each, in table order. Panics if they do not fit (a table grown past its C struct: the
+/// tests below catch it).
+pub fn slots(table: &[AttrDef], cells: usize) -> Vec<u16> {
+    let mut out = vec![0u16; table.len()];
+    let mut next = 2usize;
+    for wide in [true, false] {
+        for (i, d) in table.iter().enumerate() {
+            if (d.default.ty().size() == 8) == wide {
+                out[i] = next as u16;
+                next += if wide { 2 } else { 1 };
+            }
+        }
+    }
+    assert!(
+        next <= cells,
+        "{} needs {next} cells of 4 bytes, its block has {cells}",
+        table[0].name
+    );
+    out
+}
+
+/// The most attributes an object type has (the matmul descriptor's).
+pub const MAX_ATTRS: usize = 37;
+
+fn index_of(table: &[AttrDef], id: i32) -> Result<usize> {
+    // Tables are sorted by id (checked by the tests below): a call's descriptors are read
+    // ~50 times per deepgemmLtMatmul, where a linear scan cost ~0.3 us.
+    table
+        .binary_search_by_key(&id, |d| d.id)
+        .map_err(|_| invalid!("unknown attribute {id}"))
+}
+
+fn def_of(table: &'static [AttrDef], id: i32) -> Result<&'static AttrDef> {
+    Ok(&table[index_of(table, id)?])
+}
+
+/// INVALID_VALUE unless `v` has `def`'s type and passes its check.
+fn check_value(def: &AttrDef, v: AttrValue) -> Result<()> {
+    if v.ty() != def.default.ty() {
+        return Err(invalid!(
+            "{}: value of type {} for an attribute of type {}",
+            def.name,
+            v.ty().c_name(),
+            def.default.ty().c_name()
+        ));
+    }
+    if !def.check.accepts(v) {
+        return Err(invalid!("{}: invalid value {:?}", def.name, v));
+    }
+    Ok(())
+}
+
 /// The attribute values of one object, in the order of its table.
+/// (A plain copy, with no heap: a call takes one of each object it reads.)
 #[derive(Clone, Debug)]
 pub struct Attrs {
     table: &'static [AttrDef],
-    values: Vec<AttrValue>,
+    values: [AttrValue; MAX_ATTRS],
 }
 
 impl Attrs {
     pub fn new(table: &'static [AttrDef]) -> Attrs {
-        Attrs {
-            table,
-            values: table.iter().map(|d| d.default).collect(),
+        assert!(table.len() <= MAX_ATTRS);
+        let mut values = [AttrValue::I32(0); MAX_ATTRS];
+        for (v, d) in values.iter_mut().zip(table) {
+            *v = d.default;
         }
+        Attrs { table, values }
     }
 
-    /// Tables are sorted by id (checked by the tests below): a call's descriptors are read
-    /// ~50 times per deepgemmLtMatmul, where a linear scan cost ~0.3 us.
     fn index(&self, id: i32) -> Result<usize> {
-        self.table
-            .binary_search_by_key(&id, |d| d.id)
-            .map_err(|_| invalid!("unknown attribute {id}"))
+        index_of(self.table, id)
     }
 
     /// The definition of attribute `id` (INVALID_VALUE when the object has none).
@@ -274,18 +457,7 @@ impl Attrs {
     /// Sets attribute `id`; the value's type must be the attribute's.
     pub fn set(&mut self, id: i32, v: AttrValue) -> Result<()> {
         let i = self.index(id)?;
-        let def = &self.table[i];
-        if v.ty() != def.default.ty() {
-            return Err(invalid!(
-                "{}: value of type {} for an attribute of type {}",
-                def.name,
-                v.ty().c_name(),
-                def.default.ty().c_name()
-            ));
-        }
-        if !def.check.accepts(v) {
-            return Err(invalid!("{}: invalid value {:?}", def.name, v));
-        }
+        check_value(&self.table[i], v)?;
         self.values[i] = v;
         Ok(())
     }
@@ -326,6 +498,31 @@ impl Attrs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every table fits the C struct its objects live in (`slots` panics otherwise), 8-byte
+    /// values 8-aligned, no two attributes in one cell, the tag's two cells free.
+    #[test]
+    fn every_table_fits_its_c_struct() {
+        use crate::api::{matmul_desc, matrix_layout, preference};
+        for (table, cells) in [
+            (&matmul_desc::TABLE[..], 64),
+            (&matrix_layout::TABLE[..], 16),
+            (&preference::TABLE[..], 16),
+        ] {
+            let s = slots(table, cells);
+            let mut used = vec![false; cells];
+            used[0] = true;
+            used[1] = true;
+            for (d, &c) in table.iter().zip(&s) {
+                let width = d.default.ty().size().div_ceil(4);
+                assert!(width == 1 || c % 2 == 0, "{} not 8-aligned", d.name);
+                for u in &mut used[c as usize..c as usize + width] {
+                    assert!(!*u, "{} overlaps", d.name);
+                    *u = true;
+                }
+            }
+        }
+    }
 
     #[test]
     fn tables_are_sorted_by_id_and_every_id_is_found() {

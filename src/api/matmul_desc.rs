@@ -1,6 +1,6 @@
 //! The matmul descriptor behind `deepgemmLtMatmulDesc_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::OpSpec;
@@ -187,12 +187,32 @@ const AUX_MUST_BE_ZERO: [i32; 4] = [
     EPILOGUE_AUX_SCALE_MODE,
 ];
 
-/// A matmul descriptor. Interior mutability, so a descriptor shared between threads (a
-/// caller bug in cuBLASLt, where it is undefined) is at worst a race between values.
-#[derive(Debug)]
-pub struct MatmulDesc {
-    attrs: AttrCell,
+/// The attribute table of a matmul descriptor, for its storage block.
+pub struct DescTable;
+
+impl TableOf for DescTable {
+    fn table() -> &'static [AttrDef] {
+        &TABLE
+    }
+    fn slots() -> &'static [u16] {
+        static S: once_cell::sync::Lazy<Vec<u16>> =
+            once_cell::sync::Lazy::new(|| slots(&TABLE, 64));
+        &S
+    }
 }
+
+/// A matmul descriptor: exactly the C header's `deepgemmLtMatmulDescOpaque_t` (64 cells of 4
+/// bytes), which an Init function fills in the caller's storage. Atomic cells, so a descriptor
+/// shared between threads (a caller bug in cuBLASLt, where it is undefined) is at worst a
+/// race between values.
+#[derive(Debug)]
+#[repr(C)]
+pub struct MatmulDesc {
+    attrs: AttrCell<DescTable, 64>,
+}
+
+const _: () = assert!(std::mem::size_of::<MatmulDesc>() == 64 * 4);
+const _: () = assert!(std::mem::align_of::<MatmulDesc>() == 8);
 
 /// The descriptor's state at the moment of a call: what the operation needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -214,7 +234,7 @@ impl MatmulDesc {
             .set(SCALE_TYPE, AttrValue::I32(scale_type))
             .map_err(|_| invalid!("unknown scale type {scale_type}"))?;
         Ok(MatmulDesc {
-            attrs: AttrCell::new(attrs),
+            attrs: AttrCell::new(&attrs, TAG_CREATED),
         })
     }
 
@@ -257,8 +277,8 @@ impl MatmulDesc {
 }
 
 impl std::ops::Deref for MatmulDesc {
-    type Target = AttrCell;
-    fn deref(&self) -> &AttrCell {
+    type Target = AttrCell<DescTable, 64>;
+    fn deref(&self) -> &AttrCell<DescTable, 64> {
         &self.attrs
     }
 }

@@ -1,6 +1,6 @@
 //! The matrix layout behind `deepgemmLtMatrixLayout_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::MatrixSpec;
@@ -56,10 +56,30 @@ pub static TABLE: [AttrDef; 9] = [
     def!(BATCH_MODE, AttrValue::I32(0), Check::Range(0, 1)),
 ];
 
-#[derive(Debug)]
-pub struct MatrixLayout {
-    attrs: AttrCell,
+/// The attribute table of a matrix layout, for its storage block.
+pub struct LayoutTable;
+
+impl TableOf for LayoutTable {
+    fn table() -> &'static [AttrDef] {
+        &TABLE
+    }
+    fn slots() -> &'static [u16] {
+        static S: once_cell::sync::Lazy<Vec<u16>> =
+            once_cell::sync::Lazy::new(|| slots(&TABLE, 16));
+        &S
+    }
 }
+
+/// Exactly the C header's `deepgemmLtMatrixLayoutOpaque_t` (16 cells of 4 bytes), which
+/// an Init function fills in the caller's storage.
+#[derive(Debug)]
+#[repr(C)]
+pub struct MatrixLayout {
+    attrs: AttrCell<LayoutTable, 16>,
+}
+
+const _: () = assert!(std::mem::size_of::<MatrixLayout>() == 16 * 4);
+const _: () = assert!(std::mem::align_of::<MatrixLayout>() == 8);
 
 impl MatrixLayout {
     /// cublasLtMatrixLayoutCreate: an unknown type, dimensions over INT64_MAX or a negative
@@ -76,7 +96,7 @@ impl MatrixLayout {
         a.set(LD, AttrValue::I64(ld))
             .map_err(|_| invalid!("leading dimension {ld} < 0"))?;
         Ok(MatrixLayout {
-            attrs: AttrCell::new(a),
+            attrs: AttrCell::new(&a, TAG_CREATED),
         })
     }
 
@@ -100,8 +120,8 @@ impl MatrixLayout {
 }
 
 impl std::ops::Deref for MatrixLayout {
-    type Target = AttrCell;
-    fn deref(&self) -> &AttrCell {
+    type Target = AttrCell<LayoutTable, 16>;
+    fn deref(&self) -> &AttrCell<LayoutTable, 16> {
         &self.attrs
     }
 }

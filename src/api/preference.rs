@@ -1,6 +1,6 @@
 //! The heuristic preference behind `deepgemmLtMatmulPreference_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check};
+use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
 
 // Attribute ids (cublasLtMatmulPreferenceAttributes_t).
 pub const SEARCH_MODE: i32 = 0;
@@ -55,10 +55,30 @@ pub struct PrefSnapshot {
     pub impl_mask: u64,
 }
 
-#[derive(Debug)]
-pub struct MatmulPreference {
-    attrs: AttrCell,
+/// The attribute table of a preference, for its storage block.
+pub struct PrefTable;
+
+impl TableOf for PrefTable {
+    fn table() -> &'static [AttrDef] {
+        &TABLE
+    }
+    fn slots() -> &'static [u16] {
+        static S: once_cell::sync::Lazy<Vec<u16>> =
+            once_cell::sync::Lazy::new(|| slots(&TABLE, 16));
+        &S
+    }
 }
+
+/// Exactly the C header's `deepgemmLtMatmulPreferenceOpaque_t` (16 cells of 4 bytes), which
+/// an Init function fills in the caller's storage.
+#[derive(Debug)]
+#[repr(C)]
+pub struct MatmulPreference {
+    attrs: AttrCell<PrefTable, 16>,
+}
+
+const _: () = assert!(std::mem::size_of::<MatmulPreference>() == 16 * 4);
+const _: () = assert!(std::mem::align_of::<MatmulPreference>() == 8);
 
 impl Default for MatmulPreference {
     fn default() -> Self {
@@ -69,7 +89,7 @@ impl Default for MatmulPreference {
 impl MatmulPreference {
     pub fn new() -> MatmulPreference {
         MatmulPreference {
-            attrs: AttrCell::new(Attrs::new(&TABLE)),
+            attrs: AttrCell::new(&Attrs::new(&TABLE), TAG_CREATED),
         }
     }
 
@@ -97,8 +117,8 @@ impl MatmulPreference {
 }
 
 impl std::ops::Deref for MatmulPreference {
-    type Target = AttrCell;
-    fn deref(&self) -> &AttrCell {
+    type Target = AttrCell<PrefTable, 16>;
+    fn deref(&self) -> &AttrCell<PrefTable, 16> {
         &self.attrs
     }
 }

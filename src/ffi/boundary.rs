@@ -86,17 +86,122 @@ impl Castable for deepgemmContext {
     type RustType = api::BlasHandle;
     const WHAT: &'static str = "handle";
 }
-impl Castable for deepgemmLtMatmulDescOpaque {
+impl Castable for deepgemmLtMatmulDescOpaque_t {
     type RustType = api::MatmulDesc;
     const WHAT: &'static str = "matmul descriptor";
 }
-impl Castable for deepgemmLtMatrixLayoutOpaque {
+impl Castable for deepgemmLtMatrixLayoutOpaque_t {
     type RustType = api::MatrixLayout;
     const WHAT: &'static str = "matrix layout";
 }
-impl Castable for deepgemmLtMatmulPreferenceOpaque {
+impl Castable for deepgemmLtMatmulPreferenceOpaque_t {
     type RustType = api::MatmulPreference;
     const WHAT: &'static str = "preference";
+}
+
+// The Rust objects are exactly the C storage (api::attr::AttrCell), so an Init function can
+// build one in the caller's storage.
+const _: () = {
+    use std::mem::{align_of, size_of};
+    assert!(size_of::<deepgemmLtMatmulDescOpaque_t>() == size_of::<api::MatmulDesc>());
+    assert!(size_of::<deepgemmLtMatrixLayoutOpaque_t>() == size_of::<api::MatrixLayout>());
+    assert!(size_of::<deepgemmLtMatmulPreferenceOpaque_t>() == size_of::<api::MatmulPreference>());
+    assert!(align_of::<deepgemmLtMatmulDescOpaque_t>() == align_of::<api::MatmulDesc>());
+    assert!(align_of::<deepgemmLtMatrixLayoutOpaque_t>() == align_of::<api::MatrixLayout>());
+    assert!(
+        align_of::<deepgemmLtMatmulPreferenceOpaque_t>() == align_of::<api::MatmulPreference>()
+    );
+};
+
+/// The three objects that live in storage a Create function allocates or an Init function
+/// is given: their first word is a tag (`api::attr::TAG_CREATED` / `TAG_INITIALISED`).
+pub trait Stored: Castable {
+    fn tag(obj: &Self::RustType) -> u64;
+    fn set_tag(obj: &Self::RustType, tag: u64);
+}
+impl Stored for deepgemmLtMatmulDescOpaque_t {
+    fn tag(o: &api::MatmulDesc) -> u64 {
+        o.tag()
+    }
+    fn set_tag(o: &api::MatmulDesc, t: u64) {
+        o.set_tag(t)
+    }
+}
+impl Stored for deepgemmLtMatrixLayoutOpaque_t {
+    fn tag(o: &api::MatrixLayout) -> u64 {
+        o.tag()
+    }
+    fn set_tag(o: &api::MatrixLayout, t: u64) {
+        o.set_tag(t)
+    }
+}
+impl Stored for deepgemmLtMatmulPreferenceOpaque_t {
+    fn tag(o: &api::MatmulPreference) -> u64 {
+        o.tag()
+    }
+    fn set_tag(o: &api::MatmulPreference, t: u64) {
+        o.set_tag(t)
+    }
+}
+
+/// A stored object behind `p`: INVALID_VALUE for NULL or for storage that no Create or Init
+/// made (or that Destroy freed: its tag is cleared first, which catches the common misuse).
+pub fn try_stored<'a, C: Stored>(p: *const C, what: &str) -> Result<&'a C::RustType> {
+    let o = try_ref(p, what)?;
+    match C::tag(o) {
+        api::attr::TAG_CREATED | api::attr::TAG_INITIALISED => Ok(o),
+        _ => Err(invalid!(
+            "{what} ({}) was not made by its Create or Init function, or was destroyed",
+            C::WHAT
+        )),
+    }
+}
+
+/// Builds `v` in the caller's storage `p` of `size` bytes (an Init function): INVALID_VALUE
+/// for NULL, a size under the C struct's (what cuBLASLt's `*_internal` checks) or storage off
+/// its 8-byte alignment. The old contents are overwritten, not freed (cuBLASLt's Init'd
+/// objects own nothing).
+pub fn init_stored<C: Stored>(p: *mut C, size: usize, v: C::RustType) -> Result<()> {
+    check_out(p, C::WHAT)?;
+    let need = std::mem::size_of::<C>();
+    if size < need {
+        return Err(invalid!(
+            "{} storage of {size} bytes: it needs {need} (sizeof the header's struct)",
+            C::WHAT
+        ));
+    }
+    if (p as usize) % std::mem::align_of::<C>() != 0 {
+        return Err(invalid!(
+            "{} storage at {p:p} is not {}-byte aligned",
+            C::WHAT,
+            std::mem::align_of::<C>()
+        ));
+    }
+    C::set_tag(&v, api::attr::TAG_INITIALISED);
+    // SAFETY: non-NULL, aligned and at least size_of::<C>() == size_of::<C::RustType>() bytes
+    // (asserted above) the caller promises are writable; C::RustType is plain atomics (no
+    // drop glue), so overwriting whatever was there leaks nothing.
+    unsafe { p.cast::<C::RustType>().write(v) };
+    Ok(())
+}
+
+/// Destroy for a stored object: frees one made by Create (clearing its tag first); NULL is a
+/// no-op; one made by Init owns nothing and is INVALID_VALUE (cuBLASLt leaves it undefined).
+pub fn destroy_stored<C: Stored>(p: *mut C) -> Result<()> {
+    if p.is_null() {
+        return Ok(());
+    }
+    let o = try_stored(p, C::WHAT)?;
+    if C::tag(o) == api::attr::TAG_INITIALISED {
+        return Err(invalid!(
+            "this {} was made by its Init function in the caller's storage: there is nothing \
+             to destroy",
+            C::WHAT
+        ));
+    }
+    C::set_tag(o, 0);
+    free_box(p);
+    Ok(())
 }
 
 /// Moves `v` to the heap; the C side owns the pointer until it calls the Destroy function.

@@ -3,7 +3,7 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, ffi_boundary, read_algo, read_host_f32, try_handle, try_ref, write_out,
+    check_out, ffi_boundary, read_algo, read_host_f32, try_handle, try_stored, write_out,
     write_results,
 };
 use super::types::*;
@@ -30,12 +30,12 @@ impl<'a> Operation<'a> {
     ) -> crate::Result<Operation<'a>> {
         let c = if c.is_null() { d } else { c };
         Ok(Operation {
-            desc: try_ref(desc, what)?,
+            desc: try_stored(desc, what)?,
             layouts: [
-                try_ref(a, "Adesc")?,
-                try_ref(b, "Bdesc")?,
-                try_ref(c, "Cdesc")?,
-                try_ref(d, "Ddesc")?,
+                try_stored(a, "Adesc")?,
+                try_stored(b, "Bdesc")?,
+                try_stored(c, "Cdesc")?,
+                try_stored(d, "Ddesc")?,
             ],
         })
     }
@@ -89,7 +89,7 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetHeuristic(
     ffi_boundary("deepgemmLtMatmulAlgoGetHeuristic", || {
         let h = try_handle(lightHandle)?;
         let op = Operation::new(operationDesc, "operationDesc", [Adesc, Bdesc, Cdesc, Ddesc])?;
-        let pref = try_ref(preference, "preference")?;
+        let pref = try_stored(preference, "preference")?;
         check_out(heuristicResultsArray, "heuristicResultsArray")?;
         check_out(returnAlgoCount, "returnAlgoCount")?;
         if requestedAlgoCount < 1 {

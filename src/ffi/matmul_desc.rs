@@ -3,7 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, ffi_boundary, free_box, get_attribute, input_bytes, to_boxed_ptr, try_ref, write_out,
+    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
+    try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -21,7 +22,28 @@ pub extern "C" fn deepgemmLtMatmulDescCreate(
     ffi_boundary("deepgemmLtMatmulDescCreate", || {
         check_out(matmulDesc, "matmulDesc")?;
         let d = api::MatmulDesc::new(computeType, scaleType)?;
-        write_out(matmulDesc, to_boxed_ptr::<deepgemmLtMatmulDescOpaque>(d))
+        write_out(matmulDesc, to_boxed_ptr::<deepgemmLtMatmulDescOpaque_t>(d))
+    })
+}
+
+/// cublasLtMatmulDescInit_internal: builds a matmul descriptor in the caller's storage
+/// (`size` bytes at `matmulDesc`, at least sizeof(deepgemmLtMatmulDescOpaque_t) and 8-byte
+/// aligned), as Create does on the heap; there is nothing to destroy, and a copy of its bytes
+/// is an independent descriptor. The header's static inline deepgemmLtMatmulDescInit passes
+/// the size. INVALID_VALUE for NULL, too little storage, misaligned storage, or an unknown
+/// compute or scale type (the storage is then left as it was).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulDescInit_internal(
+    matmulDesc: deepgemmLtMatmulDesc_t,
+    size: usize,
+    computeType: deepgemmComputeType_t,
+    scaleType: deepgemmDataType_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulDescInit_internal", || {
+        check_out(matmulDesc, "matmulDesc")?;
+        let d = api::MatmulDesc::new(computeType, scaleType)?;
+        init_stored(matmulDesc, size, d)
     })
 }
 
@@ -31,10 +53,7 @@ pub extern "C" fn deepgemmLtMatmulDescCreate(
 pub extern "C" fn deepgemmLtMatmulDescDestroy(
     matmulDesc: deepgemmLtMatmulDesc_t,
 ) -> deepgemmStatus_t {
-    ffi_boundary("deepgemmLtMatmulDescDestroy", || {
-        free_box(matmulDesc);
-        Ok(())
-    })
+    ffi_boundary("deepgemmLtMatmulDescDestroy", || destroy_stored(matmulDesc))
 }
 
 /// Sets an attribute from `sizeInBytes` bytes at `buf`. INVALID_VALUE for an unknown
@@ -48,7 +67,7 @@ pub extern "C" fn deepgemmLtMatmulDescSetAttribute(
     sizeInBytes: usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulDescSetAttribute", || {
-        let d = try_ref(matmulDesc, "matmulDesc")?;
+        let d = try_stored(matmulDesc, "matmulDesc")?;
         d.set_attribute(attr, input_bytes(buf, sizeInBytes)?)
     })
 }
@@ -66,7 +85,7 @@ pub extern "C" fn deepgemmLtMatmulDescGetAttribute(
     sizeWritten: *mut usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulDescGetAttribute", || {
-        let d = try_ref(matmulDesc, "matmulDesc")?;
+        let d = try_stored(matmulDesc, "matmulDesc")?;
         get_attribute(d.get(attr), buf, sizeInBytes, sizeWritten)
     })
 }

@@ -3,7 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, ffi_boundary, free_box, get_attribute, input_bytes, to_boxed_ptr, try_ref, write_out,
+    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
+    try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -24,7 +25,29 @@ pub extern "C" fn deepgemmLtMatrixLayoutCreate(
     ffi_boundary("deepgemmLtMatrixLayoutCreate", || {
         check_out(matLayout, "matLayout")?;
         let l = api::MatrixLayout::new(dataType, rows, cols, ld)?;
-        write_out(matLayout, to_boxed_ptr::<deepgemmLtMatrixLayoutOpaque>(l))
+        write_out(matLayout, to_boxed_ptr::<deepgemmLtMatrixLayoutOpaque_t>(l))
+    })
+}
+
+/// cublasLtMatrixLayoutInit_internal: builds a matrix layout in the caller's storage (`size`
+/// bytes at `matLayout`, at least sizeof(deepgemmLtMatrixLayoutOpaque_t) and 8-byte aligned),
+/// as Create does on the heap; nothing to destroy, and its bytes may be copied. The header's
+/// static inline deepgemmLtMatrixLayoutInit passes the size. INVALID_VALUE as Create's, and
+/// for NULL, too little or misaligned storage (left as it was).
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatrixLayoutInit_internal(
+    matLayout: deepgemmLtMatrixLayout_t,
+    size: usize,
+    dataType: deepgemmDataType_t,
+    rows: u64,
+    cols: u64,
+    ld: i64,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatrixLayoutInit_internal", || {
+        check_out(matLayout, "matLayout")?;
+        let l = api::MatrixLayout::new(dataType, rows, cols, ld)?;
+        init_stored(matLayout, size, l)
     })
 }
 
@@ -35,8 +58,7 @@ pub extern "C" fn deepgemmLtMatrixLayoutDestroy(
     matLayout: deepgemmLtMatrixLayout_t,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatrixLayoutDestroy", || {
-        free_box(matLayout);
-        Ok(())
+        destroy_stored(matLayout)
     })
 }
 
@@ -50,7 +72,7 @@ pub extern "C" fn deepgemmLtMatrixLayoutSetAttribute(
     sizeInBytes: usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatrixLayoutSetAttribute", || {
-        let l = try_ref(matLayout, "matLayout")?;
+        let l = try_stored(matLayout, "matLayout")?;
         l.set_attribute(attr, input_bytes(buf, sizeInBytes)?)
     })
 }
@@ -66,7 +88,7 @@ pub extern "C" fn deepgemmLtMatrixLayoutGetAttribute(
     sizeWritten: *mut usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatrixLayoutGetAttribute", || {
-        let l = try_ref(matLayout, "matLayout")?;
+        let l = try_stored(matLayout, "matLayout")?;
         get_attribute(l.get(attr), buf, sizeInBytes, sizeWritten)
     })
 }

@@ -3,7 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, ffi_boundary, free_box, get_attribute, input_bytes, to_boxed_ptr, try_ref, write_out,
+    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
+    try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -18,8 +19,24 @@ pub extern "C" fn deepgemmLtMatmulPreferenceCreate(
         check_out(pref, "pref")?;
         write_out(
             pref,
-            to_boxed_ptr::<deepgemmLtMatmulPreferenceOpaque>(api::MatmulPreference::new()),
+            to_boxed_ptr::<deepgemmLtMatmulPreferenceOpaque_t>(api::MatmulPreference::new()),
         )
+    })
+}
+
+/// cublasLtMatmulPreferenceInit_internal: builds a preference with cuBLASLt's defaults in the
+/// caller's storage (`size` bytes at `pref`, at least
+/// sizeof(deepgemmLtMatmulPreferenceOpaque_t) and 8-byte aligned); nothing to destroy. The
+/// header's static inline deepgemmLtMatmulPreferenceInit passes the size. INVALID_VALUE for
+/// NULL, too little or misaligned storage.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case)]
+pub extern "C" fn deepgemmLtMatmulPreferenceInit_internal(
+    pref: deepgemmLtMatmulPreference_t,
+    size: usize,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmLtMatmulPreferenceInit_internal", || {
+        init_stored(pref, size, api::MatmulPreference::new())
     })
 }
 
@@ -28,10 +45,7 @@ pub extern "C" fn deepgemmLtMatmulPreferenceCreate(
 pub extern "C" fn deepgemmLtMatmulPreferenceDestroy(
     pref: deepgemmLtMatmulPreference_t,
 ) -> deepgemmStatus_t {
-    ffi_boundary("deepgemmLtMatmulPreferenceDestroy", || {
-        free_box(pref);
-        Ok(())
-    })
+    ffi_boundary("deepgemmLtMatmulPreferenceDestroy", || destroy_stored(pref))
 }
 
 /// Sets an attribute (see deepgemmLtMatmulDescSetAttribute for the rules).
@@ -44,7 +58,7 @@ pub extern "C" fn deepgemmLtMatmulPreferenceSetAttribute(
     sizeInBytes: usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulPreferenceSetAttribute", || {
-        let p = try_ref(pref, "pref")?;
+        let p = try_stored(pref, "pref")?;
         p.set_attribute(attr, input_bytes(buf, sizeInBytes)?)
     })
 }
@@ -60,7 +74,7 @@ pub extern "C" fn deepgemmLtMatmulPreferenceGetAttribute(
     sizeWritten: *mut usize,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulPreferenceGetAttribute", || {
-        let p = try_ref(pref, "pref")?;
+        let p = try_stored(pref, "pref")?;
         get_attribute(p.get(attr), buf, sizeInBytes, sizeWritten)
     })
 }

@@ -570,26 +570,42 @@ pub struct deepgemmLtContext {
 /// A cuBLASLt-style handle: made by deepgemmLtCreate, freed by deepgemmLtDestroy.
 pub type deepgemmLtHandle_t = *mut deepgemmLtContext;
 
-/// A matmul descriptor (the operation: types, transposes, epilogue).
-pub struct deepgemmLtMatmulDescOpaque {
-    _private: [u8; 0],
+/// A matmul descriptor (the operation: types, transposes, epilogue): cuBLASLt's
+/// semi-opaque storage, 256 bytes. Made on the heap by deepgemmLtMatmulDescCreate (freed by
+/// deepgemmLtMatmulDescDestroy), or in the caller's storage by deepgemmLtMatmulDescInit
+/// (nothing to free; its bytes may be copied).
+#[repr(C)]
+pub struct deepgemmLtMatmulDescOpaque_t {
+    pub data: [u64; 32],
 }
-/// Made by deepgemmLtMatmulDescCreate, freed by deepgemmLtMatmulDescDestroy.
-pub type deepgemmLtMatmulDesc_t = *mut deepgemmLtMatmulDescOpaque;
+/// A matmul descriptor: a pointer to its storage.
+pub type deepgemmLtMatmulDesc_t = *mut deepgemmLtMatmulDescOpaque_t;
+/// The storage's name before deepgemm 0.1's Init functions (kept for source compatibility).
+pub type deepgemmLtMatmulDescOpaque = deepgemmLtMatmulDescOpaque_t;
 
-/// A matrix layout (type, shape, leading dimension, order, batch).
-pub struct deepgemmLtMatrixLayoutOpaque {
-    _private: [u8; 0],
+/// A matrix layout (type, shape, leading dimension, order, batch): 64 bytes of storage, made
+/// by deepgemmLtMatrixLayoutCreate (freed by deepgemmLtMatrixLayoutDestroy) or
+/// deepgemmLtMatrixLayoutInit (in the caller's storage).
+#[repr(C)]
+pub struct deepgemmLtMatrixLayoutOpaque_t {
+    pub data: [u64; 8],
 }
-/// Made by deepgemmLtMatrixLayoutCreate, freed by deepgemmLtMatrixLayoutDestroy.
-pub type deepgemmLtMatrixLayout_t = *mut deepgemmLtMatrixLayoutOpaque;
+/// A matrix layout: a pointer to its storage.
+pub type deepgemmLtMatrixLayout_t = *mut deepgemmLtMatrixLayoutOpaque_t;
+/// The storage's earlier name (source compatibility).
+pub type deepgemmLtMatrixLayoutOpaque = deepgemmLtMatrixLayoutOpaque_t;
 
-/// Heuristic search preferences (workspace limit, ...).
-pub struct deepgemmLtMatmulPreferenceOpaque {
-    _private: [u8; 0],
+/// Heuristic search preferences (workspace limit, ...): 64 bytes of storage, made by
+/// deepgemmLtMatmulPreferenceCreate (freed by deepgemmLtMatmulPreferenceDestroy) or
+/// deepgemmLtMatmulPreferenceInit (in the caller's storage).
+#[repr(C)]
+pub struct deepgemmLtMatmulPreferenceOpaque_t {
+    pub data: [u64; 8],
 }
-/// Made by deepgemmLtMatmulPreferenceCreate, freed by deepgemmLtMatmulPreferenceDestroy.
-pub type deepgemmLtMatmulPreference_t = *mut deepgemmLtMatmulPreferenceOpaque;
+/// A preference: a pointer to its storage.
+pub type deepgemmLtMatmulPreference_t = *mut deepgemmLtMatmulPreferenceOpaque_t;
+/// The storage's earlier name (source compatibility).
+pub type deepgemmLtMatmulPreferenceOpaque = deepgemmLtMatmulPreferenceOpaque_t;
 
 /// The context behind a cuBLAS-style deepgemmHandle_t (stream and pointer mode).
 pub struct deepgemmContext {
