@@ -909,7 +909,8 @@ fn green_context_plans_for_its_sms() {
         let ws = DevBuf::alloc(WORKSPACE_BYTES as usize).unwrap();
         for s in &cases {
             let p = Prepared::new(s, &mut rng, true).unwrap();
-            let descs = Descs::new(&api, s, 0, 0).unwrap();
+            // The preference allows the workspace, so the heuristic's algo may split.
+            let descs = Descs::new(&api, s, 0, WORKSPACE_BYTES as u64).unwrap();
             let algo = descs.heuristic(&h, WORKSPACE_BYTES as u64).unwrap().algo;
             for (what, a) in [("NULL algo", None), ("heuristic algo", Some(&algo))] {
                 let d = p.new_output().unwrap();
