@@ -290,8 +290,8 @@ pub fn sm_limit_of(resource_sms: u32, affinity_sms: u32, device_sms: u32) -> Opt
 /// `sm_limit_of` for `ctx`, current on this thread, on a device of `device_sms`: so a call
 /// on a green context's stream is planned for the partition's SMs (persistent grids,
 /// Stream-K ranges, clusters), where it was planned for the whole device and its persistent
-/// CTAs queued behind each other. Remembered per thread for the last context by its
-/// process-unique id (cuCtxGetId: a destroyed context's address may come back), so a call
+/// CTAs queued behind each other. Remembered per thread for its last four contexts by their
+/// process-unique ids (cuCtxGetId: a destroyed context's address may come back), so a call
 /// pays one driver call for it. None on drivers before 12.4 or where the driver refuses.
 fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
     use std::cell::Cell;
@@ -299,8 +299,10 @@ fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
     // Set if a symbol the version promised is missing after all: not tried again.
     static BROKEN: AtomicBool = AtomicBool::new(false);
     thread_local! {
-        // (context id, its limit or 0): the last context this thread resolved.
-        static LAST: Cell<Option<(u64, u32)>> = const { Cell::new(None) };
+        // (context id, its limit or 0) of the last contexts this thread resolved, newest
+        // first: a thread that moves between a primary and a green context asks the driver
+        // about each once, not at every switch. Id 0: an empty entry.
+        static LAST: Cell<[(u64, u32); 4]> = const { Cell::new([(0, 0); 4]) };
     }
     if driver_version() < GREEN_CONTEXT_MIN_DRIVER || BROKEN.load(Ordering::Relaxed) {
         return None;
@@ -311,10 +313,8 @@ fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
         if unsafe { sys::cuCtxGetId(ctx, &mut id) } != CUresult::CUDA_SUCCESS {
             return None;
         }
-        if let Some((last, limit)) = LAST.with(Cell::get) {
-            if last == id {
-                return (limit > 0).then_some(limit);
-            }
+        if let Some(&(_, limit)) = LAST.with(Cell::get).iter().find(|e| e.0 == id && id != 0) {
+            return (limit > 0).then_some(limit);
         }
         // Room for a larger struct than the binding's: the driver writes its own version's.
         let mut buf = [0u64; 64];
@@ -346,7 +346,12 @@ fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
             0
         };
         let limit = sm_limit_of(resource_sms, affinity_sms, device_sms);
-        LAST.with(|l| l.set(Some((id, limit.unwrap_or(0)))));
+        LAST.with(|l| {
+            let mut e = l.get();
+            e.rotate_right(1);
+            e[0] = (id, limit.unwrap_or(0));
+            l.set(e);
+        });
         if let Some(n) = limit {
             crate::log::hint(
                 "deepgemm",
