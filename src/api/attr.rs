@@ -208,12 +208,38 @@ pub struct AttrDef {
     pub check: Check,
 }
 
-/// An object type's attribute table, as the storage block of its objects needs it.
+/// An object type's attribute table, as the storage block of its objects needs it
+/// (implemented by `attr_block!`).
 pub trait TableOf {
     fn table() -> &'static [AttrDef];
     /// Each attribute's first 32-bit cell in the block (`slots`), in table order.
     fn slots() -> &'static [u16];
 }
+
+/// `attr_block!(Marker, Block, TABLE, CELLS, "what")`: the marker type `Marker` tying the
+/// attribute table `TABLE` to its objects' storage, and `Block`, that storage: an `AttrCell` of
+/// `CELLS` 32-bit cells (the C header's struct of the object, `uint64_t data[CELLS / 2]`).
+macro_rules! attr_block {
+    ($marker:ident, $block:ident, $table:path, $cells:literal, $what:literal) => {
+        #[doc = concat!("The attribute table of a ", $what, ", for its storage block.")]
+        pub struct $marker;
+
+        impl $crate::api::attr::TableOf for $marker {
+            fn table() -> &'static [$crate::api::attr::AttrDef] {
+                &$table
+            }
+            fn slots() -> &'static [u16] {
+                static S: once_cell::sync::Lazy<Vec<u16>> =
+                    once_cell::sync::Lazy::new(|| $crate::api::attr::slots(&$table, $cells));
+                &S
+            }
+        }
+
+        #[doc = concat!("The storage of a ", $what, ": ", stringify!($cells), " cells of 4 bytes.")]
+        pub type $block = $crate::api::attr::AttrCell<$marker, $cells>;
+    };
+}
+pub(crate) use attr_block;
 
 /// The first word of a block made by a Create function.
 pub const TAG_CREATED: u64 = u64::from_le_bytes(*b"dgLtNew\0");
@@ -237,33 +263,27 @@ pub struct AttrCell<T: TableOf, const N: usize> {
 
 impl<T: TableOf, const N: usize> std::fmt::Debug for AttrCell<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AttrCell")
-            .field("tag", &self.tag())
-            .field("attrs", &self.snapshot())
-            .finish()
+        let mut m = f.debug_map();
+        m.entry(&"tag", &self.tag());
+        for (i, d) in T::table().iter().enumerate() {
+            m.entry(&d.name, &self.load(i));
+        }
+        m.finish()
     }
 }
 
 impl<T: TableOf, const N: usize> AttrCell<T, N> {
-    /// A block holding `attrs` (made with `Attrs::new(T::table())`) under `tag`.
-    pub fn new(attrs: &Attrs, tag: u64) -> Self {
+    /// A block holding every attribute's default under `tag`.
+    pub fn new(tag: u64) -> Self {
         let cell = AttrCell {
             cells: std::array::from_fn(|_| AtomicU32::new(0)),
             _table: PhantomData,
         };
         for (i, d) in T::table().iter().enumerate() {
-            cell.store(i, d, attrs.values[i]);
+            cell.store(i, d.default);
         }
         cell.set_tag(tag);
         cell
-    }
-
-    pub fn tag(&self) -> u64 {
-        self.load_u64(0)
-    }
-
-    pub fn set_tag(&self, tag: u64) {
-        self.store_u64(0, tag)
     }
 
     fn load_u64(&self, c: usize) -> u64 {
@@ -277,10 +297,11 @@ impl<T: TableOf, const N: usize> AttrCell<T, N> {
         self.cells[c + 1].store((v >> 32) as u32, Ordering::Relaxed);
     }
 
-    fn load(&self, i: usize, d: &AttrDef) -> AttrValue {
+    /// Attribute `i` (its index in the table).
+    fn load(&self, i: usize) -> AttrValue {
         let c = T::slots()[i] as usize;
         let w = || self.cells[c].load(Ordering::Relaxed);
-        match d.default.ty() {
+        match T::table()[i].default.ty() {
             AttrType::I8 => AttrValue::I8(w() as u8 as i8),
             AttrType::U16 => AttrValue::U16(w() as u16),
             AttrType::I32 => AttrValue::I32(w() as i32),
@@ -292,7 +313,8 @@ impl<T: TableOf, const N: usize> AttrCell<T, N> {
         }
     }
 
-    fn store(&self, i: usize, _d: &AttrDef, v: AttrValue) {
+    /// Writes attribute `i`; `v` is of its type.
+    fn store(&self, i: usize, v: AttrValue) {
         let c = T::slots()[i] as usize;
         let w = |x: u32| self.cells[c].store(x, Ordering::Relaxed);
         match v {
@@ -315,38 +337,24 @@ impl<T: TableOf, const N: usize> AttrCell<T, N> {
         self.set(id, v)
     }
 
+    /// Sets attribute `id`; the value's type must be the attribute's (INVALID_VALUE
+    /// otherwise, or for a value its check refuses).
     pub fn set(&self, id: i32, v: AttrValue) -> Result<()> {
         let i = index_of(T::table(), id)?;
-        let def = &T::table()[i];
-        check_value(def, v)?;
-        self.store(i, def, v);
+        check_value(&T::table()[i], v)?;
+        self.store(i, v);
         Ok(())
     }
 
     pub fn get(&self, id: i32) -> Result<AttrValue> {
-        let i = index_of(T::table(), id)?;
-        Ok(self.load(i, &T::table()[i]))
-    }
-
-    /// A copy of every attribute (for Debug and tests).
-    pub fn snapshot(&self) -> Attrs {
-        let mut a = Attrs::new(T::table());
-        for (i, d) in T::table().iter().enumerate() {
-            a.values[i] = self.load(i, d);
-        }
-        a
-    }
-
-    /// For reading several attributes: the block itself (each read is atomic; there is no
-    /// lock, as in cuBLASLt, and no copy: a call reads ~50 values).
-    pub fn lock(&self) -> &Self {
-        self
+        Ok(self.load(index_of(T::table(), id)?))
     }
 
     /// Integer value of an attribute the table is known to have (a missing id is a bug).
+    /// Each read is atomic; there is no lock, as in cuBLASLt (a call reads ~50 values).
     pub fn int(&self, id: i32) -> i128 {
         match index_of(T::table(), id) {
-            Ok(i) => self.load(i, &T::table()[i]).as_i128(),
+            Ok(i) => self.load(i).as_i128(),
             Err(_) => panic!("attribute {id} is not in this object's table"),
         }
     }
@@ -355,12 +363,29 @@ impl<T: TableOf, const N: usize> AttrCell<T, N> {
     pub fn require_zero(&self, ids: &[i32], why: &str) -> Result<()> {
         for &id in ids {
             let i = index_of(T::table(), id)?;
-            let v = self.load(i, &T::table()[i]);
+            let v = self.load(i);
             if !v.is_default_zero() {
                 return Err(unsupported!("{} = {:?}: {}", T::table()[i].name, v, why));
             }
         }
         Ok(())
+    }
+}
+
+/// A storage block's tag (`TAG_CREATED` / `TAG_INITIALISED`; anything else: not a live
+/// object), whatever its table: what the C boundary checks and sets.
+pub trait Tagged {
+    fn tag(&self) -> u64;
+    fn set_tag(&self, tag: u64);
+}
+
+impl<T: TableOf, const N: usize> Tagged for AttrCell<T, N> {
+    fn tag(&self) -> u64 {
+        self.load_u64(0)
+    }
+
+    fn set_tag(&self, tag: u64) {
+        self.store_u64(0, tag)
     }
 }
 
@@ -386,9 +411,6 @@ pub fn slots(table: &[AttrDef], cells: usize) -> Vec<u16> {
     );
     out
 }
-
-/// The most attributes an object type has (the matmul descriptor's).
-pub const MAX_ATTRS: usize = 37;
 
 fn index_of(table: &[AttrDef], id: i32) -> Result<usize> {
     // Tables are sorted by id (checked by the tests below): a call's descriptors are read
@@ -418,83 +440,6 @@ fn check_value(def: &AttrDef, v: AttrValue) -> Result<()> {
     Ok(())
 }
 
-/// The attribute values of one object, in the order of its table.
-/// (A plain copy, with no heap: a call takes one of each object it reads.)
-#[derive(Clone, Debug)]
-pub struct Attrs {
-    table: &'static [AttrDef],
-    values: [AttrValue; MAX_ATTRS],
-}
-
-impl Attrs {
-    pub fn new(table: &'static [AttrDef]) -> Attrs {
-        assert!(table.len() <= MAX_ATTRS);
-        let mut values = [AttrValue::I32(0); MAX_ATTRS];
-        for (v, d) in values.iter_mut().zip(table) {
-            *v = d.default;
-        }
-        Attrs { table, values }
-    }
-
-    fn index(&self, id: i32) -> Result<usize> {
-        index_of(self.table, id)
-    }
-
-    /// The definition of attribute `id` (INVALID_VALUE when the object has none).
-    pub fn def(&self, id: i32) -> Result<&'static AttrDef> {
-        let table: &'static [AttrDef] = self.table;
-        Ok(&table[self.index(id)?])
-    }
-
-    /// Sets attribute `id` from the caller's bytes (exact size, checked value).
-    pub fn set_bytes(&mut self, id: i32, bytes: &[u8]) -> Result<()> {
-        let def = self.def(id)?;
-        let v = AttrValue::decode(def.default.ty(), bytes)
-            .map_err(|e| invalid!("{}: {}", def.name, e))?;
-        self.set(id, v)
-    }
-
-    /// Sets attribute `id`; the value's type must be the attribute's.
-    pub fn set(&mut self, id: i32, v: AttrValue) -> Result<()> {
-        let i = self.index(id)?;
-        check_value(&self.table[i], v)?;
-        self.values[i] = v;
-        Ok(())
-    }
-
-    pub fn get(&self, id: i32) -> Result<AttrValue> {
-        Ok(self.values[self.index(id)?])
-    }
-
-    /// Integer value of an attribute the table is known to have (a missing id is a bug).
-    pub fn int(&self, id: i32) -> i128 {
-        match self.index(id) {
-            Ok(i) => self.values[i].as_i128(),
-            Err(_) => panic!("attribute {id} is not in this object's table"),
-        }
-    }
-
-    /// NOT_SUPPORTED unless every attribute listed still has a zero value.
-    pub fn require_zero(&self, ids: &[i32], why: &str) -> Result<()> {
-        for &id in ids {
-            let i = self.index(id)?;
-            if !self.values[i].is_default_zero() {
-                return Err(unsupported!(
-                    "{} = {:?}: {}",
-                    self.table[i].name,
-                    self.values[i],
-                    why
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    pub fn table(&self) -> &'static [AttrDef] {
-        self.table
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,17 +448,29 @@ mod tests {
     /// values 8-aligned, no two attributes in one cell, the tag's two cells free.
     #[test]
     fn every_table_fits_its_c_struct() {
-        use crate::api::{matmul_desc, matrix_layout, preference};
-        for (table, cells) in [
-            (&matmul_desc::TABLE[..], 64),
-            (&matrix_layout::TABLE[..], 16),
-            (&preference::TABLE[..], 16),
+        use crate::api::{matmul_desc as md, matrix_layout as ml, preference as pr};
+        use std::mem::size_of;
+        for (table, s, cells) in [
+            (
+                &md::TABLE[..],
+                md::DescTable::slots(),
+                size_of::<md::DescBlock>() / 4,
+            ),
+            (
+                &ml::TABLE[..],
+                ml::LayoutTable::slots(),
+                size_of::<ml::LayoutBlock>() / 4,
+            ),
+            (
+                &pr::TABLE[..],
+                pr::PrefTable::slots(),
+                size_of::<pr::PrefBlock>() / 4,
+            ),
         ] {
-            let s = slots(table, cells);
             let mut used = vec![false; cells];
             used[0] = true;
             used[1] = true;
-            for (d, &c) in table.iter().zip(&s) {
+            for (d, &c) in table.iter().zip(s) {
                 let width = d.default.ty().size().div_ceil(4);
                 assert!(width == 1 || c % 2 == 0, "{} not 8-aligned", d.name);
                 for u in &mut used[c as usize..c as usize + width] {
@@ -536,13 +493,12 @@ mod tests {
                 "{}",
                 table[0].name
             );
-            let a = Attrs::new(table);
             for (i, d) in table.iter().enumerate() {
-                assert_eq!(a.index(d.id).unwrap(), i, "{}", d.name);
+                assert_eq!(index_of(table, d.id).unwrap(), i, "{}", d.name);
             }
             let last = table.last().unwrap().id;
             for id in (-1..=last + 1).filter(|id| table.iter().all(|d| d.id != *id)) {
-                assert!(a.index(id).is_err(), "{id} in {}", table[0].name);
+                assert!(index_of(table, id).is_err(), "{id} in {}", table[0].name);
             }
         }
     }

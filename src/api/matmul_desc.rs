@@ -1,6 +1,6 @@
 //! The matmul descriptor behind `deepgemmLtMatmulDesc_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
+use super::attr::{AttrDef, AttrValue, Check, TAG_CREATED, attr_block};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::OpSpec;
@@ -187,19 +187,7 @@ const AUX_MUST_BE_ZERO: [i32; 4] = [
     EPILOGUE_AUX_SCALE_MODE,
 ];
 
-/// The attribute table of a matmul descriptor, for its storage block.
-pub struct DescTable;
-
-impl TableOf for DescTable {
-    fn table() -> &'static [AttrDef] {
-        &TABLE
-    }
-    fn slots() -> &'static [u16] {
-        static S: once_cell::sync::Lazy<Vec<u16>> =
-            once_cell::sync::Lazy::new(|| slots(&TABLE, 64));
-        &S
-    }
-}
+attr_block!(DescTable, DescBlock, TABLE, 64, "matmul descriptor");
 
 /// A matmul descriptor: exactly the C header's `deepgemmLtMatmulDescOpaque_t` (64 cells of 4
 /// bytes), which an Init function fills in the caller's storage. Atomic cells, so a descriptor
@@ -208,11 +196,8 @@ impl TableOf for DescTable {
 #[derive(Debug)]
 #[repr(C)]
 pub struct MatmulDesc {
-    attrs: AttrCell<DescTable, 64>,
+    attrs: DescBlock,
 }
-
-const _: () = assert!(std::mem::size_of::<MatmulDesc>() == 64 * 4);
-const _: () = assert!(std::mem::align_of::<MatmulDesc>() == 8);
 
 /// The descriptor's state at the moment of a call: what the operation needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -226,22 +211,20 @@ pub struct DescSnapshot {
 impl MatmulDesc {
     /// cublasLtMatmulDescCreate: unknown compute or scale types are INVALID_VALUE.
     pub fn new(compute_type: i32, scale_type: i32) -> Result<MatmulDesc> {
-        let mut attrs = Attrs::new(&TABLE);
+        let attrs = DescBlock::new(TAG_CREATED);
         attrs
             .set(COMPUTE_TYPE, AttrValue::I32(compute_type))
             .map_err(|_| invalid!("unknown compute type {compute_type}"))?;
         attrs
             .set(SCALE_TYPE, AttrValue::I32(scale_type))
             .map_err(|_| invalid!("unknown scale type {scale_type}"))?;
-        Ok(MatmulDesc {
-            attrs: AttrCell::new(&attrs, TAG_CREATED),
-        })
+        Ok(MatmulDesc { attrs })
     }
 
     /// The operation as `GemmProblem::new` takes it, after refusing (NOT_SUPPORTED) the
     /// attributes deepgemm stores but cannot honour.
     pub fn snapshot(&self) -> Result<DescSnapshot> {
-        let a = self.attrs.lock();
+        let a = &self.attrs;
         a.require_zero(
             &MUST_BE_ZERO,
             "deepgemm has no fp8 scaling, aux outputs, atomic sync or emulation",
@@ -277,8 +260,8 @@ impl MatmulDesc {
 }
 
 impl std::ops::Deref for MatmulDesc {
-    type Target = AttrCell<DescTable, 64>;
-    fn deref(&self) -> &AttrCell<DescTable, 64> {
+    type Target = DescBlock;
+    fn deref(&self) -> &DescBlock {
         &self.attrs
     }
 }

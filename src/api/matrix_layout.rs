@@ -1,6 +1,6 @@
 //! The matrix layout behind `deepgemmLtMatrixLayout_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
+use super::attr::{AttrDef, AttrValue, Check, TAG_CREATED, attr_block};
 use crate::error::Result;
 use crate::invalid;
 use crate::problem::MatrixSpec;
@@ -56,36 +56,21 @@ pub static TABLE: [AttrDef; 9] = [
     def!(BATCH_MODE, AttrValue::I32(0), Check::Range(0, 1)),
 ];
 
-/// The attribute table of a matrix layout, for its storage block.
-pub struct LayoutTable;
-
-impl TableOf for LayoutTable {
-    fn table() -> &'static [AttrDef] {
-        &TABLE
-    }
-    fn slots() -> &'static [u16] {
-        static S: once_cell::sync::Lazy<Vec<u16>> =
-            once_cell::sync::Lazy::new(|| slots(&TABLE, 16));
-        &S
-    }
-}
+attr_block!(LayoutTable, LayoutBlock, TABLE, 16, "matrix layout");
 
 /// Exactly the C header's `deepgemmLtMatrixLayoutOpaque_t` (16 cells of 4 bytes), which
 /// an Init function fills in the caller's storage.
 #[derive(Debug)]
 #[repr(C)]
 pub struct MatrixLayout {
-    attrs: AttrCell<LayoutTable, 16>,
+    attrs: LayoutBlock,
 }
-
-const _: () = assert!(std::mem::size_of::<MatrixLayout>() == 16 * 4);
-const _: () = assert!(std::mem::align_of::<MatrixLayout>() == 8);
 
 impl MatrixLayout {
     /// cublasLtMatrixLayoutCreate: an unknown type, dimensions over INT64_MAX or a negative
     /// leading dimension are INVALID_VALUE.
     pub fn new(dtype: i32, rows: u64, cols: u64, ld: i64) -> Result<MatrixLayout> {
-        let mut a = Attrs::new(&TABLE);
+        let a = LayoutBlock::new(TAG_CREATED);
         // A negative dtype reinterpreted as uint32_t is > 35, so still unknown.
         a.set(TYPE, AttrValue::U32(dtype as u32))
             .map_err(|_| invalid!("unknown data type {dtype}"))?;
@@ -95,15 +80,13 @@ impl MatrixLayout {
             .map_err(|_| invalid!("cols {cols} > INT64_MAX"))?;
         a.set(LD, AttrValue::I64(ld))
             .map_err(|_| invalid!("leading dimension {ld} < 0"))?;
-        Ok(MatrixLayout {
-            attrs: AttrCell::new(&a, TAG_CREATED),
-        })
+        Ok(MatrixLayout { attrs: a })
     }
 
     /// The layout as `GemmProblem::new` takes it; planar complex and pointer-array batches
     /// are NOT_SUPPORTED.
     pub fn spec(&self) -> Result<MatrixSpec> {
-        let a = self.attrs.lock();
+        let a = &self.attrs;
         a.require_zero(&[PLANE_OFFSET], "planar complex layouts are not supported")?;
         a.require_zero(&[BATCH_MODE], "only strided batches are supported")?;
         // Range-checked by Set: the casts are exact.
@@ -120,8 +103,8 @@ impl MatrixLayout {
 }
 
 impl std::ops::Deref for MatrixLayout {
-    type Target = AttrCell<LayoutTable, 16>;
-    fn deref(&self) -> &AttrCell<LayoutTable, 16> {
+    type Target = LayoutBlock;
+    fn deref(&self) -> &LayoutBlock {
         &self.attrs
     }
 }

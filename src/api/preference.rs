@@ -1,6 +1,6 @@
 //! The heuristic preference behind `deepgemmLtMatmulPreference_t`.
 
-use super::attr::{AttrCell, AttrDef, AttrValue, Attrs, Check, TAG_CREATED, TableOf, slots};
+use super::attr::{AttrDef, AttrValue, Check, TAG_CREATED, attr_block};
 
 // Attribute ids (cublasLtMatmulPreferenceAttributes_t).
 pub const SEARCH_MODE: i32 = 0;
@@ -55,30 +55,15 @@ pub struct PrefSnapshot {
     pub impl_mask: u64,
 }
 
-/// The attribute table of a preference, for its storage block.
-pub struct PrefTable;
-
-impl TableOf for PrefTable {
-    fn table() -> &'static [AttrDef] {
-        &TABLE
-    }
-    fn slots() -> &'static [u16] {
-        static S: once_cell::sync::Lazy<Vec<u16>> =
-            once_cell::sync::Lazy::new(|| slots(&TABLE, 16));
-        &S
-    }
-}
+attr_block!(PrefTable, PrefBlock, TABLE, 16, "preference");
 
 /// Exactly the C header's `deepgemmLtMatmulPreferenceOpaque_t` (16 cells of 4 bytes), which
 /// an Init function fills in the caller's storage.
 #[derive(Debug)]
 #[repr(C)]
 pub struct MatmulPreference {
-    attrs: AttrCell<PrefTable, 16>,
+    attrs: PrefBlock,
 }
-
-const _: () = assert!(std::mem::size_of::<MatmulPreference>() == 16 * 4);
-const _: () = assert!(std::mem::align_of::<MatmulPreference>() == 8);
 
 impl Default for MatmulPreference {
     fn default() -> Self {
@@ -89,12 +74,12 @@ impl Default for MatmulPreference {
 impl MatmulPreference {
     pub fn new() -> MatmulPreference {
         MatmulPreference {
-            attrs: AttrCell::new(&Attrs::new(&TABLE), TAG_CREATED),
+            attrs: PrefBlock::new(TAG_CREATED),
         }
     }
 
     pub fn snapshot(&self) -> PrefSnapshot {
-        let a = self.attrs.lock();
+        let a = &self.attrs;
         let max_waves = match a.get(MAX_WAVES_COUNT) {
             Ok(AttrValue::F32(f)) => f,
             _ => 0.0,
@@ -117,8 +102,8 @@ impl MatmulPreference {
 }
 
 impl std::ops::Deref for MatmulPreference {
-    type Target = AttrCell<PrefTable, 16>;
-    fn deref(&self) -> &AttrCell<PrefTable, 16> {
+    type Target = PrefBlock;
+    fn deref(&self) -> &PrefBlock {
         &self.attrs
     }
 }

@@ -7,10 +7,12 @@
 //! Destroy(NULL) is a no-op.
 
 use std::ffi::c_void;
+use std::ops::Deref;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::types::*;
 use crate::api;
+use crate::api::attr::Tagged;
 use crate::error::{Error, Result};
 use crate::invalid;
 
@@ -114,41 +116,16 @@ const _: () = {
 };
 
 /// The three objects that live in storage a Create function allocates or an Init function
-/// is given: their first word is a tag (`api::attr::TAG_CREATED` / `TAG_INITIALISED`).
-pub trait Stored: Castable {
-    fn tag(obj: &Self::RustType) -> u64;
-    fn set_tag(obj: &Self::RustType, tag: u64);
-}
-impl Stored for deepgemmLtMatmulDescOpaque_t {
-    fn tag(o: &api::MatmulDesc) -> u64 {
-        o.tag()
-    }
-    fn set_tag(o: &api::MatmulDesc, t: u64) {
-        o.set_tag(t)
-    }
-}
-impl Stored for deepgemmLtMatrixLayoutOpaque_t {
-    fn tag(o: &api::MatrixLayout) -> u64 {
-        o.tag()
-    }
-    fn set_tag(o: &api::MatrixLayout, t: u64) {
-        o.set_tag(t)
-    }
-}
-impl Stored for deepgemmLtMatmulPreferenceOpaque_t {
-    fn tag(o: &api::MatmulPreference) -> u64 {
-        o.tag()
-    }
-    fn set_tag(o: &api::MatmulPreference, t: u64) {
-        o.set_tag(t)
-    }
-}
+/// is given: each derefs to its storage block, whose first word is a tag
+/// (`api::attr::TAG_CREATED` / `TAG_INITIALISED`).
+pub trait Stored: Castable<RustType: Deref<Target: Tagged>> {}
+impl<C: Castable<RustType: Deref<Target: Tagged>>> Stored for C {}
 
 /// A stored object behind `p`: INVALID_VALUE for NULL or for storage that no Create or Init
 /// made (or that Destroy freed: its tag is cleared first, which catches the common misuse).
 pub fn try_stored<'a, C: Stored>(p: *const C, what: &str) -> Result<&'a C::RustType> {
     let o = try_ref(p, what)?;
-    match C::tag(o) {
+    match o.tag() {
         api::attr::TAG_CREATED | api::attr::TAG_INITIALISED => Ok(o),
         _ => Err(invalid!(
             "{what} ({}) was not made by its Create or Init function, or was destroyed",
@@ -177,7 +154,7 @@ pub fn init_stored<C: Stored>(p: *mut C, size: usize, v: C::RustType) -> Result<
             std::mem::align_of::<C>()
         ));
     }
-    C::set_tag(&v, api::attr::TAG_INITIALISED);
+    v.set_tag(api::attr::TAG_INITIALISED);
     // SAFETY: non-NULL, aligned and at least size_of::<C>() == size_of::<C::RustType>() bytes
     // (asserted above) the caller promises are writable; C::RustType is plain atomics (no
     // drop glue), so overwriting whatever was there leaks nothing.
@@ -192,14 +169,14 @@ pub fn destroy_stored<C: Stored>(p: *mut C) -> Result<()> {
         return Ok(());
     }
     let o = try_stored(p, C::WHAT)?;
-    if C::tag(o) == api::attr::TAG_INITIALISED {
+    if o.tag() == api::attr::TAG_INITIALISED {
         return Err(invalid!(
             "this {} was made by its Init function in the caller's storage: there is nothing \
              to destroy",
             C::WHAT
         ));
     }
-    C::set_tag(o, 0);
+    o.set_tag(0);
     free_box(p);
     Ok(())
 }

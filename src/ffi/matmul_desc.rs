@@ -41,7 +41,6 @@ pub extern "C" fn deepgemmLtMatmulDescInit_internal(
     scaleType: deepgemmDataType_t,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatmulDescInit_internal", || {
-        check_out(matmulDesc, "matmulDesc")?;
         let d = api::MatmulDesc::new(computeType, scaleType)?;
         init_stored(matmulDesc, size, d)
     })

@@ -45,7 +45,6 @@ pub extern "C" fn deepgemmLtMatrixLayoutInit_internal(
     ld: i64,
 ) -> deepgemmStatus_t {
     ffi_boundary("deepgemmLtMatrixLayoutInit_internal", || {
-        check_out(matLayout, "matLayout")?;
         let l = api::MatrixLayout::new(dataType, rows, cols, ld)?;
         init_stored(matLayout, size, l)
     })

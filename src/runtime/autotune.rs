@@ -15,7 +15,7 @@ use cudarc::driver::sys::{self, CUdeviceptr, CUevent, CUstream};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::driver::{ContextGuard, check};
+use super::driver::{ContextGuard, check, driver_version};
 use crate::error::Result;
 use crate::plan::Plan;
 use crate::plan::cache::{MISALIGNED_WORD, Misaligned};
@@ -83,12 +83,12 @@ fn device_key(ctx: &ContextGuard) -> Result<String> {
     let name = unsafe { std::ffi::CStr::from_ptr(name.as_ptr()) }
         .to_string_lossy()
         .into_owned();
-    let mut version = 0;
-    // SAFETY: valid out-pointer.
-    check(
-        unsafe { sys::cuDriverGetVersion(&mut version) },
-        "cuDriverGetVersion",
-    )?;
+    let version = driver_version();
+    if version == 0 {
+        return Err(crate::error::Error::Internal(
+            "cuDriverGetVersion failed: no key for the tuning table".into(),
+        ));
+    }
     Ok(tuned::device_id(&name, ctx.device.spec.sm_count, version))
 }
 

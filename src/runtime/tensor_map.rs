@@ -835,10 +835,7 @@ fn pdl_wanted() -> bool {
         if !pdl_env_allows(std::env::var("DEEPGEMM_PDL").ok().as_deref()) {
             return false;
         }
-        let mut version = 0;
-        // SAFETY: a valid out-pointer; the driver is loaded (a kernel is being launched).
-        let r = unsafe { sys::cuDriverGetVersion(&mut version) };
-        r == CUresult::CUDA_SUCCESS && version >= PDL_MIN_DRIVER
+        crate::runtime::driver::driver_version() >= PDL_MIN_DRIVER
     });
     *WANTED && !PDL_REFUSED.load(std::sync::atomic::Ordering::Relaxed)
 }
