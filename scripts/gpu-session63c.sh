@@ -20,4 +20,6 @@ done
 for l in TN NN; do
     bench rag-$l --layout $l --shapes .gpu/shapes/general-63-ragged.txt
 done
+bench tiny-TN --layout TN --shapes .gpu/shapes/tiny-63.txt
+bench tiny-NN --layout NN --shapes .gpu/shapes/tiny-63.txt
 finish
