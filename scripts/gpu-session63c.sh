@@ -22,4 +22,10 @@ for l in TN NN; do
 done
 bench tiny-TN --layout TN --shapes .gpu/shapes/tiny-63.txt
 bench tiny-NN --layout NN --shapes .gpu/shapes/tiny-63.txt
+# tf32 NT at odd leading dimensions (127x4095x4096 0.56x cuBLASLt: two copies ahead of the
+# GEMM): the portable mma.sync kernel reads both in place; is it faster there?
+bench odd-tf32-NT --dtype tf32 --layout NT --shapes .gpu/shapes/oddld-63.txt
+DEEPGEMM_KERNELS=portable bench odd-tf32-NT-portable --dtype tf32 --layout NT --shapes .gpu/shapes/oddld-63.txt
+DEEPGEMM_KERNELS=portable bench odd-bf16-NT-portable --layout NT --shapes .gpu/shapes/oddld-63.txt
+bench odd-bf16-NT --layout NT --shapes .gpu/shapes/oddld-63.txt
 finish
