@@ -14,13 +14,17 @@ precompile_all
 for t in orders_and_padding tiles_past_the_edges narrow_and_swapped transposed_orientation \
     odd_d_in_place swapped_bias_through_the_tma_store sm_count_target_matches_the_reference \
     k_zero beta_zero_ignores_c repeated_runs_are_bitwise_identical; do
-    left=$((110 - SECONDS))
+    left=$((90 - SECONDS))
     [ $left -gt 10 ] || { echo "$t: skipped (${SECONDS}s)"; continue; }
     timeout $left $T/gpu_matmul --ignored --test-threads=1 --nocapture --exact "$t" >"$OUT/m-$t.txt" 2>&1
     echo "$t rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/m-$t.txt")"
     grep -m3 -E "FAIL|panicked" "$OUT/m-$t.txt"
 done
 S=.gpu/shapes/general-63-k8.txt
-sweep k8-TN $((228 - SECONDS)) --interleave --layout TN --shapes $S
-[ $((235 - SECONDS)) -gt 20 ] && sweep k8-NN $((235 - SECONDS)) --interleave --layout NN --shapes $S
+C=.gpu/shapes/general-63-k0ctl.txt
+for r in 1 2; do
+    [ $((215 - SECONDS)) -gt 20 ] || break
+    bench def-$r --layout TN --shapes $S --shapes $C --check none --iters 30
+    DEEPGEMM_DECOMPOSITION=streamk bench sk-$r --layout TN --shapes $S --shapes $C --check none --iters 30
+done
 finish
