@@ -22,9 +22,8 @@ for t in orders_and_padding tiles_past_the_edges narrow_and_swapped transposed_o
 done
 S=.gpu/shapes/general-63-k8.txt
 C=.gpu/shapes/general-63-k0ctl.txt
-for r in 1 2; do
-    [ $((215 - SECONDS)) -gt 20 ] || break
-    bench def-$r --layout TN --shapes $S --shapes $C --check none --iters 30
-    DEEPGEMM_DECOMPOSITION=streamk bench sk-$r --layout TN --shapes $S --shapes $C --check none --iters 30
-done
+bench def-1 --layout TN --shapes $S --shapes $C --check none --iters 30
+DEEPGEMM_DECOMPOSITION=streamk bench sk-1 --layout TN --shapes $S --shapes $C --check none --iters 30
+DEEPGEMM_CLUSTER=2 bench c2-1 --layout TN --shapes $S --shapes $C --check none --iters 30
+[ $((220 - SECONDS)) -gt 25 ] && bench def-2 --layout TN --shapes $S --shapes $C --check none --iters 30
 finish
