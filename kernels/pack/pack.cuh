@@ -69,9 +69,16 @@ struct PackParams {
   long long write;
   long long segments;  // work items per destination line
   long long segment;   // 16-byte destination chunks per work item (the host: a multiple of 32)
+  // Nonzero: this copy does not depend on the launch just before it on the stream, the call's
+  // previous copy, which waited for the call's predecessor before it let this one start (its
+  // griddep_launch_dependents follows its griddep_wait). So it copies at once and waits for
+  // that copy only before it exits: the two run together, and a launch that waits for this
+  // one still finds both complete. Zero: the wait comes first (the call's first copy; D's
+  // copy back, which reads the GEMM's result).
+  long long overlap;
 };
 
-static_assert(sizeof(PackParams) == 12 * 8, "PackParams layout must match src/jit/pack.rs");
+static_assert(sizeof(PackParams) == 13 * 8, "PackParams layout must match src/jit/pack.rs");
 
 // The raw storage word of an element of kBytes bytes.
 template <int kBytes>
@@ -212,8 +219,9 @@ __device__ __forceinline__ void pack(const PackParams& p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched programmatically on Hopper (src/gemm.rs, with the sm90 GEMM it feeds): the
   // launch may overlap the previous kernel, whose writes (the operand; D, when unpacking) this
-  // copy must see, and the next kernel may start its prologue under this one.
-  griddep_wait();
+  // copy must see, and the next kernel may start its prologue under this one. An `overlap`
+  // copy waits at its end instead (PackParams).
+  if (p.overlap == 0) griddep_wait();
   griddep_launch_dependents();
 #endif
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -323,6 +331,11 @@ __device__ __forceinline__ void pack(const PackParams& p) {
 
     if (edge) put_chunk<kBytes>(d, edge_e0, p.write, to_chunk<kBytes>(edge_elems));
   }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // An overlapping copy ends only after the copy before it: whatever waits for this launch
+  // then sees both complete (PackParams `overlap`).
+  if (p.overlap != 0) griddep_wait();
+#endif
 }
 
 // ---- The transposing form (src/plan/pack.rs `PackedOperand::transposed`). ----
@@ -361,7 +374,7 @@ __device__ __forceinline__ void transpose(const PackParams& p) {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // As the plain form: launched programmatically before the sm90 GEMM it feeds.
-  griddep_wait();
+  if (p.overlap == 0) griddep_wait();
   griddep_launch_dependents();
 #endif
   const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -414,6 +427,10 @@ __device__ __forceinline__ void transpose(const PackParams& p) {
     }
     __syncthreads();
   }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // As the plain form.
+  if (p.overlap != 0) griddep_wait();
+#endif
 }
 
 }  // namespace dg_pack

@@ -70,9 +70,12 @@ pub struct PackParams {
     pub segments: i64,
     /// 16-byte destination chunks per work item, a multiple of 32 (`PackVariant::split`).
     pub segment: i64,
+    /// Nonzero: the copy waits for the launch before it (the call's previous copy) only at its
+    /// end, so the two run together (src/gemm.rs sets it; kernels/pack/pack.cuh).
+    pub overlap: i64,
 }
 
-pub const PACK_PARAMS_SIZE: usize = 12 * 8;
+pub const PACK_PARAMS_SIZE: usize = 13 * 8;
 const _: () = assert!(std::mem::size_of::<PackParams>() == PACK_PARAMS_SIZE);
 
 impl PackParams {
@@ -92,6 +95,7 @@ impl PackParams {
             write: o.ld,
             segments: 0,
             segment: 0,
+            overlap: 0,
         };
         if v.transpose { p } else { p.split(v) }
     }
@@ -113,6 +117,7 @@ impl PackParams {
             write: o.inner as i64,
             segments: 0,
             segment: 0,
+            overlap: 0,
         }
         .split(v)
     }
@@ -195,7 +200,7 @@ mod tests {
             fields,
             [
                 "src", "dst", "inner", "outer", "batch", "src_ld", "src_bs", "dst_ld", "dst_bs",
-                "write", "segments", "segment"
+                "write", "segments", "segment", "overlap"
             ]
         );
         assert!(text.contains(&format!(
@@ -249,6 +254,7 @@ mod tests {
                 // 520 chunks of 16 bytes a line: two items of 288 (and 232).
                 segments: 2,
                 segment: 288,
+                overlap: 0,
             }
         );
         // The way back (D's copy into the caller's D): only the data of each line is written,
