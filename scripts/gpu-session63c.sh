@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# NOT RUN: session 63's device refused its starts; what this asked went into gpu-session63d.sh
+# (which ran) and gpu-session63e.sh (owed).
 # Session 63, second call (~8 min). 1. scripts/gpu-session63a.sh (the tf32 split rule out of
 # sample). 2. Where main stands on shapes no issue names (last measured in session 40: random-21d
 # TN 0.884x cuBLASLt, NT 0.868x): 48 fresh shapes with m, n, k log-uniform in [128, 8192],
