@@ -1006,6 +1006,66 @@ fn direct_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<Dir
     })
 }
 
+/// Plans on copies of the operands whose lines start mid-sector (`pitch_packed_plans`): not
+/// offered (the default), ranked among the others by the model's estimate with the copies'
+/// cost (`DEEPGEMM_PACK_PITCH=1`), or put first wherever there are any (`=first`, to measure
+/// what the copies buy before the model is trusted with them). Session 63, not yet run on a
+/// GPU: the general set's k = 8 mod 16 shapes ran 0.87x cuBLASLt in TN against 0.97x at k = 0
+/// mod 16, and the model charges their pitch less than that (5888x280x5640: 47.0 us against
+/// 43.0 at k = 5632, so it ranks B's copy after the plain plans; measured 70.8 against
+/// cuBLASLt's 50.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackPitch {
+    Off,
+    Ranked,
+    First,
+}
+
+/// `DEEPGEMM_PACK_PITCH`, read once (`PackPitch`).
+pub fn pack_pitch() -> PackPitch {
+    static MODE: once_cell::sync::Lazy<PackPitch> = once_cell::sync::Lazy::new(|| {
+        pack_pitch_from(std::env::var("DEEPGEMM_PACK_PITCH").ok().as_deref())
+    });
+    *MODE
+}
+
+fn pack_pitch_from(value: Option<&str>) -> PackPitch {
+    match value.map(str::trim) {
+        Some("1") => PackPitch::Ranked,
+        Some("first") => PackPitch::First,
+        _ => PackPitch::Off,
+    }
+}
+
+/// Plans of `p` on copies of its operands whose lines start mid-sector (A's, B's, both: the
+/// best `PITCH_PLANS` of each), each charged its copies; none where every line starts on a
+/// sector. A copy costs ~(read + write) / 2.5 TB/s and a launch, so the model takes one where
+/// the operand's L2 requests are many times its bytes: an operand re-read by many tiles (a
+/// narrow B under many tile rows, 5888x280x5640) rather than a large one read twice.
+pub fn pitch_packed_plans(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
+    let off = pack::pitch_misfits(p);
+    let sets = [
+        pack::Which { b: false, ..off },
+        pack::Which { a: false, ..off },
+        off,
+    ];
+    let mut out: Vec<Plan> = Vec::new();
+    for (i, which) in sets.into_iter().enumerate() {
+        // Both alone equals `off` when only one operand is off: each set once.
+        if !which.any() || sets[..i].contains(&which) {
+            continue;
+        }
+        if let Ok(plans) = pack::hopper_packed_plans(p, dev, which) {
+            out.extend(plans.into_iter().take(PITCH_PLANS));
+        }
+    }
+    out.sort_by_key(|c| c.estimate_ns);
+    out
+}
+
+/// Plans of each set of copies `pitch_packed_plans` offers.
+const PITCH_PLANS: usize = 2;
+
 /// Whether calls with A or B off the 16-byte grid may run transposed on packed copies
 /// (`candidates_for`): on unless `DEEPGEMM_SWAP_PACKED=0`. On by default since session 54
 /// (gpu_pack's groups pass with it; decode with A 2 bytes off, 1x4096x4096 on an H100: 25.0 us
@@ -1250,6 +1310,16 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
             // estimate, which leaves out the general epilogue they avoid, is above the direct
             // plans'; a swapped narrow plan must still beat them on its own estimate).
             insert_by_estimate(&mut out, swapped_plans(p, dev, best));
+            match pack_pitch() {
+                PackPitch::Off => {}
+                PackPitch::Ranked => insert_by_estimate(&mut out, pitch_packed_plans(p, dev)),
+                PackPitch::First => {
+                    let mut first = pitch_packed_plans(p, dev);
+                    first.append(&mut out);
+                    first.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
+                    out = first;
+                }
+            }
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
             // No direct plan, but the transposed problem has one (tf32 TT).
             out.extend_from_slice(&transposed[..transposed.len().min(MAX_SM90_PLANS)]);
@@ -1396,6 +1466,15 @@ mod tests {
             Kernel::Portable(v) => v,
             k => panic!("not portable: {k:?}"),
         }
+    }
+
+    #[test]
+    fn pack_pitch_values() {
+        assert_eq!(pack_pitch_from(None), PackPitch::Off);
+        assert_eq!(pack_pitch_from(Some("0")), PackPitch::Off);
+        assert_eq!(pack_pitch_from(Some(" 1 ")), PackPitch::Ranked);
+        assert_eq!(pack_pitch_from(Some("first")), PackPitch::First);
+        assert_eq!(pack_pitch_from(Some("yes")), PackPitch::Off);
     }
 
     #[test]

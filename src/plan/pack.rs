@@ -323,6 +323,23 @@ pub fn stride_misfits(p: &GemmProblem) -> Which {
 /// The operands whose base address TMA cannot use (not 16-byte aligned). A box cannot start
 /// inside a 16-byte unit of its line either (sessions 9 and 14: CUDA_ERROR_ILLEGAL_INSTRUCTION),
 /// so no map at the boundary below with shifted coordinates takes them: they are packed.
+/// A and B where TMA reads them in place but their lines start off the L2's 32-byte sectors (a
+/// 16-bit leading dimension of 8 mod 16 elements): each of their TMA lines then costs several
+/// times an aligned line's L2 requests (`streamk::line_requests`), which a copy at
+/// `PACK_LINE_ALIGN` removes (`plan::pitch_packed_plans`, under `DEEPGEMM_PACK_PITCH=1`).
+pub fn pitch_misfits(p: &GemmProblem) -> Which {
+    let elem = p.ab_type.size_bytes() as u64;
+    let off = |w: Operand| {
+        stride_misfit(p, w).is_none()
+            && layout(p, w).is_some_and(|(_, _, _, ld)| ld.unsigned_abs() * elem % 32 != 0)
+    };
+    Which {
+        a: off(Operand::A),
+        b: off(Operand::B),
+        d: false,
+    }
+}
+
 pub fn pointer_misfits(ptrs: &GemmPointers) -> Which {
     Which {
         a: ptrs.a % TMA_STRIDE_ALIGN != 0,
@@ -967,6 +984,103 @@ mod tests {
     /// Column-major bf16 TN (A K-major, B K-major), unbatched.
     fn tn(m: u64, n: u64, k: u64, lda: Option<i64>, ldb: Option<i64>) -> GemmProblem {
         problem(m, n, k, (1, 0), false, R_16BF, (lda, ldb), (1, None, None))
+    }
+
+    /// Lines mid-sector: a 16-bit leading dimension of 8 mod 16 elements, where TMA still reads
+    /// the operand in place (a misfit stride is packed anyway, so it is not listed here).
+    #[test]
+    fn pitch_misfits_are_the_lines_off_the_sectors() {
+        // TN: both operands K-major at ld = k.
+        assert_eq!(pitch_misfits(&tn(5888, 280, 5640, None, None)), Which::BOTH);
+        assert_eq!(pitch_misfits(&tn(5888, 280, 5632, None, None)), Which::NONE);
+        // 16 mod 64 elements (32 mod 128 bytes): on a sector, not listed.
+        assert_eq!(pitch_misfits(&tn(512, 512, 4112, None, None)), Which::NONE);
+        // Only B's leading dimension off the sectors.
+        assert_eq!(
+            pitch_misfits(&tn(512, 512, 4096, None, Some(4104))),
+            Which {
+                a: false,
+                b: true,
+                d: false
+            }
+        );
+        // An odd k: both packed for TMA already, so neither is a pitch misfit.
+        assert_eq!(pitch_misfits(&tn(512, 512, 4097, None, None)), Which::NONE);
+        // NN: A M-major at ld = m, B K-major at ld = k.
+        let nn = problem(
+            1000,
+            512,
+            4096,
+            (0, 0),
+            false,
+            R_16BF,
+            (None, None),
+            (1, None, None),
+        );
+        assert_eq!(
+            pitch_misfits(&nn),
+            Which {
+                a: true,
+                b: false,
+                d: false
+            }
+        );
+        // fp32 (tf32): 4-byte elements, so a leading dimension of 4 mod 8 is off the sectors.
+        let f = problem(
+            512,
+            512,
+            4100,
+            (1, 0),
+            false,
+            R_32F,
+            (None, None),
+            (1, None, None),
+        );
+        assert_eq!(pitch_misfits(&f), Which::BOTH);
+    }
+
+    /// The pitch plans copy only operands off the sectors, charge the copies, and come out
+    /// best first; an aligned problem has none.
+    #[test]
+    fn pitch_packed_plans_copy_the_misfits() {
+        let p = tn(5888, 280, 5640, None, None);
+        let plans = crate::plan::pitch_packed_plans(&p, &H200);
+        assert!(!plans.is_empty() && plans.len() <= 6);
+        assert!(
+            plans
+                .windows(2)
+                .all(|w| w[0].estimate_ns <= w[1].estimate_ns)
+        );
+        let tags: std::collections::HashSet<String> =
+            plans.iter().map(|c| c.pack.unwrap().tag()).collect();
+        assert_eq!(
+            tags,
+            ["a", "b", "ab"].map(String::from).into_iter().collect()
+        );
+        for c in &plans {
+            let s = c.pack.unwrap();
+            assert!(s.d.is_none() && !c.swap);
+            // Packed lines are whole 128-byte L2 lines apart.
+            for o in [s.a, s.b].into_iter().flatten() {
+                assert_eq!(o.ld as u64 * 2 % PACK_LINE_ALIGN, 0);
+            }
+            assert!(c.workspace >= s.workspace_bytes());
+        }
+        // B's copy (3.2 MB) is charged less than A's (66 MB): its plan comes first of the two.
+        let first = |t: &str| {
+            plans
+                .iter()
+                .position(|c| c.pack.unwrap().tag() == t)
+                .unwrap()
+        };
+        assert!(first("b") < first("a"));
+        assert!(
+            crate::plan::pitch_packed_plans(&tn(5888, 280, 5632, None, None), &H200).is_empty()
+        );
+        // Only B off the sectors: B's copies alone.
+        let q = tn(512, 512, 4096, None, Some(4104));
+        let only_b = crate::plan::pitch_packed_plans(&q, &H200);
+        assert!(!only_b.is_empty() && only_b.iter().all(|c| c.pack.unwrap().tag() == "b"));
     }
 
     /// bf16 TN with D (and C) column-major, leading dimension `ldd`, or row-major.
