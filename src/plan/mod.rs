@@ -1044,17 +1044,15 @@ fn pack_pitch_from(value: Option<&str>) -> PackPitch {
 /// narrow B under many tile rows, 5888x280x5640) rather than a large one read twice.
 pub fn pitch_packed_plans(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
     let off = pack::pitch_misfits(p);
+    let only = |a: bool, b: bool| pack::Which { a, b, d: false };
+    // A's copy, B's, both: each set of operands off the sectors once.
     let sets = [
-        pack::Which { b: false, ..off },
-        pack::Which { a: false, ..off },
-        off,
+        (off.a, only(true, false)),
+        (off.b, only(false, true)),
+        (off.a && off.b, off),
     ];
     let mut out: Vec<Plan> = Vec::new();
-    for (i, which) in sets.into_iter().enumerate() {
-        // Both alone equals `off` when only one operand is off: each set once.
-        if !which.any() || sets[..i].contains(&which) {
-            continue;
-        }
+    for (_, which) in sets.into_iter().filter(|s| s.0) {
         if let Ok(plans) = pack::hopper_packed_plans(p, dev, which) {
             out.extend(plans.into_iter().take(PITCH_PLANS));
         }
@@ -1314,10 +1312,8 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                 PackPitch::Off => {}
                 PackPitch::Ranked => insert_by_estimate(&mut out, pitch_packed_plans(p, dev)),
                 PackPitch::First => {
-                    let mut first = pitch_packed_plans(p, dev);
-                    first.append(&mut out);
-                    first.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
-                    out = first;
+                    out.splice(0..0, pitch_packed_plans(p, dev));
+                    out.truncate(MAX_SM90_PLANS + MAX_SM90_PLANS);
                 }
             }
         } else if let transposed @ [_, ..] = swapped_plans(p, dev, None).as_slice() {
