@@ -120,6 +120,20 @@ finish() {
         while [ -e "$t" ]; do n=$((n + 1)); t=logs-$n.tgz; done &&
         tar czf "$t" --remove-files *.txt $* 2>/dev/null)
 }
+# `matmul_groups TAG UNTIL NAME...`: gpu_matmul's groups NAME, one process each (so an env
+# variable set on the call applies to all), into $OUT/TAG-NAME.txt, each within what is left
+# before the script's second UNTIL; prints each result and its first failures.
+matmul_groups() {
+    local tag=$1 until=$2 t left; shift 2
+    for t in "$@"; do
+        left=$((until - SECONDS))
+        [ $left -gt 10 ] || { echo "$t: skipped (${SECONDS}s)"; continue; }
+        timeout $left .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture --exact "$t" \
+            >"$OUT/$tag-$t.txt" 2>&1
+        echo "$tag $t rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/$tag-$t.txt")"
+        grep -m3 -E "FAIL|panicked" "$OUT/$tag-$t.txt"
+    done
+}
 # A log without cargo's "test result" line is marked INCOMPLETE (13e's grid ran into its
 # timeout inside the last group and its tally read like a pass).
 groups() {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Session 63, the one call its device time allowed (~9.5 min; refused starts took half the
-# budget): 63b's C-API checks of session 62's descriptor rewrite (configured / reused algos,
+# budget): the C-API checks of session 62's descriptor rewrite (configured / reused algos,
 # gpu_blas, gpu_multi with the green context, api_device, gpu_autotune), a few gpu_matmul groups,
-# then 63c's measurements of main on shapes no issue names (fresh general sets, tiny shapes, odd
+# then measurements of main on shapes no issue names (fresh general sets, tiny shapes, odd
 # leading dimensions on the portable kernel); 63a (tf32 split rule) stays owed.
 #     here:  bash scripts/gpu-pack.sh
 #     there: timeout 590 bash scripts/gpu-session63d.sh

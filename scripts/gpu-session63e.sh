@@ -8,18 +8,12 @@
 #     there: timeout 560 bash scripts/gpu-session63e.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-T=.gpu/tests
 nvidia-smi -L
 precompile_all
-for t in orders_and_padding tiles_past_the_edges narrow_and_swapped transposed_orientation \
-    odd_d_in_place swapped_bias_through_the_tma_store sm_count_target_matches_the_reference \
-    k_zero beta_zero_ignores_c repeated_runs_are_bitwise_identical; do
-    left=$((240 - SECONDS))
-    [ $left -gt 10 ] || { echo "$t: skipped (${SECONDS}s)"; continue; }
-    timeout $left $T/gpu_matmul --ignored --test-threads=1 --nocapture --exact "$t" >"$OUT/m-$t.txt" 2>&1
-    echo "$t rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/m-$t.txt")"
-    grep -m3 -E "FAIL|panicked" "$OUT/m-$t.txt"
-done
+matmul_groups m 240 orders_and_padding tiles_past_the_edges narrow_and_swapped \
+    transposed_orientation odd_d_in_place swapped_bias_through_the_tma_store \
+    sm_count_target_matches_the_reference k_zero beta_zero_ignores_c \
+    repeated_runs_are_bitwise_identical
 S=.gpu/shapes/general-63-k8.txt
 C=.gpu/shapes/general-63-k0ctl.txt
 bench def-1 --layout TN --shapes $S --shapes $C --check none --iters 30

@@ -29,21 +29,14 @@ DEEPGEMM_PACK_OVERLAP=1 timeout 200 $T/gpu_pack --ignored --test-threads=1 --noc
 echo "gpu_pack overlap rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/pack-overlap.txt")"
 grep -E "^group .*passed" "$OUT/pack-overlap.txt" | tr '\n' ';'; echo
 grep -m5 -E "FAIL|panicked" "$OUT/pack-overlap.txt"
-DEEPGEMM_PACK_OVERLAP=1 timeout 60 $T/gpu_matmul --ignored --test-threads=1 --nocapture --exact \
-    back_to_back_dependent_calls >"$OUT/chain-overlap.txt" 2>&1
-echo "back to back overlap rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/chain-overlap.txt")"
-grep -m5 -E "^group|FAIL|panicked" "$OUT/chain-overlap.txt"
+DEEPGEMM_PACK_OVERLAP=1 matmul_groups overlap $((SECONDS + 60)) back_to_back_dependent_calls
 S=.gpu/shapes/packed-small-63.txt
 for r in 1 2; do
     bench off-$r --layout TN --shapes $S --workspace-mib 160
     DEEPGEMM_PACK_OVERLAP=1 bench on-$r --layout TN --shapes $S --workspace-mib 160
 done
-for t in shapes_types_transposes orders_and_padding epilogues; do
-    DEEPGEMM_PACK_PITCH=first timeout 100 $T/gpu_matmul --ignored --test-threads=1 --nocapture \
-        --exact "$t" >"$OUT/pitch-$t.txt" 2>&1
-    echo "pitch $t rc=$? ${SECONDS}s: $(grep -E '^test result' "$OUT/pitch-$t.txt")"
-    grep -m3 -E "FAIL|panicked" "$OUT/pitch-$t.txt"
-done
+DEEPGEMM_PACK_PITCH=first matmul_groups pitch 400 shapes_types_transposes \
+    orders_and_padding epilogues
 K=.gpu/shapes/general-63-k8.txt
 C=.gpu/shapes/general-63-k0ctl.txt
 for r in 1 2; do
