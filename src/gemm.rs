@@ -356,7 +356,7 @@ impl Prepared {
         // for its predecessor on sm_90+, kernels/pack/pack.cuh): each boundary's launch gap
         // and prologue pass under the kernel before.
         let pdl = matches!(self.main, MainLaunch::Sm90 { .. }) && self.overlap;
-        // Under `DEEPGEMM_PACK_OVERLAP=1` every copy after the first (B's after A's, C's)
+        // Unless `DEEPGEMM_PACK_OVERLAP=0`, every copy after the first (B's after A's, C's)
         // waits for the one before only at its end: they read the caller's operands, which the
         // first copy's wait has already ordered after the call's predecessor, and write
         // disjoint parts of the workspace (kernels/pack/pack.cuh `overlap`).
@@ -465,12 +465,14 @@ impl PackLaunch {
     }
 }
 
-/// `DEEPGEMM_PACK_OVERLAP=1`: a call's copies after its first run alongside it (`Prepared::
-/// enqueue`), where each waited for the one before (the default until measured on a GPU: a
-/// small packed call should save about one copy's latency, ~1-2 us). Read once per process.
+/// A call's copies after its first run alongside it (`Prepared::enqueue`); `DEEPGEMM_PACK_OVERLAP=0`
+/// makes each wait for the one before, as before session 64. Measured (session 64, `64a`, H100):
+/// gpu_pack's every packing case and the dependent-call chains pass under it; 16 packed shapes
+/// 0.911 of the time (470x266x3399 28.9 -> 24.6 us, 317x190x301 14.4 -> 12.5; 4095³ / 4097³ /
+/// 4100³ 0.98-0.99; 99³ 1.008). Read once per process.
 fn pack_overlap() -> bool {
     static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_PACK_OVERLAP").is_ok_and(|v| v.trim() == "1")
+        !std::env::var("DEEPGEMM_PACK_OVERLAP").is_ok_and(|v| v.trim() == "0")
     });
     *ON
 }

@@ -503,23 +503,35 @@ pub fn line_requests(pitch: u64) -> f64 {
 /// clusters 0.999 (280x696x5096 19.2 -> 22.4, 2072x344x1840 18.3 -> 15.3): under 128 wide
 /// A stays charged as aligned.
 fn l2_request_s(v: &Sm90Variant, p: &GemmProblem, dev: &DeviceSpec) -> f64 {
+    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
+    let requests = (v.num_tiles(p) * k_iters) as f64 * requests_per_iteration(v, p);
+    requests / (L2_REQUESTS_PER_S * dev.sm_count.max(1) as f64 / 132.0)
+}
+
+/// The L2 requests of one CTA's k-iteration of `v` on `p` (its share of a multicast tile's).
+/// NT's A on tiles under 128 wide: still as aligned (`37e`, `l2_request_s`).
+fn requests_per_iteration(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     let Ok((lda, ldb)) = v.leading_dims(p) else {
         return 0.0;
     };
     let elem = v.ab.size_bytes() as u64;
     let lines = |rows: u32| (rows * v.block_k) as f64 * elem as f64 / 128.0;
-    // NT's A on tiles under 128 wide: still as aligned (`37e`, below).
     let a_requests = if v.major_a == Major::MN && v.major_b == Major::MN && v.block_n < 128 {
         LINE_REQUESTS_ALIGNED
     } else {
         line_requests(lda.unsigned_abs() * elem)
     };
-    let per_iteration = lines(v.block_m) / v.cluster_n.max(1) as f64 * a_requests
-        + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem);
-    let k_iters = p.k.div_ceil(v.block_k as u64).max(1);
-    let requests = (v.num_tiles(p) * k_iters) as f64 * per_iteration;
-    requests / (L2_REQUESTS_PER_S * dev.sm_count.max(1) as f64 / 132.0)
+    lines(v.block_m) / v.cluster_n.max(1) as f64 * a_requests
+        + lines(v.block_n) / v.cluster_m.max(1) as f64 * line_requests(ldb.unsigned_abs() * elem)
 }
+
+/// L2 requests per second one SM's loads get served: `L2_REQUESTS_PER_S` shared by the H200's
+/// 132 SMs it was fitted on (on full waves, where the two bounds agree). Under a wave or on
+/// uneven splits the busiest CTA's own requests bound it (session 64, H100: 5888x280x5640 TN,
+/// 92 tiles of 128 x 144 over 132 SMs, lines mid-sector: data-parallel 71.9 us where the
+/// whole-L2 bound put it at 47.0, Stream-K over all 132 SMs 56.5; at k = 5632, aligned lines,
+/// 45.7).
+const SM_L2_REQUESTS_PER_S: f64 = L2_REQUESTS_PER_S / 132.0;
 
 /// Seconds for one k-iteration of variant `v` on one SM computing `p`: its math, or loading
 /// its stage, whichever is slower.
@@ -562,7 +574,23 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     } else {
         v.stage_bytes()
     };
-    math.max(stage_bytes as f64 / load_rate)
+    let requests = if sm_requests() {
+        requests_per_iteration(v, p) / SM_L2_REQUESTS_PER_S
+    } else {
+        0.0
+    };
+    math.max(stage_bytes as f64 / load_rate).max(requests)
+}
+
+/// `DEEPGEMM_SM_REQUESTS=1`: each k-iteration is bound by its CTA's own L2 requests too
+/// (`SM_L2_REQUESTS_PER_S`), not only the launch by all of them (`l2_request_s`): under a wave
+/// of tiles whose lines start mid-sector the busiest CTA's requests, not the whole L2's, set
+/// the pace. Off until timed (session 64: it moves most such shapes). Read once.
+pub fn sm_requests() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_SM_REQUESTS").is_ok_and(|v| v.trim() == "1")
+    });
+    *F
 }
 
 /// See `iteration_s`: over the kept TN sweeps (scripts/sweeps, session 24) the 128x16 and 128x32
@@ -1577,6 +1605,29 @@ pub(crate) mod tests {
         let v = variant(256);
         let t = l2_request_s(&v, &tn(2048, 2048, 8200), &dev);
         assert!((115e-6..135e-6).contains(&t), "{t}");
+    }
+
+    /// The per-CTA request bound (`DEEPGEMM_SM_REQUESTS=1`, `iteration_s`): 5888x280x5640 TN on
+    /// 128 x 144 asks ~608 requests a k-iteration (272 lines at 2.235, k = 8 mod 16), ~0.70 us
+    /// at one SM's share of the L2's rate: over the math, and over the whole-L2 bound spread
+    /// across 132 SMs when only 92 tiles run (`64b`: 71.6 us data-parallel, 54.3 in clusters
+    /// of 2 x 1; at k = 5632, aligned, 45.7). Aligned lines stay under their math.
+    #[test]
+    fn each_cta_is_bound_by_its_own_requests() {
+        let dev = DeviceSpec::H200;
+        let v = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 144, 232_448).unwrap();
+        let p = tn(5888, 280, 5640);
+        let per_it = requests_per_iteration(&v, &p);
+        assert!((per_it - 272.0 * 2.235).abs() < 2.0, "{per_it}");
+        let request_s = per_it / SM_L2_REQUESTS_PER_S;
+        let k_iters = p.k.div_ceil(v.block_k as u64);
+        assert!(request_s * k_iters as f64 > 1.3 * l2_request_s(&v, &p, &dev));
+        let flops = 2.0 * 128.0 * 144.0 * 64.0;
+        assert!(request_s > flops / SM_PEAK_FLOPS);
+        let aligned = tn(5888, 280, 5632);
+        assert!(
+            requests_per_iteration(&v, &aligned) / SM_L2_REQUESTS_PER_S < flops / SM_PEAK_FLOPS
+        );
     }
 
     /// Clusters of 2 x 2 start cheaper than 2 x 1 and lead their 2 x 1 twin where both operands
