@@ -360,9 +360,9 @@ impl Prepared {
         // waits for the one before only at its end: they read the caller's operands, which the
         // first copy's wait has already ordered after the call's predecessor, and write
         // disjoint parts of the workspace (kernels/pack/pack.cuh `overlap`).
-        let overlap = pdl && pack_overlap();
+        let together = pdl && pack_overlap();
         for (i, launch) in self.packs.iter_mut().enumerate() {
-            launch.params.overlap = i64::from(overlap && i > 0);
+            launch.params.overlap = i64::from(together && i > 0);
             launch.enqueue(stream, pdl)?;
         }
         match &mut self.main {

@@ -1009,11 +1009,10 @@ fn direct_best(direct: &[Plan], p: &GemmProblem, dev: &DeviceSpec) -> Option<Dir
 /// Plans on copies of the operands whose lines start mid-sector (`pitch_packed_plans`): not
 /// offered (the default), ranked among the others by the model's estimate with the copies'
 /// cost (`DEEPGEMM_PACK_PITCH=1`), or put first wherever there are any (`=first`, to measure
-/// what the copies buy before the model is trusted with them). Session 63, not yet run on a
-/// GPU: the general set's k = 8 mod 16 shapes ran 0.87x cuBLASLt in TN against 0.97x at k = 0
-/// mod 16, and the model charges their pitch less than that (5888x280x5640: 47.0 us against
-/// 43.0 at k = 5632, so it ranks B's copy after the plain plans; measured 70.8 against
-/// cuBLASLt's 50.6).
+/// what the copies buy before the model is trusted with them). Session 63 built it for the
+/// general set's k = 8 mod 16 shapes (0.87x cuBLASLt in TN against 0.97x at k = 0 mod 16);
+/// session 64 (`64a`, H100) measured `first` at 1.135x the default's time there (only
+/// 5888x280x5640 gained, 0.80), and `1` ranks none of them first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PackPitch {
     Off,

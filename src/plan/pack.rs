@@ -325,9 +325,6 @@ pub fn stride_misfits(p: &GemmProblem) -> Which {
     }
 }
 
-/// The operands whose base address TMA cannot use (not 16-byte aligned). A box cannot start
-/// inside a 16-byte unit of its line either (sessions 9 and 14: CUDA_ERROR_ILLEGAL_INSTRUCTION),
-/// so no map at the boundary below with shifted coordinates takes them: they are packed.
 /// A and B where TMA reads them in place but their lines start off the L2's 32-byte sectors (a
 /// 16-bit leading dimension of 8 mod 16 elements): each of their TMA lines then costs several
 /// times an aligned line's L2 requests (`streamk::line_requests`), which a copy at
@@ -345,6 +342,9 @@ pub fn pitch_misfits(p: &GemmProblem) -> Which {
     }
 }
 
+/// The operands whose base address TMA cannot use (not 16-byte aligned). A box cannot start
+/// inside a 16-byte unit of its line either (sessions 9 and 14: CUDA_ERROR_ILLEGAL_INSTRUCTION),
+/// so no map at the boundary below with shifted coordinates takes them: they are packed.
 pub fn pointer_misfits(ptrs: &GemmPointers) -> Which {
     Which {
         a: ptrs.a % TMA_STRIDE_ALIGN != 0,
@@ -668,6 +668,8 @@ impl Estimate {
 }
 
 pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
+    // Each copy after the first runs alongside it: its launch is charged at the overlapped
+    // rate (`PACK_OVERLAPPED_LAUNCH_S`) instead of `copy_s`'s whole one.
     let copies = spec.operands().count();
     Estimate {
         pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum::<f64>()

@@ -585,7 +585,9 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
 /// `DEEPGEMM_SM_REQUESTS=1`: each k-iteration is bound by its CTA's own L2 requests too
 /// (`SM_L2_REQUESTS_PER_S`), not only the launch by all of them (`l2_request_s`): under a wave
 /// of tiles whose lines start mid-sector the busiest CTA's requests, not the whole L2's, set
-/// the pace. Off until timed (session 64: it moves most such shapes). Read once.
+/// the pace. Off: session 64 (`64b`, H100) timed the 375 shape-layouts of the kept sets it
+/// moves at 0.987-1.020 of the time by layout (large under-a-wave ones to 0.76, decode-like
+/// ones to 1.5x). Read once.
 pub fn sm_requests() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
         std::env::var("DEEPGEMM_SM_REQUESTS").is_ok_and(|v| v.trim() == "1")
