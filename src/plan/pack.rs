@@ -78,12 +78,32 @@ pub const PORTABLE_RESIDENT_TILES: u64 = 396;
 /// ~3 us of launch on both sides, 64³ 11.1 us, 128³ 13.3, 192³ 16.3, 256³ 17.7 (`33h`).
 pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// The Hopper kernel's floor on a small problem (a launch's prologue, first loads and
-/// epilogue: ~4-8 us for 64³-1024³ with the L2 flushed, session 32). With it and the portable
-/// kernel's k walk and fixed cost, square bf16 problems that need both operands packed break
-/// even at about n = 128 (measured: a tie at 64³, packed 0.85-0.68 of the portable time at
-/// 128³-256³, `33g`; the model put it at n = 620 before session 33, when 512³ ran portable at
-/// 0.52x cuBLASLt).
-pub const HOPPER_MIN_S: f64 = 5e-6;
+/// epilogue), what it adds past the copies ahead of it: 5 us until session 65, then 3. `65a`
+/// (H100, every candidate timed, TN, both operands packed against the portable kernel): 300x300x51
+/// 10.2 against 11.4 us, 48x48x47 9.0 against 10.3, 200x64x45 9.4 against 11.1, where the model
+/// had charged the packed plans 1.0-1.2 us more than the portable one (with 3 us: 0.8-1.0 us
+/// less; the portable estimates sit 2.3-3.4 us under their times, the bench's launch and flush,
+/// so it is the packed side that was overcharged since the copies overlap and launch under
+/// PDL). With it and `NARROW_D_S`, square bf16 problems that need both operands packed break
+/// even at n = 40 (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
+/// `65a` (H100), but 1.03-1.20 on the tiniest outputs in `65b` (H200); a tie at 64³ in `33g`,
+/// before PDL and overlapped copies; the model put it at n = 620 before session 33, when 512³
+/// ran portable at 0.52x cuBLASLt).
+pub const HOPPER_MIN_S: f64 = 3e-6;
+/// What the Hopper side costs more where D is narrow (m or n under `NARROW_D`) and small (under
+/// `NARROW_D_ELEMENTS` over its batches: 16 portable tiles). `65b` (H200, the
+/// 84 shape-layouts HOPPER_MIN_S 5 -> 3 us moved off the portable kernel, against 5b0b05a):
+/// 0.907-0.948 of the time by layout, but the four with a side of 10-35 and a small output
+/// (10x358x36, 17x33x65, 35x124x47, 185x19x54: one to three portable tiles, the Hopper tile's
+/// 128 rows mostly idle) 0.91-1.20, 1.07 by geomean, up to 1.9 us slower, while 64x64x63 ran
+/// 0.825 (48x48x47 0.87 in `65a`, 389x45x37 0.88-0.92). 2 us keeps those four portable;
+/// fitted there, owed its out-of-sample run. The bound on D's size keeps the narrow decode moves
+/// packed (4x22639x328 NT 0.86, TT 0.97; 3x24014x328 TT 0.97).
+pub const NARROW_D_S: f64 = 2e-6;
+/// See `NARROW_D_S`.
+pub const NARROW_D: u64 = 40;
+/// See `NARROW_D_S`.
+pub const NARROW_D_ELEMENTS: u64 = 16 * 64 * 64;
 
 /// Which of A, B and D (to pack, or that break a rule). D is "packed" the other way: the
 /// kernel writes an aligned copy in the workspace (TMA stores), which is then copied into the
@@ -674,7 +694,14 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
     Estimate {
         pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum::<f64>()
             - copies.saturating_sub(1) as f64 * (PACK_LAUNCH_S - PACK_OVERLAPPED_LAUNCH_S),
-        hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S),
+        hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S)
+            + if p.m.min(p.n) < NARROW_D
+                && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < NARROW_D_ELEMENTS
+            {
+                NARROW_D_S
+            } else {
+                0.0
+            },
         portable_s: portable_s(p),
     }
 }
@@ -1485,15 +1512,25 @@ mod tests {
                 < 1e-9
         );
         assert!(e.pays() && pays(&big, &s));
-        // Around the break-even point of the model (n ~ 96 with both operands packed, their
-        // copies overlapped): the portable kernel's walk through k and fixed cost (512³ ran
+        // Around the break-even point of the model (n = 40 with both operands packed, their
+        // copies overlapped: `NARROW_D`; past it at n ~ 25): the portable kernel's walk through k and fixed cost (512³ ran
         // 27.6 us portable, 256³ 17.7, packed 12.0, session 33; 99³ 13.4 portable, 10.7
-        // packed, `64c`, H100).
+        // packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`; H100).
         let sq = |n: u64| {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
         };
-        assert!(!sq(32) && !sq(64) && sq(99) && sq(192) && sq(256) && sq(512) && sq(1000));
+        assert!(
+            !sq(16)
+                && !sq(32)
+                && !sq(39)
+                && sq(40)
+                && sq(48)
+                && sq(64)
+                && sq(99)
+                && sq(256)
+                && sq(1000)
+        );
         // Skinny: lots of bytes, few flops, but one portable tile walks k = 2^20 alone (~42 ms
         // against ~60 us of copies).
         let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
@@ -1504,7 +1541,7 @@ mod tests {
         let e = estimate(&decode, &spec(&decode, Which::BOTH).unwrap());
         assert!(e.pays() && (e.portable_s - 4096.0 * PORTABLE_K_S - PORTABLE_FIXED_S).abs() < 1e-9);
         // Packing one operand costs less than packing two.
-        let p = tn(64, 64, 64, None, None);
+        let p = tn(96, 96, 24, None, None);
         let one = estimate(
             &p,
             &spec(
@@ -1536,7 +1573,7 @@ mod tests {
                 .all(|p| p.pack.is_some() || p.is_slabbed())
         );
         assert!(c.iter().any(|p| p.is_slabbed()));
-        let small = tn(48, 48, 49, None, None);
+        let small = tn(16, 16, 17, None, None);
         let c = candidates(&small, &H200).unwrap();
         assert!(c.len() >= 2);
         assert!(matches!(c[0].kernel, Kernel::Portable(_)));
@@ -1620,10 +1657,17 @@ mod tests {
         // B misaligned: blocks of columns.
         let cols = call(8192 * 2048 - 256, aligned.0, aligned.1 + 8);
         assert!(cols.is_slabbed() && cols.slabs[0] == 1, "{}", cols.name());
-        // Too small to pay: portable even with workspace.
-        let tiny = tn(32, 32, 32, None, None);
-        let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30).unwrap();
-        assert!(matches!(t.kernel, Kernel::Portable(_)));
+        // Too small to pay: portable even with workspace; a D of 96 x 96 pays for one copy
+        // however short its k (the portable kernel's floor is the higher, session 65), not for
+        // two there.
+        let tiny = tn(16, 16, 16, None, None);
+        let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30);
+        assert!(matches!(t.unwrap().kernel, Kernel::Portable(_)));
+        let short = tn(96, 96, 16, None, None);
+        let one = choose_for_call(&short, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30);
+        assert_eq!(one.unwrap().pack.unwrap().tag(), "a");
+        let two = choose_for_call(&short, &H200, &ptrs(aligned.0 + 2, aligned.1 + 2), 1 << 30);
+        assert!(matches!(two.unwrap().kernel, Kernel::Portable(_)));
         // A stride-packed plan (A) whose B pointer is misaligned packs B as well.
         let odd_a = tn(2048, 2048, 4097, None, Some(4104));
         let pl = choose_for_call(&odd_a, &H200, &ptrs(aligned.0, aligned.1 + 2), 1 << 30).unwrap();
