@@ -84,26 +84,28 @@ pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// had charged the packed plans 1.0-1.2 us more than the portable one (with 3 us: 0.8-1.0 us
 /// less; the portable estimates sit 2.3-3.4 us under their times, the bench's launch and flush,
 /// so it is the packed side that was overcharged since the copies overlap and launch under
-/// PDL). With it and `NARROW_D_S`, square bf16 problems that need both operands packed break
-/// even at n = 40 (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
+/// PDL). With it and `SHORT_D_S`, square bf16 problems that need both operands packed break
+/// even at n = 64 (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
 /// `65a` (H100), but 1.03-1.20 on the tiniest outputs in `65b` (H200); a tie at 64³ in `33g`,
 /// before PDL and overlapped copies; the model put it at n = 620 before session 33, when 512³
 /// ran portable at 0.52x cuBLASLt).
 pub const HOPPER_MIN_S: f64 = 3e-6;
-/// What the Hopper side costs more where D is narrow (m or n under `NARROW_D`) and small (under
-/// `NARROW_D_ELEMENTS` over its batches: 16 portable tiles). `65b` (H200, the
-/// 84 shape-layouts HOPPER_MIN_S 5 -> 3 us moved off the portable kernel, against 5b0b05a):
-/// 0.907-0.948 of the time by layout, but the four with a side of 10-35 and a small output
-/// (10x358x36, 17x33x65, 35x124x47, 185x19x54: one to three portable tiles, the Hopper tile's
-/// 128 rows mostly idle) 0.91-1.20, 1.07 by geomean, up to 1.9 us slower, while 64x64x63 ran
-/// 0.825 (48x48x47 0.87 in `65a`, 389x45x37 0.88-0.92). 2 us keeps those four portable;
-/// fitted there, owed its out-of-sample run. The bound on D's size keeps the narrow decode moves
-/// packed (4x22639x328 NT 0.86, TT 0.97; 3x24014x328 TT 0.97).
-pub const NARROW_D_S: f64 = 2e-6;
-/// See `NARROW_D_S`.
-pub const NARROW_D: u64 = 40;
-/// See `NARROW_D_S`.
-pub const NARROW_D_ELEMENTS: u64 = 16 * 64 * 64;
+/// What the Hopper side costs more where D has fewer than `SHORT_D_ROWS` rows (m) and is small
+/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles). The Hopper kernel has no tile
+/// under 64 rows along m (its narrow tiles are narrow along n), so such a D runs 128-row tiles
+/// mostly empty, on the 128 x 128 tile in every such plan measured. Fitted on two sets (H200,
+/// against 5b0b05a, every shape-layout HOPPER_MIN_S = 3 us moved off the portable kernel):
+/// `65b`, 84 moves 0.907-0.948 of the time by layout, and `65c`, 152 fresh ones 0.905-0.944,
+/// where every move with m of 10-63 ran 0.99-1.22 (61x310x29 NT 12.7 us against 10.4;
+/// 58x102x30, 53x88x31, 49x345x37, 10x358x36, 17x33x65 likewise), while m >= 64 with a small n
+/// gained (132x42x66 0.75-0.82, 389x45x37 0.88-0.92, 64x64x63 0.825). 2 us keeps those with
+/// m < 64 portable; the bound on D's size keeps the decode moves packed (4x22639x328 NT 0.86,
+/// TT 0.97; 3x24014x328 TT 0.97). Out of sample: `65d`.
+pub const SHORT_D_S: f64 = 2e-6;
+/// See `SHORT_D_S`.
+pub const SHORT_D_ROWS: u64 = 64;
+/// See `SHORT_D_S`.
+pub const SHORT_D_ELEMENTS: u64 = 16 * 64 * 64;
 
 /// Which of A, B and D (to pack, or that break a rule). D is "packed" the other way: the
 /// kernel writes an aligned copy in the workspace (TMA stores), which is then copied into the
@@ -695,10 +697,10 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
         pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum::<f64>()
             - copies.saturating_sub(1) as f64 * (PACK_LAUNCH_S - PACK_OVERLAPPED_LAUNCH_S),
         hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S)
-            + if p.m.min(p.n) < NARROW_D
-                && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < NARROW_D_ELEMENTS
+            + if p.m < SHORT_D_ROWS
+                && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS
             {
-                NARROW_D_S
+                SHORT_D_S
             } else {
                 0.0
             },
@@ -1512,25 +1514,16 @@ mod tests {
                 < 1e-9
         );
         assert!(e.pays() && pays(&big, &s));
-        // Around the break-even point of the model (n = 40 with both operands packed, their
-        // copies overlapped: `NARROW_D`; past it at n ~ 25): the portable kernel's walk through k and fixed cost (512³ ran
-        // 27.6 us portable, 256³ 17.7, packed 12.0, session 33; 99³ 13.4 portable, 10.7
-        // packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`; H100).
+        // Around the break-even point of the model (n = 64 with both operands packed, their
+        // copies overlapped: `SHORT_D_ROWS`; past it at n ~ 25): the portable kernel's walk
+        // through k and fixed cost (512³ ran 27.6 us portable, 256³ 17.7, packed 12.0, session
+        // 33; 99³ 13.4 portable, 10.7 packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`,
+        // H100; but m of 10-63 1.0-1.2x the portable time, `65b` / `65c`, H200).
         let sq = |n: u64| {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
         };
-        assert!(
-            !sq(16)
-                && !sq(32)
-                && !sq(39)
-                && sq(40)
-                && sq(48)
-                && sq(64)
-                && sq(99)
-                && sq(256)
-                && sq(1000)
-        );
+        assert!(!sq(16) && !sq(48) && !sq(63) && sq(64) && sq(99) && sq(256) && sq(1000));
         // Skinny: lots of bytes, few flops, but one portable tile walks k = 2^20 alone (~42 ms
         // against ~60 us of copies).
         let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
