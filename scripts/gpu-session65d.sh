@@ -5,7 +5,7 @@
 # against 5b0b05a's bench (.gpu/old), two rounds, cuBLASLt in each run. Predicted: 0.90-0.94
 # of the time by layout, nothing past 1.10 but at k < 32.
 #     here:  bash scripts/gpu-pack.sh; mkdir -p .gpu/old; cp OLD_BENCH .gpu/old/
-#     there: timeout 400 bash scripts/gpu-session65c.sh
+#     there: timeout 400 bash scripts/gpu-session65d.sh
 # Score:  for l in TN NN NT TT; do python3 scripts/compare-runs.py DIR "${l}_new-*" "${l}_old-*"; done
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
