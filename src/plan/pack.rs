@@ -84,23 +84,28 @@ pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// had charged the packed plans 1.0-1.2 us more than the portable one (with 3 us: 0.8-1.0 us
 /// less; the portable estimates sit 2.3-3.4 us under their times, the bench's launch and flush,
 /// so it is the packed side that was overcharged since the copies overlap and launch under
-/// PDL). With it and `SHORT_D_S`, square bf16 problems that need both operands packed break
-/// even at n = 64 (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
+/// PDL). With it, square bf16 problems that need both operands packed break even at n ~ 25,
+/// 64 where `SHORT_D_S` applies (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
 /// `65a` (H100), but 1.03-1.20 on the tiniest outputs in `65b` (H200); a tie at 64³ in `33g`,
 /// before PDL and overlapped copies; the model put it at n = 620 before session 33, when 512³
 /// ran portable at 0.52x cuBLASLt).
 pub const HOPPER_MIN_S: f64 = 3e-6;
-/// What the Hopper side costs more where D has fewer than `SHORT_D_ROWS` rows (m) and is small
-/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles). The Hopper kernel has no tile
-/// under 64 rows along m (its narrow tiles are narrow along n), so such a D runs 128-row tiles
-/// mostly empty, on the 128 x 128 tile in every such plan measured. Fitted on two sets (H200,
+/// What the Hopper side costs more where D has fewer than `SHORT_D_ROWS` rows (m), is small
+/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles) and cannot take the TMA-store
+/// epilogue (its layout: `sm90::tma_store`). The Hopper kernel has no tile under 64 rows along m
+/// (its narrow tiles are narrow along n), so such a D runs 128-row tiles mostly empty through
+/// the staged epilogue, on the 128 x 128 tile in every such plan measured. `65e` (H100, every
+/// candidate, TN): m of 10-63 with D's ld = m off the 16-byte grid, the portable kernel 9.7-11.3
+/// us against the best packed plan's 11.1-11.6 (35x124x47 a tie); m = 48 and 64 (D aligned)
+/// packed 9.0 and 9.2 against 10.5 and 10.8. Fitted on two sets before that (H200,
 /// against 5b0b05a, every shape-layout HOPPER_MIN_S = 3 us moved off the portable kernel):
 /// `65b`, 84 moves 0.907-0.948 of the time by layout, and `65c`, 152 fresh ones 0.905-0.944,
 /// where every move with m of 10-63 ran 0.99-1.22 (61x310x29 NT 12.7 us against 10.4;
 /// 58x102x30, 53x88x31, 49x345x37, 10x358x36, 17x33x65 likewise), while m >= 64 with a small n
 /// gained (132x42x66 0.75-0.82, 389x45x37 0.88-0.92, 64x64x63 0.825). 2 us keeps those with
 /// m < 64 portable; the bound on D's size keeps the decode moves packed (4x22639x328 NT 0.86,
-/// TT 0.97; 3x24014x328 TT 0.97). Out of sample: `65d`.
+/// TT 0.97; 3x24014x328 TT 0.97). Out of sample: `65d` (m >= 64: 160 moves 0.911-0.942 by
+/// layout), `65f` (m < 64 with D aligned).
 pub const SHORT_D_S: f64 = 2e-6;
 /// See `SHORT_D_S`.
 pub const SHORT_D_ROWS: u64 = 64;
@@ -699,6 +704,7 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
         hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S)
             + if p.m < SHORT_D_ROWS
                 && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS
+                && sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err()
             {
                 SHORT_D_S
             } else {
@@ -1514,8 +1520,8 @@ mod tests {
                 < 1e-9
         );
         assert!(e.pays() && pays(&big, &s));
-        // Around the break-even point of the model (n = 64 with both operands packed, their
-        // copies overlapped: `SHORT_D_ROWS`; past it at n ~ 25): the portable kernel's walk
+        // Around the break-even point of the model (n ~ 25 with both operands packed, their
+        // copies overlapped; 64 where D's ld = n is off the 16-byte grid: `SHORT_D_S`): the portable kernel's walk
         // through k and fixed cost (512³ ran 27.6 us portable, 256³ 17.7, packed 12.0, session
         // 33; 99³ 13.4 portable, 10.7 packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`,
         // H100; but m of 10-63 1.0-1.2x the portable time, `65b` / `65c`, H200).
@@ -1523,7 +1529,7 @@ mod tests {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
         };
-        assert!(!sq(16) && !sq(48) && !sq(63) && sq(64) && sq(99) && sq(256) && sq(1000));
+        assert!(!sq(16) && sq(48) && !sq(49) && !sq(63) && sq(64) && sq(65) && sq(99) && sq(1000));
         // Skinny: lots of bytes, few flops, but one portable tile walks k = 2^20 alone (~42 ms
         // against ~60 us of copies).
         let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
@@ -1653,7 +1659,7 @@ mod tests {
         // Too small to pay: portable even with workspace; a D of 96 x 96 pays for one copy
         // however short its k (the portable kernel's floor is the higher, session 65), not for
         // two there.
-        let tiny = tn(16, 16, 16, None, None);
+        let tiny = tn(15, 16, 16, None, None);
         let t = choose_for_call(&tiny, &H200, &ptrs(aligned.0 + 2, aligned.1), 1 << 30);
         assert!(matches!(t.unwrap().kernel, Kernel::Portable(_)));
         let short = tn(96, 96, 16, None, None);
