@@ -91,8 +91,8 @@ pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// ran portable at 0.52x cuBLASLt).
 pub const HOPPER_MIN_S: f64 = 3e-6;
 /// What the Hopper side costs more where D has fewer than `SHORT_D_ROWS` rows (m), is small
-/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles) and cannot take the TMA-store
-/// epilogue (its layout: `sm90::tma_store`). The Hopper kernel has no tile under 64 rows along m
+/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles) and either cannot take the
+/// TMA-store epilogue (its layout: `sm90::tma_store`) or has fewer than `SHORT_D_STORED_ROWS`. The Hopper kernel has no tile under 64 rows along m
 /// (its narrow tiles are narrow along n), so such a D runs 128-row tiles mostly empty through
 /// the staged epilogue, on the 128 x 128 tile in every such plan measured. `65e` (H100, every
 /// candidate, TN): m of 10-63 with D's ld = m off the 16-byte grid, the portable kernel 9.7-11.3
@@ -105,8 +105,13 @@ pub const HOPPER_MIN_S: f64 = 3e-6;
 /// gained (132x42x66 0.75-0.82, 389x45x37 0.88-0.92, 64x64x63 0.825). 2 us keeps those with
 /// m < 64 portable; the bound on D's size keeps the decode moves packed (4x22639x328 NT 0.86,
 /// TT 0.97; 3x24014x328 TT 0.97). Out of sample: `65d` (m >= 64: 160 moves 0.911-0.942 by
-/// layout), `65f` (m < 64 with D aligned).
+/// layout), `65f` (H100, m < 64 a multiple of 8 with k odd, 102 moves of the TMA-store
+/// condition alone: 0.929 of the time, but m = 8 1.13 by geomean (8x87x11 NT 7.7 -> 10.3 us) and
+/// m = 16 1.03 (16x383x13 NT 1.21), while m = 24 ran 0.928, 32-56 0.86-0.91: hence
+/// `SHORT_D_STORED_ROWS`), `65g` (fresh m of 24-56).
 pub const SHORT_D_S: f64 = 2e-6;
+/// See `SHORT_D_S`.
+pub const SHORT_D_STORED_ROWS: u64 = 24;
 /// See `SHORT_D_S`.
 pub const SHORT_D_ROWS: u64 = 64;
 /// See `SHORT_D_S`.
@@ -704,7 +709,8 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
         hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S)
             + if p.m < SHORT_D_ROWS
                 && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS
-                && sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err()
+                && (p.m < SHORT_D_STORED_ROWS
+                    || sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err())
             {
                 SHORT_D_S
             } else {
@@ -1521,7 +1527,7 @@ mod tests {
         );
         assert!(e.pays() && pays(&big, &s));
         // Around the break-even point of the model (n ~ 25 with both operands packed, their
-        // copies overlapped; 64 where D's ld = n is off the 16-byte grid: `SHORT_D_S`): the portable kernel's walk
+        // copies overlapped; 64 where D's ld = n is off the 16-byte grid or n < 24: `SHORT_D_S`): the portable kernel's walk
         // through k and fixed cost (512³ ran 27.6 us portable, 256³ 17.7, packed 12.0, session
         // 33; 99³ 13.4 portable, 10.7 packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`,
         // H100; but m of 10-63 1.0-1.2x the portable time, `65b` / `65c`, H200).
@@ -1529,7 +1535,13 @@ mod tests {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
         };
-        assert!(!sq(16) && sq(48) && !sq(49) && !sq(63) && sq(64) && sq(65) && sq(99) && sq(1000));
+        assert!(!sq(16) && sq(32) && sq(48) && !sq(49) && !sq(63) && sq(64) && sq(65) && sq(1000));
+        // D aligned (ld = m, a multiple of 8): under 24 rows charged too (`SHORT_D_STORED_ROWS`).
+        let rows = |m: u64| {
+            let p = tn(m, 300, 45, None, None);
+            pays(&p, &spec(&p, Which::BOTH).unwrap())
+        };
+        assert!(!rows(8) && !rows(16) && rows(24) && rows(56) && !rows(57) && rows(64));
         // Skinny: lots of bytes, few flops, but one portable tile walks k = 2^20 alone (~42 ms
         // against ~60 us of copies).
         let skinny = tn(16, 16, 1 << 20, Some((1 << 20) + 1), Some((1 << 20) + 1));
