@@ -85,19 +85,21 @@ pub const PORTABLE_FIXED_S: f64 = 6e-6;
 /// less; the portable estimates sit 2.3-3.4 us under their times, the bench's launch and flush,
 /// so it is the packed side that was overcharged since the copies overlap and launch under
 /// PDL). With it, square bf16 problems that need both operands packed break even at n ~ 25,
-/// 64 where `SHORT_D_S` applies (measured: packed 0.78-0.89 of the portable time down to 48x48x47 in
-/// `65a` (H100), but 1.03-1.20 on the tiniest outputs in `65b` (H200); a tie at 64³ in `33g`,
-/// before PDL and overlapped copies; the model put it at n = 620 before session 33, when 512³
-/// ran portable at 0.52x cuBLASLt).
+/// 64 where `SHORT_D_S` applies (measured: packed 0.78-0.89 of the portable time down to
+/// 48x48x47 in `65a` (H100), but 1.03-1.20 on the tiniest outputs in `65b` (H200); a tie at 64³
+/// in `33g`, before PDL and overlapped copies; the model put it at n = 620 before session 33,
+/// when 512³ ran portable at 0.52x cuBLASLt).
 pub const HOPPER_MIN_S: f64 = 3e-6;
-/// What the Hopper side costs more where D has fewer than `SHORT_D_ROWS` rows (m), is small
-/// (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles) and either cannot take the
-/// TMA-store epilogue (its layout: `sm90::tma_store`) or has fewer than `SHORT_D_STORED_ROWS`. The Hopper kernel has no tile under 64 rows along m
-/// (its narrow tiles are narrow along n), so such a D runs 128-row tiles mostly empty through
-/// the staged epilogue, on the 128 x 128 tile in every such plan measured. `65e` (H100, every
-/// candidate, TN): m of 10-63 with D's ld = m off the 16-byte grid, the portable kernel 9.7-11.3
-/// us against the best packed plan's 11.1-11.6 (35x124x47 a tie); m = 48 and 64 (D aligned)
-/// packed 9.0 and 9.2 against 10.5 and 10.8. Fitted on two sets before that (H200,
+/// What the Hopper side costs more (`short_d_s`) where D has fewer than `SHORT_D_ROWS` rows (m),
+/// is small (under `SHORT_D_ELEMENTS` over its batches: 16 portable tiles) and either cannot
+/// take the TMA-store epilogue (its layout: `sm90::tma_store`) or has fewer than
+/// `SHORT_D_STORED_ROWS`. The Hopper kernel has no tile under 64 rows along m (its narrow tiles
+/// are narrow along n), so such a D runs 128-row tiles mostly empty, through the staged
+/// epilogue where it cannot be TMA-stored, on the 128 x 128 tile in every such plan measured.
+/// Measured on sets of small odd shapes against 5b0b05a (BENCHMARKS.md session 65). `65e`
+/// (H100, every candidate, TN): m of 10-63 with D's ld = m off the 16-byte grid, the portable
+/// kernel 9.7-11.3 us against the best packed plan's 11.1-11.6 (35x124x47 a tie); m = 48 and
+/// 64 (D aligned) packed 9.0 and 9.2 against 10.5 and 10.8. Fitted on two sets before that (H200,
 /// against 5b0b05a, every shape-layout HOPPER_MIN_S = 3 us moved off the portable kernel):
 /// `65b`, 84 moves 0.907-0.948 of the time by layout, and `65c`, 152 fresh ones 0.905-0.944,
 /// where every move with m of 10-63 ran 0.99-1.22 (61x310x29 NT 12.7 us against 10.4;
@@ -706,17 +708,21 @@ pub fn estimate(p: &GemmProblem, spec: &PackSpec) -> Estimate {
     Estimate {
         pack_s: spec.operands().map(|(_, o)| copy_s(&o)).sum::<f64>()
             - copies.saturating_sub(1) as f64 * (PACK_LAUNCH_S - PACK_OVERLAPPED_LAUNCH_S),
-        hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S)
-            + if p.m < SHORT_D_ROWS
-                && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS
-                && (p.m < SHORT_D_STORED_ROWS
-                    || sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err())
-            {
-                SHORT_D_S
-            } else {
-                0.0
-            },
+        hopper_s: (p.flops() / HOPPER_FLOPS).max(HOPPER_MIN_S) + short_d_s(p),
         portable_s: portable_s(p),
+    }
+}
+
+/// `SHORT_D_S` where it applies to `p`, else 0.
+pub fn short_d_s(p: &GemmProblem) -> f64 {
+    let short = p.m < SHORT_D_ROWS
+        && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS;
+    // D's layout only (beta and D's address are the call's): whether the TMA store can write it.
+    let staged = || sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err();
+    if short && (p.m < SHORT_D_STORED_ROWS || staged()) {
+        SHORT_D_S
+    } else {
+        0.0
     }
 }
 
@@ -1527,10 +1533,11 @@ mod tests {
         );
         assert!(e.pays() && pays(&big, &s));
         // Around the break-even point of the model (n ~ 25 with both operands packed, their
-        // copies overlapped; 64 where D's ld = n is off the 16-byte grid or n < 24: `SHORT_D_S`): the portable kernel's walk
-        // through k and fixed cost (512³ ran 27.6 us portable, 256³ 17.7, packed 12.0, session
-        // 33; 99³ 13.4 portable, 10.7 packed, `64c`; 48x48x47 10.3 portable, 9.0 packed, `65a`,
-        // H100; but m of 10-63 1.0-1.2x the portable time, `65b` / `65c`, H200).
+        // copies overlapped; 64 where D's ld = n is off the 16-byte grid or n < 24:
+        // `SHORT_D_S`): the portable kernel's walk through k and fixed cost (512³ ran 27.6 us
+        // portable, 256³ 17.7, packed 12.0, session 33; 99³ 13.4 portable, 10.7 packed, `64c`;
+        // 48x48x47 10.3 portable, 9.0 packed, `65a`, H100; but m of 10-63 with D's ld = m 1.0-1.2x
+        // the portable time, `65b` / `65c`, H200).
         let sq = |n: u64| {
             let p = tn(n, n, n, Some(n as i64 + 1), Some(n as i64 + 1));
             pays(&p, &spec(&p, Which::BOTH).unwrap())
