@@ -39,7 +39,8 @@ pub const PACK_BASE_ALIGN: u64 = 256;
 /// kernel saves over the portable kernel, which takes every layout without packing:
 ///
 /// ```text
-/// bytes / PACK_BYTES_PER_S + PACK_LAUNCH_S * launches + max(flops / HOPPER_FLOPS, HOPPER_MIN_S)
+/// bytes / PACK_BYTES_PER_S + PACK_LAUNCH_S + PACK_OVERLAPPED_LAUNCH_S * (launches - 1)
+///     + max(flops / HOPPER_FLOPS, HOPPER_MIN_S) + SHORT_D_S where it applies (`short_d_s`)
 ///     <  max(flops / PORTABLE_FLOPS, waves of PORTABLE_RESIDENT_TILES * k * PORTABLE_K_S)
 ///        + PORTABLE_FIXED_S
 /// ```
