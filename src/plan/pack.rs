@@ -96,22 +96,20 @@ pub const HOPPER_MIN_S: f64 = 3e-6;
 /// take the TMA-store epilogue (its layout: `sm90::tma_store`) or has fewer than
 /// `SHORT_D_STORED_ROWS`. The Hopper kernel has no tile under 64 rows along m (its narrow tiles
 /// are narrow along n), so such a D runs 128-row tiles mostly empty, through the staged
-/// epilogue where it cannot be TMA-stored, on the 128 x 128 tile in every such plan measured.
-/// Measured on sets of small odd shapes against 5b0b05a (BENCHMARKS.md session 65). `65e`
-/// (H100, every candidate, TN): m of 10-63 with D's ld = m off the 16-byte grid, the portable
-/// kernel 9.7-11.3 us against the best packed plan's 11.1-11.6 (35x124x47 a tie); m = 48 and
-/// 64 (D aligned) packed 9.0 and 9.2 against 10.5 and 10.8. Fitted on two sets before that (H200,
-/// against 5b0b05a, every shape-layout HOPPER_MIN_S = 3 us moved off the portable kernel):
-/// `65b`, 84 moves 0.907-0.948 of the time by layout, and `65c`, 152 fresh ones 0.905-0.944,
-/// where every move with m of 10-63 ran 0.99-1.22 (61x310x29 NT 12.7 us against 10.4;
-/// 58x102x30, 53x88x31, 49x345x37, 10x358x36, 17x33x65 likewise), while m >= 64 with a small n
-/// gained (132x42x66 0.75-0.82, 389x45x37 0.88-0.92, 64x64x63 0.825). 2 us keeps those with
-/// m < 64 portable; the bound on D's size keeps the decode moves packed (4x22639x328 NT 0.86,
-/// TT 0.97; 3x24014x328 TT 0.97). Out of sample: `65d` (m >= 64: 160 moves 0.911-0.942 by
-/// layout), `65f` (H100, m < 64 a multiple of 8 with k odd, 102 moves of the TMA-store
-/// condition alone: 0.929 of the time, but m = 8 1.13 by geomean (8x87x11 NT 7.7 -> 10.3 us) and
-/// m = 16 1.03 (16x383x13 NT 1.21), while m = 24 ran 0.928, 32-56 0.86-0.91: hence
-/// `SHORT_D_STORED_ROWS`), `65g` (fresh m of 24-56).
+/// epilogue where it cannot be TMA-stored (the 128 x 128 tile in every such plan measured).
+/// The plans' own estimates do not tell these apart (5.0-5.1 us for every candidate), hence a
+/// charge here. Measured on small odd shapes against 5b0b05a (BENCHMARKS.md session 65), in
+/// order: `65b` / `65c` (H200, HOPPER_MIN_S = 3 us alone): 84 and 152 moves off the portable
+/// kernel 0.905-0.948 of the time by layout, but every move with m of 10-63 (D's ld = m off
+/// the 16-byte grid) 0.99-1.22 (61x310x29 NT 12.7 us against 10.4), while m >= 64 with a small
+/// n gained (132x42x66 0.75-0.82, 64x64x63 0.825); the bound on D's size keeps the decode moves
+/// packed (4x22639x328 NT 0.86). `65d` (H100, out of sample, m >= 64): 160 moves 0.911-0.942.
+/// `65e` (H100, every candidate, TN): m of 10-63 with D off the grid, the portable kernel
+/// 9.7-11.3 us against the best packed plan's 11.1-11.6, but m = 48 and 64 with D aligned
+/// packed 9.0 and 9.2 against 10.5 and 10.8: hence the condition on D's layout. `65f` (H100, m
+/// < 64 a multiple of 8): m = 8 1.13 by geomean (8x87x11 NT 7.7 -> 10.3 us), m = 16 1.03, m = 24
+/// 0.928, 32-56 0.86-0.91: hence `SHORT_D_STORED_ROWS`. `65g` (H100, out of sample, m of 24-56
+/// with D aligned): 75 moves 0.825-0.946; `65i` (tf32): 46 moves 0.815-0.867.
 pub const SHORT_D_S: f64 = 2e-6;
 /// See `SHORT_D_S`.
 pub const SHORT_D_STORED_ROWS: u64 = 24;
