@@ -34,7 +34,8 @@ pub struct Decomposition {
 /// of unclustered tiles and clusters along m, where the units outnumber the device's CTAs or
 /// clusters: to time them where the model ranks them below the data-parallel plans; since
 /// session 58 the only list with the hybrid that splits only the last partial wave's tiles,
-/// which configured algos still reach, `every_decomposition`), for
+/// which configured algos still reach, `every_decomposition`), or `tailsplit` (data-parallel
+/// waves, the last partial wave's tiles split evenly in k: `tail_split`), for
 /// tests and sweeps that force each path; unset or `auto`: the cost model decides. Read once
 /// per process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +46,7 @@ pub enum Forced {
     SplitK,
     SplitKCluster,
     Hybrid,
+    TailSplit,
 }
 
 pub fn forced() -> Forced {
@@ -58,6 +60,7 @@ pub fn forced() -> Forced {
             Ok("splitk") => Forced::SplitK,
             Ok("splitk-cluster") => Forced::SplitKCluster,
             Ok("hybrid") => Forced::Hybrid,
+            Ok("tailsplit") => Forced::TailSplit,
             _ => Forced::Auto,
         }
     });
@@ -1005,8 +1008,10 @@ pub(crate) fn decompositions_solo_sk(
         // CTA, data-parallel, or nothing.
         let tiles = v.num_tiles(p).max(1);
         let k_iters = p.k.div_ceil(v.block_k as u64);
-        if matches!(force, Forced::StreamK | Forced::SplitK | Forced::Hybrid)
-            || tiles > dev.sm_count.max(1) as u64
+        if matches!(
+            force,
+            Forced::StreamK | Forced::SplitK | Forced::Hybrid | Forced::TailSplit
+        ) || tiles > dev.sm_count.max(1) as u64
             || k_iters < RING_EPILOGUE_MIN_K_ITERS
         {
             return Vec::new();
@@ -1022,7 +1027,10 @@ pub(crate) fn decompositions_solo_sk(
         // does a bias along n on a tile over 64 wide (the Stream-K owners' epilogues are not
         // built with it: kernels/sm90/store.cuh `epilogue_tma_store_for`); none under a forced
         // Stream-K or split-K, whose tests must exercise those schedules.
-        if matches!(force, Forced::StreamK | Forced::SplitK | Forced::Hybrid) {
+        if matches!(
+            force,
+            Forced::StreamK | Forced::SplitK | Forced::Hybrid | Forced::TailSplit
+        ) {
             return Vec::new();
         }
         let d = Decomposition {
@@ -1063,6 +1071,12 @@ pub(crate) fn decompositions_solo_sk(
         // (Unreachable under SplitKCluster: only split-K clusters pass it, and they returned.)
         Forced::DataParallel | Forced::SplitKCluster => {}
         Forced::StreamK => list = vec![sk(tiles, sms.min(tiles * k_iters))],
+        Forced::TailSplit => {
+            list = tail_split(tiles, sms, k_iters)
+                .map(|(t, c)| sk(t, c))
+                .into_iter()
+                .collect()
+        }
         Forced::SplitK => list = vec![sk(tiles, sms.min(tiles * k_iters.min(4)))],
         // Clusters along n: data-parallel only unless forced (see `cluster_n_pays`).
         Forced::Auto if along_n => {}
@@ -1105,6 +1119,33 @@ pub(crate) fn decompositions_solo_sk(
     // Stable: among equal estimates the earlier (data-parallel, fewer CTAs) stays first.
     scored.sort_by(|a, b| a.1.total_cmp(&b.1));
     scored
+}
+
+/// The "data-parallel waves + split tail" form, only under `DEEPGEMM_DECOMPOSITION=tailsplit`:
+/// where `tiles` units leave a last wave of `r = tiles % sms` at most half full, those `r`
+/// tiles split evenly in k, each over the most CTAs (at most 16, each at least 2 k-iterations)
+/// that fit the device and keep every range inside one tile, ahead of the whole waves:
+/// `(sk_tiles, sk_ctas)`. Its split ranges start together at a few common k offsets and each
+/// tile's CTAs end together. Not planned: session 66 (`66a`, H100) measured it 1.008x its
+/// data-parallel twin's speed by geomean over 41 pairs of 40 fresh multi-wave shapes (0.89-1.09;
+/// the best of its plans 1.28x the time of the default first plan), and on the wave set equal
+/// to all-Stream-K at 3200^2 (1.10x data-parallel on 128 x 248 and 128 x 256) but 1.2-1.3x
+/// its time where a tile is split 16 ways (6784x1280x8192, 50816x256x8192: the owner reads 15
+/// partials alone, then still has its whole waves to run) or 4 ways (2176^2 x 8192).
+pub fn tail_split(tiles: u64, sms: u64, k_iters: u64) -> Option<(u64, u64)> {
+    let r = tiles % sms.max(1);
+    if tiles <= sms || r == 0 || 2 * r > sms {
+        return None;
+    }
+    let most = (sms / r).min(16).min(k_iters / 2);
+    (2..=most).rev().find_map(|s| {
+        let d = Decomposition {
+            sk_tiles: r,
+            sk_ctas: (r * s) as u32,
+            grid: sms as u32,
+        };
+        d.ranges_within_tiles(k_iters).then_some((r, r * s))
+    })
 }
 
 #[cfg(test)]
@@ -1368,6 +1409,38 @@ pub(crate) mod tests {
         }
     }
 
+    /// The split tail: the last partial wave's tiles, each over as many CTAs as fit (at most
+    /// 16, ranges inside one tile), none where that wave is over half full or there is none.
+    #[test]
+    fn tail_splits_split_only_the_last_partial_wave_evenly() {
+        // 3200^2 on 128 x 256: 325 tiles, 61 over two waves: two CTAs each.
+        assert_eq!(tail_split(325, 132, 128), Some((61, 122)));
+        // 2176^2 on 128 x 256: 153 tiles, 21 over one wave: six would cross tiles (128
+        // iterations), four each.
+        assert_eq!(tail_split(153, 132, 128), Some((21, 84)));
+        // 1 tile past a wave: 16 at most.
+        assert_eq!(tail_split(133, 132, 128), Some((1, 16)));
+        // k of 5 iterations: at most 2 a CTA (2 ways); 3 ways would cross tiles.
+        assert_eq!(tail_split(133, 132, 5), Some((1, 2)));
+        for (tiles, k) in [(140u64, 7u64), (170, 9), (300, 33), (133, 4), (150, 100)] {
+            if let Some((t, c)) = tail_split(tiles, 132, k) {
+                assert_eq!(t, tiles % 132);
+                assert!(c % t == 0 && c <= 132 && c / t >= 2 && c / t <= 16);
+                let d = Decomposition {
+                    sk_tiles: t,
+                    sk_ctas: c as u32,
+                    grid: 132,
+                };
+                assert!(d.ranges_within_tiles(k));
+                check_schedule(&d, tiles, k);
+            }
+        }
+        assert_eq!(tail_split(132, 132, 128), None);
+        assert_eq!(tail_split(100, 132, 128), None);
+        assert_eq!(tail_split(132 + 67, 132, 128), None);
+        assert_eq!(tail_split(133, 132, 3), None);
+    }
+
     #[test]
     fn forced_decompositions_are_valid_schedules() {
         let dev = DeviceSpec::H200;
@@ -1386,10 +1459,17 @@ pub(crate) mod tests {
                     Forced::StreamK,
                     Forced::SplitK,
                     Forced::Hybrid,
+                    Forced::TailSplit,
                 ] {
                     let list = decompositions_with(&v, &p, &dev, f);
-                    // A forced hybrid has none where the tiles fill whole waves or fewer.
-                    assert!(!list.is_empty() || f == Forced::Hybrid);
+                    // A forced hybrid or split tail has none where the tiles fill whole
+                    // waves or fewer.
+                    assert!(!list.is_empty() || matches!(f, Forced::Hybrid | Forced::TailSplit));
+                    if f == Forced::TailSplit {
+                        for (d, _) in &list {
+                            assert!(d.ranges_within_tiles(k_iters) && d.splits_tiles(k_iters));
+                        }
+                    }
                     for (d, s) in list {
                         assert!(s > 0.0);
                         assert!(d.grid >= 1 && d.grid <= 132 && d.sk_ctas <= d.grid);
