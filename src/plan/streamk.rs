@@ -809,7 +809,8 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         // with sk236 (1193.9, `16d`), which a charge on every wave count would rank first.
         t += DATA_PARALLEL_FIXED_S;
     }
-    if v.block_n < 128 && 2 * p.m <= v.block_m as u64 {
+    let b_bytes = (p.n * p.k * p.batch) as f64 * v.ab.size_bytes() as f64;
+    if v.block_n < 128 && 2 * p.m <= v.block_m as u64 && b_bytes >= NARROW_HALF_EMPTY_MIN_B_BYTES {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
         // on 128x32 tiles 49.4 us against 32.4; 64x8192x8192 on 128x64 73.8 against 45.8),
@@ -863,6 +864,18 @@ const DATA_PARALLEL_FIXED_MIN_K_ITERS: u64 = 20;
 /// See `estimate_s`: the measured-over-modelled ratio of tiles under 128 wide (the narrow 16/32
 /// and the 64-wide ones) at most half filled along m.
 const NARROW_HALF_EMPTY_FACTOR: f64 = 1.5;
+/// The B (n x k) of at least this many bytes that the half-empty charge needs: it was measured
+/// on decode's weights (58-128 MB), and on tiny problems, where a narrow tile's few loads are
+/// latency, not bandwidth, it sent them onto 128 x 128 tiles that ran slower: session 66
+/// (`66b`, H100, every candidate of 30 tiny shapes, TN and NN, `tiny-66.txt`): 48x48x1024 on
+/// 128x128 10.5 us against 8.5 on 128x16 (128-deep), 64x512x512 8.1 against 7.2; gated at
+/// 1 MiB the model's first choice there ran 1.016-1.020 of the fastest candidate's time L2
+/// flushed and 1.024-1.029 in chains of 8 launches, against 1.021-1.026 and 1.038 charged
+/// everywhere (`scripts/sweep-regret.py`; the same from 1 to 16 MB). Out of sample (`66c`,
+/// H100, 160 of the 396 shape-layouts it moves among 160 fresh small-m shapes,
+/// `small-m-66.txt`, against the build before, two rounds): 0.874-0.920 of the time by layout,
+/// none past 1.03 (57x178x2185 NT 34.2 -> 25.5 us, 12x18x104 TN 8.7 -> 5.9).
+const NARROW_HALF_EMPTY_MIN_B_BYTES: f64 = (1 << 20) as f64;
 
 /// A ring-epilogue variant's time against its plain twin's (`Sm90Variant::with_ring_epilogue`:
 /// one stage more, one tile a CTA), where it is planned: at least RING_EPILOGUE_MIN_K_ITERS
@@ -1559,6 +1572,17 @@ pub(crate) mod tests {
             };
             let ratio = est(64) / est(65);
             assert!(ratio > 1.4 && ratio < 1.6, "{bn}: {ratio}");
+            // Not where B is under NARROW_HALF_EMPTY_MIN_B_BYTES (1 MiB): 512 x 512 bf16 is
+            // half of it, 1024 x 512 all of it.
+            let small = |m: u64, n: u64| {
+                let p = tn(m, n, 512);
+                let d = Decomposition::data_parallel(v.num_tiles(&p), &dev);
+                estimate_s(&v, &p, &d, &dev)
+            };
+            let r = small(64, 512) / small(65, 512);
+            assert!(r < 1.1, "{bn}: {r}");
+            let r = small(64, 1024) / small(65, 1024);
+            assert!(r > 1.3, "{bn}: {r}");
         }
         // Tiles 128 wide and up are not charged.
         let v = variant(128);
