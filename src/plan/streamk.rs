@@ -809,7 +809,7 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         // with sk236 (1193.9, `16d`), which a charge on every wave count would rank first.
         t += DATA_PARALLEL_FIXED_S;
     }
-    let b_bytes = (p.n * p.k * p.batch) as f64 * v.ab.size_bytes() as f64;
+    let b_bytes = p.n as f64 * p.k as f64 * p.batch as f64 * v.ab.size_bytes() as f64;
     if v.block_n < 128 && 2 * p.m <= v.block_m as u64 && b_bytes >= NARROW_HALF_EMPTY_MIN_B_BYTES {
         // A tile under 128 wide at most half filled along m (decode shapes in cuBLAS's TN form, not
         // swapped): measured 1.3-1.6x its estimate on the H200 (session 4 sweeps: 64x4096x7168
