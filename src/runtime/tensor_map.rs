@@ -722,7 +722,14 @@ impl Sm90Args {
         group_m: u32,
         padded_d: bool,
     ) -> Result<Sm90Args> {
-        let store_cols = v.tma_store_cols(p);
+        // `DEEPGEMM_TMA_STORE=0` (measurements): the general epilogue, where it is complete
+        // (not for a bias along n on tiles over 64 wide, which only the TMA store adds).
+        let general_only = !tma_store_allowed() && !(p.epilogue.bias && p.bias_along_n);
+        let store_cols = if general_only {
+            None
+        } else {
+            v.tma_store_cols(p)
+        };
         let mut params = Sm90Params::new_with(p, ptrs, group_m, padded_d, store_cols);
         params.set_tiles(v, p);
         // D's layout, which C's map shares.
@@ -824,6 +831,16 @@ pub unsafe fn configure_function(function: CUfunction, v: &Sm90Variant) -> Resul
         },
         "cuFuncSetAttribute(PREFERRED_SHARED_MEMORY_CARVEOUT)",
     )
+}
+
+/// `DEEPGEMM_TMA_STORE=0` sends every sm90 launch through the general (staged) epilogue where
+/// that epilogue is complete, for timing the two against each other; anything else (or unset):
+/// the TMA-store epilogue wherever D allows it. Read once.
+fn tma_store_allowed() -> bool {
+    static ON: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_TMA_STORE").map_or(true, |v| v.trim() != "0")
+    });
+    *ON
 }
 
 /// Programmatic dependent launch for the sm90 kernels: `DEEPGEMM_PDL` = `0` turns it off
