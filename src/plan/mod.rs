@@ -528,6 +528,7 @@ pub fn hopper_plans_upto(
     plans.sort_by_key(|p| p.estimate_ns);
     pingpong_for_narrow(&mut plans, p, dev);
     solo_for_short(&mut plans, p, dev);
+    solo_for_tiny_m(&mut plans, p, dev);
     solo_split_for_few_tiles(&mut plans, p, dev);
     plans.truncate(limit.max(1));
     Ok(plans)
@@ -707,6 +708,47 @@ fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
         solo
     };
     if let Some(x) = x {
+        first_in_one_wave(plans, x, p, dev);
+    }
+}
+
+/// The most rows of D (m) at which `solo_for_tiny_m` puts the solo 64x64 first: its tile holds
+/// them all, where a 128-row tile loads a box half or more past the matrix.
+pub const SOLO_TINY_M_MAX_ROWS: u64 = 64;
+
+/// The most bytes of a row of A (k values) at which `solo_for_tiny_m` moves a problem: one
+/// 128-byte slab, one k-iteration of the 64-deep tile.
+pub const SOLO_TINY_M_MAX_K_BYTES: u64 = 128;
+
+/// Where m is at most `SOLO_TINY_M_MAX_ROWS` and k one 128-byte slab (64 16-bit values), the
+/// 64-deep solo 64x64 (half ring, two CTAs an SM) of the first plan's types and layout goes
+/// first, data-parallel, with the first plan's estimate: a launch of one k-iteration is its
+/// fixed costs, and the 128-row tiles' first stage lands later with half its box or more past
+/// the matrix (DG_TRACE, session 66: ~1,800 cycles after its issue against ~1,200 with none).
+/// Session 66 (`66h`, H100, TN, 60 shapes of m <= 64 from `small-m-66.txt`, the solo tile
+/// forced against the default plans, two rounds): k <= 64 0.953 of the time (20 shapes;
+/// 32x32x40 6.4 -> 5.8 us, 8x688x64 6.6 -> 6.0; those the copies take about level), k 65-127
+/// 1.003, a longer k 0.98-1.11 by bin (52x23x3793 1.64): not there. Out of sample (`66i`,
+/// H100, the 175 shape-layouts it moves among 80 fresh shapes, `tiny-m-66.txt`, against the
+/// build before, two rounds): TN 0.937, NN 0.945, NT 0.930, TT 0.949 of the time, none slower
+/// (0.80-0.83 -> 0.85-0.88x cuBLASLt). Not under a forced
+/// schedule, nor for types and layouts the solo rules leave (`solo_rules_take`).
+fn solo_for_tiny_m(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
+    let Some(first) = plans.first().copied() else {
+        return;
+    };
+    let Kernel::Sm90(v) = first.kernel else {
+        return;
+    };
+    if v.solo()
+        || p.m > SOLO_TINY_M_MAX_ROWS
+        || p.k * v.ab.size_bytes() as u64 > SOLO_TINY_M_MAX_K_BYTES
+        || schedule_forced()
+        || !solo_rules_take(&v, SoloRule::Short)
+    {
+        return;
+    }
+    if let Some(x) = sm90::Sm90Variant::solo_tile(v.ab, v.cd, (v.major_a, v.major_b), 64) {
         first_in_one_wave(plans, x, p, dev);
     }
 }
@@ -1841,6 +1883,43 @@ mod tests {
             tn(4096, 4096, 4096, DEFAULT),
         ] {
             let (v, _, _) = first(&p);
+            assert!(!v.solo(), "{}x{}x{}: {v:?}", p.m, p.n, p.k);
+        }
+    }
+
+    /// At most 64 rows and one 64-k slab: the 64-deep (half-ring) solo 64x64 first,
+    /// data-parallel, in every layout; 65 rows or 65 k-values: not.
+    #[test]
+    fn tiny_m_one_slab_runs_solo_64x64() {
+        use crate::types::epilogue::DEFAULT;
+        let dev = DeviceSpec::H200;
+        let first = |p: &GemmProblem| match candidates(p, &dev).unwrap()[0] {
+            Plan {
+                kernel: Kernel::Sm90(v),
+                decomposition,
+                ..
+            } => (v, decomposition),
+            ref x => panic!("{x:?}"),
+        };
+        for p in [
+            tn(32, 464, 40, DEFAULT),
+            tn(64, 64, 64, DEFAULT),
+            tn(8, 2096, 16, DEFAULT),
+            bf16_layout(40, 104, 32, false, false),
+            bf16_layout(16, 1592, 8, false, true),
+        ] {
+            let (v, d) = first(&p);
+            assert!(
+                v.solo() && !v.deep() && (v.block_m, v.block_n) == (64, 64),
+                "{}x{}x{}: {v:?}",
+                p.m,
+                p.n,
+                p.k
+            );
+            assert!(d.is_data_parallel());
+        }
+        for p in [tn(65, 64, 64, DEFAULT), tn(64, 64, 65, DEFAULT)] {
+            let (v, _) = first(&p);
             assert!(!v.solo(), "{}x{}x{}: {v:?}", p.m, p.n, p.k);
         }
     }
