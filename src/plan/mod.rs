@@ -551,10 +551,7 @@ pub fn hopper_plans_upto(
 /// - m or n at most 128 (one tile row either way; 128x7168, 7168x128, 128x8192): 1.0-1.13 in
 ///   every layout, so not there.
 fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
-    let Some(first) = plans.first().copied() else {
-        return;
-    };
-    let Kernel::Sm90(v) = first.kernel else {
+    let Some((first, v)) = first_sm90(plans) else {
         return;
     };
     let sms = dev.sm_count.max(1) as u64;
@@ -605,6 +602,16 @@ fn pingpong_for_narrow(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec)
     };
     if let Some(x) = pingpong {
         first_in_one_wave(plans, x, p, dev);
+    }
+}
+
+/// The first plan and its Hopper variant, where the first plan is a Hopper one (the rules below
+/// reorder only such lists).
+fn first_sm90(plans: &[Plan]) -> Option<(Plan, sm90::Sm90Variant)> {
+    let first = plans.first().copied()?;
+    match first.kernel {
+        Kernel::Sm90(v) => Some((first, v)),
+        _ => None,
     }
 }
 
@@ -683,10 +690,7 @@ pub const SOLO_MAX_K_ITERS: u64 = 64;
 /// m and n at least 256: the sets measured (decode and small-n shapes keep their narrow tiles,
 /// which 64x64 would pad). Not under a forced decomposition, cluster, ping-pong, deep or solo.
 fn solo_for_short(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
-    let Some(first) = plans.first().copied() else {
-        return;
-    };
-    let Kernel::Sm90(v) = first.kernel else {
+    let Some((_, v)) = first_sm90(plans) else {
         return;
     };
     let k_iters = v.slab_steps(p.k);
@@ -734,15 +738,12 @@ pub const SOLO_TINY_M_MAX_K_BYTES: u64 = 128;
 /// (0.80-0.83 -> 0.85-0.88x cuBLASLt). Not under a forced
 /// schedule, nor for types and layouts the solo rules leave (`solo_rules_take`).
 fn solo_for_tiny_m(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
-    let Some(first) = plans.first().copied() else {
-        return;
-    };
-    let Kernel::Sm90(v) = first.kernel else {
+    let Some((_, v)) = first_sm90(plans) else {
         return;
     };
     if v.solo()
         || p.m > SOLO_TINY_M_MAX_ROWS
-        || p.k * v.ab.size_bytes() as u64 > SOLO_TINY_M_MAX_K_BYTES
+        || p.k.saturating_mul(v.ab.size_bytes() as u64) > SOLO_TINY_M_MAX_K_BYTES
         || schedule_forced()
         || !solo_rules_take(&v, SoloRule::Short)
     {
@@ -788,10 +789,7 @@ pub const SOLO_SPLIT_TF32_MIN_MN: u64 = 136;
 /// 1.16). Not under a forced decomposition, cluster, ping-pong, deep or solo, or
 /// `DEEPGEMM_SOLO_SPLIT=0` (for measuring).
 fn solo_split_for_few_tiles(plans: &mut Vec<Plan>, p: &GemmProblem, dev: &DeviceSpec) {
-    let Some(first) = plans.first().copied() else {
-        return;
-    };
-    let Kernel::Sm90(v) = first.kernel else {
+    let Some((first, v)) = first_sm90(plans) else {
         return;
     };
     // 16-bit inputs; tf32 only under `DEEPGEMM_SOLO_TF32=1` (`solo_rules_take`).
