@@ -32,14 +32,25 @@ int main() {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  auto encode = [&](const void* p, int box_rows, long long pitch) {
+  // promo_sel: -1 the kernel's rule (256 bytes where lines start on 128-byte lines, else 128),
+  // else 0 / 1 / 2 / 3 for none / 64 / 128 / 256. flat: a (k, row, 1) map instead of
+  // (64, row, k / 64).
+  auto encode = [&](const void* p, int box_rows, long long pitch, int promo_sel, bool flat) {
     CUtensorMap t;
     cuuint64_t dims[3] = {64, static_cast<cuuint64_t>(kRows), static_cast<cuuint64_t>(kK / 64)};
     cuuint64_t strides[2] = {static_cast<cuuint64_t>(pitch), 128};
+    if (flat) {
+      dims[0] = static_cast<cuuint64_t>(kK);
+      dims[2] = 1;
+      strides[1] = static_cast<cuuint64_t>(pitch) * kRows;
+    }
     cuuint32_t box[3] = {64, static_cast<cuuint32_t>(box_rows), 1};
     cuuint32_t es[3] = {1, 1, 1};
-    // The kernel's promotion rule: 256 bytes where lines start on 128-byte lines, else 128.
-    const auto promo = pitch % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+    const CUtensorMapL2promotion promos[4] = {CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+                                              CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B};
+    const auto promo = promo_sel >= 0 ? promos[promo_sel]
+                       : pitch % 128 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                                          : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
     CUresult r = cuTensorMapEncodeTiled(&t, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void*>(p), dims,
                                         strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                         CU_TENSOR_MAP_SWIZZLE_128B, promo, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -52,13 +63,14 @@ int main() {
     std::memcpy(&m, &t, sizeof(t));
     return m;
   };
-  auto run = [&](bool cp, int bm, int bn, int stages, int grid, long long pitch) {
+  auto run = [&](bool cp, int bm, int bn, int stages, int grid, long long pitch, int promo_sel = -1,
+                 bool flat = false) {
     const int stage_bytes = (bm + bn) * 128;
     const int iters = static_cast<int>(3e9 / (static_cast<double>(grid) * stage_bytes));  // ~3 GB
     const int a_tiles = static_cast<int>(kRows / bm), b_tiles = static_cast<int>(kRows / bn);
     const int k_iters = static_cast<int>(kK / 64);
     const size_t smem = static_cast<size_t>(stages) * stage_bytes + 1024;
-    const CUtensorMapProbe ta = encode(a, bm, pitch), tb = encode(b, bn, pitch);
+    const CUtensorMapProbe ta = encode(a, bm, pitch, promo_sel, flat), tb = encode(b, bn, pitch, promo_sel, flat);
     std::vector<float> ts;
     std::vector<long long> cyc(grid);
     for (int it = 0; it < 8; ++it) {
@@ -66,7 +78,7 @@ int main() {
       if (cp) {
         ingest_cp<<<grid, kCpThreads + 32, smem>>>(a, b, pitch, bm, bn, stages, iters, a_tiles, b_tiles, k_iters);
       } else {
-        ingest_tma<<<grid, 64, smem>>>(ta, tb, bm, bn, stages, iters, a_tiles, b_tiles, k_iters);
+        ingest_tma<<<grid, 64, smem>>>(ta, tb, bm, bn, stages, iters, a_tiles, b_tiles, k_iters, flat ? 1 : 0);
       }
       CK(cudaEventRecord(e1));
       CK(cudaEventSynchronize(e1));
@@ -81,11 +93,23 @@ int main() {
     std::sort(ts.begin(), ts.end());
     const float us = ts[ts.size() / 2];
     const double delivered = static_cast<double>(grid) * iters * stage_bytes;
-    std::printf("%-3s %3dx%-3d pitch %5lld (mod 32: %2lld) stages %2d ctas %3d  %8.1f us  %5.2f TB/s  %5.1f B/cycle/SM  "
+    std::printf("%-3s promo %2d %-4s %3dx%-3d pitch %5lld (mod 32: %2lld) stages %2d ctas %3d  %8.1f us  %5.2f TB/s  %5.1f B/cycle/SM  "
                 "%5.0f cycles/stage\n",
-                cp ? "cp" : "tma", bm, bn, pitch, pitch % 32, stages, grid, us, delivered / (us * 1e6),
+                cp ? "cp" : "tma", promo_sel, flat ? "flat" : "3d", bm, bn, pitch, pitch % 32, stages, grid, us, delivered / (us * 1e6),
                 iters * static_cast<double>(stage_bytes) / cycles, cycles / iters);
   };
+  if (std::getenv("PROBE_FORMS") != nullptr) {
+    // Session 67: the map's form and its L2 promotion at an aligned and a mid-sector pitch.
+    for (const long long pitch : {kK * 2, kK * 2 + 16}) {
+      for (const bool flat : {false, true}) {
+        for (int promo = 0; promo < 4; ++promo) {
+          run(false, 128, 256, 4, 132, pitch, promo, flat);
+          run(false, 128, 128, 6, 132, pitch, promo, flat);
+        }
+      }
+    }
+    return 0;
+  }
   for (const long long pitch : {kK * 2, kK * 2 + 16, kK * 2 + 32, kK * 2 + 48}) {
     for (const bool cp : {false, true}) {
       run(cp, 128, 256, 4, 132, pitch);

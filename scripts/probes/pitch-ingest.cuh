@@ -74,10 +74,11 @@ __device__ __forceinline__ unsigned probe_ring_setup(const unsigned char* smem_r
 }
 
 // 64 threads: thread 0 produces, thread 32 consumes. The maps view each operand as (64 k, row,
-// k-slab) with the row stride the pitch, as the kernel's K-major maps do.
+// k-slab) with the row stride the pitch, as the kernel's K-major maps do, or (`flat`) as (k, row).
 extern "C" __global__ void __launch_bounds__(64, 1)
     ingest_tma(const __grid_constant__ CUtensorMapProbe ta, const __grid_constant__ CUtensorMapProbe tb,
-               int bm, int bn, int stages, int iters, int a_tiles, int b_tiles, int k_iters) {
+               int bm, int bn, int stages, int iters, int a_tiles, int b_tiles, int k_iters,
+               int flat) {
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   __shared__ unsigned long long full[kMaxStages];
   __shared__ unsigned long long empty[kMaxStages];
@@ -94,8 +95,10 @@ extern "C" __global__ void __launch_bounds__(64, 1)
       mbarrier_arrive_expect_tx(f, stage_bytes);
       const int k = i % k_iters;
       const unsigned dst_a = base + s * stage_bytes;
-      tma_load_3d(dst_a, &ta, f, 0, a_row, k);
-      tma_load_3d(dst_a + bm * 128, &tb, f, 0, b_row, k);
+      // `flat`: the maps are (k, row, 1), the box's k at k * 64 (session 67's question: does
+      // the map's form change the L2 requests of a mid-sector line?).
+      tma_load_3d(dst_a, &ta, f, flat ? k * 64 : 0, a_row, flat ? 0 : k);
+      tma_load_3d(dst_a + bm * 128, &tb, f, flat ? k * 64 : 0, b_row, flat ? 0 : k);
     }
   } else if (threadIdx.x == 32) {
     probe_consume(full, empty, stages, iters);
