@@ -598,6 +598,54 @@ pub fn sm_requests() -> bool {
     *F
 }
 
+/// `DEEPGEMM_ONEWAVE_REQUESTS=SCALE`: a data-parallel launch of one tile a CTA, with a long k
+/// (`ONEWAVE_REQUESTS_MIN_K_ITERS`) and m and n of at least `ONEWAVE_REQUESTS_MIN_MN`, is
+/// bound by its CTA's own L2 requests at `SM_L2_REQUESTS_PER_S` x SCALE (`sm_requests`' bound,
+/// narrowed to where session 64's timings gained). Session 67 (`67a`, H100, Nsight Compute):
+/// 5888x280x5640 TN on 92 tiles of 128 x 144 made 69.8k requests a CTA in 70.6 us, cuBLASLt's
+/// 124 CTAs of 192 x 72 in 1 x 2 37.7k in 44.5 us: 0.85-1.0G a second a CTA, whatever the
+/// whole L2 could serve. Scored on `64b`'s timings in sample (SCALE 1.0: TN 0.972 of the time
+/// over 13 moves, NN 0.993 over 11, TT 0.934 over 3). Off by default until measured out of
+/// sample (`scripts/gpu-session67c.sh`). Read once.
+pub fn onewave_requests() -> Option<f64> {
+    static F: once_cell::sync::Lazy<Option<f64>> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_ONEWAVE_REQUESTS")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+    });
+    *F
+}
+
+/// See `onewave_requests`: the shortest k-loop (iterations) and the smallest m and n it binds.
+/// Below them session 64's per-CTA bound moved small launches, whose pace is latency, onto
+/// slower plans (336x2216x1328 TN 1.23x, decode shapes to 1.5x).
+const ONEWAVE_REQUESTS_MIN_K_ITERS: u64 = 64;
+const ONEWAVE_REQUESTS_MIN_MN: u64 = 256;
+
+/// The busiest CTA's own L2-request time on a one-wave data-parallel launch (`onewave_requests`),
+/// or 0 where the bound does not apply.
+fn onewave_request_s(
+    v: &Sm90Variant,
+    p: &GemmProblem,
+    d: &Decomposition,
+    tiles: u64,
+    grid: u64,
+    k_iters: u64,
+    scale: f64,
+) -> f64 {
+    let applies = d.sk_tiles == 0
+        && v.split_k <= 1
+        && tiles <= grid
+        && k_iters >= ONEWAVE_REQUESTS_MIN_K_ITERS
+        && p.m >= ONEWAVE_REQUESTS_MIN_MN
+        && p.n >= ONEWAVE_REQUESTS_MIN_MN;
+    if !applies {
+        return 0.0;
+    }
+    k_iters as f64 * requests_per_iteration(v, p) / (SM_L2_REQUESTS_PER_S * scale) + EPILOGUE_S
+}
+
 /// See `iteration_s`: over the kept TN sweeps (scripts/sweeps, session 24) the 128x16 and 128x32
 /// plans measured 1.35-1.56x their estimates, the 128x64 ones 1.09-1.20x: a narrow tile's stage
 /// costs about a 64-wide one's (its A tile, 16 KiB, is most of the stage either way). Charged
@@ -773,6 +821,9 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
         busiest = busiest.max(loads / (rate * dev.sm_count.max(1) as f64 / 132.0));
     }
     busiest = busiest.max(l2_request_s(v, p, dev));
+    if let Some(scale) = onewave_requests() {
+        busiest = busiest.max(onewave_request_s(v, p, d, tiles, grid, k_iters, scale));
+    }
     // Every tile of the busiest CTA but its last (there the TMA store's drain is exposed
     // too): its data-parallel waves, and its Stream-K tiles (an owner stores through the
     // general epilogue as well; none without a Stream-K phase).
@@ -1734,6 +1785,53 @@ pub(crate) mod tests {
         assert!(
             requests_per_iteration(&v, &aligned) / SM_L2_REQUESTS_PER_S < flops / SM_PEAK_FLOPS
         );
+    }
+
+    /// The one-wave request bound (`onewave_request_s`) binds a long one-wave data-parallel
+    /// launch only, and there by each CTA's own requests: 5888x280x5640 on 92 tiles of 128 x 144
+    /// (lines mid-sector) well over the whole L2's bound; nothing on a Stream-K schedule, a
+    /// second wave, a short k or a small m or n; and a cluster of 2 x 1 asks less per CTA.
+    #[test]
+    fn one_wave_launches_are_bound_by_their_ctas_requests() {
+        let dev = DeviceSpec::H200;
+        let v = Sm90Variant::new(ScalarType::BF16, ScalarType::BF16, 128, 144, 232_448).unwrap();
+        let p = tn(5888, 280, 5640);
+        let tiles = v.num_tiles(&p);
+        let k_iters = p.k.div_ceil(v.block_k as u64);
+        assert_eq!(tiles, 92);
+        let dp = Decomposition::data_parallel(tiles, &dev);
+        let t = onewave_request_s(&v, &p, &dp, tiles, 132, k_iters, 1.0);
+        assert!(t > 1.3 * l2_request_s(&v, &p, &dev), "{t}");
+        // Twice the rate, half the time (but the epilogue).
+        let t2 = onewave_request_s(&v, &p, &dp, tiles, 132, k_iters, 2.0);
+        assert!((t2 - EPILOGUE_S - (t - EPILOGUE_S) / 2.0).abs() < 1e-9);
+        // Not past one wave, not on a split schedule, not on a short k or a small side.
+        assert_eq!(onewave_request_s(&v, &p, &dp, tiles, 64, k_iters, 1.0), 0.0);
+        let sk = Decomposition {
+            sk_tiles: tiles,
+            sk_ctas: 132,
+            ..dp
+        };
+        assert_eq!(
+            onewave_request_s(&v, &p, &sk, tiles, 132, k_iters, 1.0),
+            0.0
+        );
+        let short = tn(5888, 280, 4000);
+        let short_iters = short.k.div_ceil(v.block_k as u64);
+        assert!(short_iters < ONEWAVE_REQUESTS_MIN_K_ITERS);
+        assert_eq!(
+            onewave_request_s(&v, &short, &dp, tiles, 132, short_iters, 1.0),
+            0.0
+        );
+        let small = tn(5888, 200, 5640);
+        assert_eq!(
+            onewave_request_s(&v, &small, &dp, tiles, 132, k_iters, 1.0),
+            0.0
+        );
+        // B multicast in 2 x 1 halves B's share of each CTA's requests.
+        let c2 = v.with_cluster(2).unwrap();
+        let t_c2 = onewave_request_s(&c2, &p, &dp, tiles, 132, k_iters, 1.0);
+        assert!(t_c2 < 0.8 * t, "{t_c2} {t}");
     }
 
     /// Clusters of 2 x 2 start cheaper than 2 x 1 and lead their 2 x 1 twin where both operands
