@@ -6,7 +6,10 @@
 //
 // Three consumer schedules, told apart by BLOCK_M and kConsumers:
 //   - cooperative (BLOCK_M = 128): both consumers compute every tile, 64 rows each, and both
-//     are off the tensor cores during its epilogue;
+//     are off the tensor cores during its epilogue; the tall tile (BLOCK_M = 192, kConsumers =
+//     3) likewise with three consumers of 64 rows, 512 threads (data-parallel, unclustered,
+//     K-major A: more rows a stage share each B slice, so fewer L2 requests a multiply-add,
+//     and tile counts the 128-row tiles miss; cuBLASLt runs 192-row tiles under a wave);
 //   - solo (BLOCK_M = 64, kConsumers = 1): one consumer warpgroup computes whole 64-row tiles
 //     in a CTA of 256 threads, small enough (shared memory, registers) that two CTAs share an
 //     SM: twice the CTAs of the 128-row tiles on shapes with few tiles, each SM's two CTAs
@@ -96,8 +99,10 @@ constexpr int kThreadsPerWarpgroup = 128;
 // a solo CTA (one consumer, two CTAs an SM) launches at 128 a thread and hands the producer's
 // 88 to its consumer: 40 * 128 + 216 * 128 = 32768, half the SM.
 constexpr int kProducerRegs = 40;
+// Three consumers (the 192-row tall tile, 512 threads at 128 registers each at entry): 40 * 128
+// + 152 * 384 = 63488 <= 65536, accumulators up to 64 x 128 fp32 (64 registers) a thread (ptxas reports 128 a thread: 144 wide spilled).
 template <int kNumConsumers>
-constexpr int kConsumerRegs = kNumConsumers == 1 ? 216 : 232;
+constexpr int kConsumerRegs = kNumConsumers == 1 ? 216 : kNumConsumers == 3 ? 152 : 232;
 
 // Shared memory of the epilogue, per CTA: per consumer, the general path's fp32 staging
 // (StagedShape) and the TMA-store path's 16-bit boxes (StoreShape, 16-bit D only) in the same
@@ -179,8 +184,10 @@ struct SharedStorage {
   // have landed here, turn[4 + c] when consumer c's finisher has read what this CTA stored.
   unsigned long long turn[kSplitK > 1 ? 6 : 2];
   // C's boxes loaded by TMA into the TMA-store staging (SM90_FLAG_C_TMA): one barrier per
-  // buffer of each consumer warpgroup (sm90/store.cuh epilogue_c_first).
-  unsigned long long c_full[2 * StoreShape::kBuffers];
+  // buffer of each consumer warpgroup (sm90/store.cuh epilogue_c_first); room for two
+  // consumers in the solo tiles too (their layout predates the tall tile's third).
+  static constexpr int kCBarriers = (kNumConsumers > 2 ? kNumConsumers : 2) * StoreShape::kBuffers;
+  unsigned long long c_full[kCBarriers];
 };
 
 // One operand's tiles in a stage: where the loads go and how wgmma sees them.
@@ -415,12 +422,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                     kNumConsumers>;
   constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
 
-  static_assert(BLOCK_M == 128 || BLOCK_M == 64,
-                "two consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
-  static_assert(kNumConsumers == 2 || (kSolo && BLOCK_M == 64),
+  constexpr bool kTall = kNumConsumers == 3;
+  static_assert(BLOCK_M == 128 || BLOCK_M == 64 || (kTall && BLOCK_M == 192),
+                "two (three) consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
+  static_assert(kNumConsumers == 2 || (kSolo && BLOCK_M == 64) || (kTall && BLOCK_M == 192),
                 "one consumer warpgroup (solo) computes whole 64-row tiles");
-  static_assert(kNumThreads == (kSolo ? 256 : 384),
-                "__launch_bounds__(384, 1), or (256, 2) for solo, at the entry point");
+  static_assert(kNumThreads == (kSolo ? 256 : kTall ? 512 : 384),
+                "__launch_bounds__(384, 1), (256, 2) for solo or (512, 1) for tall, at the entry");
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
@@ -458,6 +466,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "solo: unclustered tiles, A from shared memory, epilogue staging of its own");
   static_assert(!kRingEpilogue || (!kPingPong && !kClustered),
                 "ring epilogues: cooperative, unclustered tiles");
+  // The tall tile: its Stream-K slots would need three consumers' (StreamKWorkspace holds two
+  // a CTA), so the host launches it data-parallel only (src/plan/streamk.rs), and the loads of
+  // an MN-major A, multicast and split-K clusters are not built for 192 rows.
+  static_assert(!kTall || (!kClustered && !kRingEpilogue && !kRegA && kTransA == 0 &&
+                           BLOCK_N <= 128),
+                "tall tiles: unclustered, K-major A, at most 128 wide (registers)");
   static_assert(!kRingEpilogue ||
                     sizeof(T) * kNumStages * BLOCK_M * BLOCK_K >=
                         EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>::kBytes,
@@ -648,7 +662,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     }
     if constexpr (kCanTmaStore) {
 #pragma unroll
-      for (int b = 0; b < 2 * StoreShape::kBuffers; ++b) {
+      for (int b = 0; b < Storage::kCBarriers; ++b) {
         mbarrier_init(smem_addr(&smem.c_full[b]), 1);
       }
     }
@@ -823,7 +837,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       const TileCoord tile = sched.coord(unit.tile);
       if constexpr (!kSplitCluster) {
-        if (unit.k_begin > 0 && unit.k_end == num_k_iters) {
+        if (!kTall && unit.k_begin > 0 && unit.k_end == num_k_iters) {
           streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats, sk_slots());
         }
         // The tile's epilogue runs after this unit (the last of its k-range) and reads C:
@@ -1052,8 +1066,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         epilogue(sum);
         continue;
       }
-      if (!kSplitCluster && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
-        // A tile shared with other CTAs (Stream-K).
+      if (!kSplitCluster && !kTall && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
+        // A tile shared with other CTAs (Stream-K; never a tall tile's, see kTall).
         const StreamKSlots sl = sk_slots();
         const int slot = sl.slot(sl.self);
         if (unit.k_end < num_k_iters) {

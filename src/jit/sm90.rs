@@ -98,7 +98,13 @@ mod tests {
             assert!(!src.contains("#include"), "unexpanded include");
             assert!(!src.contains("is not embedded"), "missing embedded file");
             assert!(!src.contains("#pragma once"));
-            let bounds = if v.solo() { "(256, 2)" } else { "(384, 1)" };
+            let bounds = if v.solo() {
+                "(256, 2)"
+            } else if v.tall() {
+                "(512, 1)"
+            } else {
+                "(384, 1)"
+            };
             assert!(src.contains(&format!("__launch_bounds__{bounds} {}(", v.name())));
             assert!(src.contains(&format!(
                 ", {}, {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
@@ -155,7 +161,7 @@ mod tests {
             );
         }
         let gemm = source::embedded("sm90/gemm.cuh").unwrap();
-        assert!(gemm.contains("static_assert(kNumThreads == (kSolo ? 256 : 384)"));
+        assert!(gemm.contains("static_assert(kNumThreads == (kSolo ? 256 : kTall ? 512 : 384)"));
         // The TMA-store staging the smem formula counts (plan::sm90::TMA_STORE_SMEM_BYTES).
         use crate::plan::sm90::{STORE_BOX, STORE_BUFFERS};
         let store = source::embedded("sm90/store.cuh").unwrap();

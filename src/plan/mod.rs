@@ -658,6 +658,7 @@ fn schedule_forced() -> bool {
     streamk::forced() != streamk::Forced::Auto
         || sm90::pingpong_forced()
         || sm90::solo_forced()
+        || sm90::tall_mode() == sm90::TallMode::Only
         || sm90::deep_forced()
         || sm90::cluster_forced().is_some()
 }

@@ -187,6 +187,18 @@ pub const PINGPONG_TILES: [(u32, u32); 3] = [(64, 256), (64, 192), (64, 128)];
 /// session 60), by default where `plan::solo_for_short` / `solo_split_for_few_tiles` take them.
 pub const SOLO_TILES_N: [u32; 2] = [128, 64];
 
+/// Widths of the tall 192-row tiles (`Sm90Variant::tall_tile`: three consumer warpgroups of 64
+/// rows, 512 threads; kernels/sm90/gemm.cuh `kTall`), 16-bit in, K-major A and B (TN),
+/// unclustered, data-parallel. Session 67 (`67a`, H100): under a wave cuBLASLt ran 5888x280x5640
+/// TN on 192 x 72 tiles (124 CTAs) where deepgemm's 128-row menu leaves 92 tiles of 128 x 144:
+/// more SMs, and fewer L2 requests a multiply-add where the requests bound each CTA. At most
+/// 128 wide (ptxas holds the whole kernel to the 128 registers a thread of 512 allows: 144 spilled
+/// 8 bytes, 160 26). Planned only under
+/// `DEEPGEMM_TALL` (`tall_mode`) until measured.
+pub const TALL_TILES_N: [u32; 6] = [64, 72, 80, 96, 112, 128];
+/// Rows of a tall tile.
+pub const TALL_BLOCK_M: u32 = 192;
+
 /// Whether the solo tiles are built for inputs `ab` in `layout` (A's, B's major): 16-bit in
 /// every layout, tf32 with both operands K-major only (the solo path reads A from shared
 /// memory: no register-A form for an M-major tf32 A, and tf32 wgmma reads B K-major only).
@@ -369,6 +381,50 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
+    /// The tall 192 x `block_n` tile (`TALL_TILES_N`) for these types and layouts, or `None`
+    /// where it is not built: 16-bit in, both operands K-major.
+    pub fn tall_tile(
+        ab: ScalarType,
+        cd: ScalarType,
+        layout: (Major, Major),
+        block_n: u32,
+    ) -> Option<Sm90Variant> {
+        if !TALL_TILES_N.contains(&block_n)
+            || ab.size_bytes() != 2
+            || layout != (Major::K, Major::K)
+            || !(cd == ab || cd == ScalarType::F32)
+        {
+            return None;
+        }
+        let mut v = Sm90Variant {
+            ab,
+            cd,
+            major_a: Major::K,
+            major_b: Major::K,
+            block_m: TALL_BLOCK_M,
+            block_n,
+            block_k: SWIZZLE_BYTES / ab.size_bytes() as u32,
+            stages: 0,
+            cluster_m: 1,
+            cluster_n: 1,
+            split_k: 1,
+            ring_epilogue: false,
+            consumers: 3,
+        };
+        v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
+        (v.stages >= 2).then_some(v)
+    }
+
+    /// Whether this is a tall 192-row tile (three consumers; `tall_tile`).
+    pub fn tall(&self) -> bool {
+        self.consumers == 3
+    }
+
+    /// The kernel's `c_full` mbarriers (`C_TMA_BARRIERS`, a third consumer's two more).
+    pub fn c_tma_barriers(&self) -> u64 {
+        C_TMA_BARRIERS / 2 * (self.consumers as u64).max(2)
+    }
+
     /// The same tile with its epilogue staged in the ring's first stages (kernels/sm90/gemm.cuh
     /// `kRingEpilogue`), or `None` where that gains no stage or is not built: cooperative,
     /// unclustered tiles. Such a kernel runs one tile a CTA (data-parallel, no more tiles than
@@ -502,6 +558,7 @@ impl Sm90Variant {
             || self.split_k != 1
             || self.ring_epilogue
             || self.pingpong()
+            || self.tall()
         {
             return None;
         }
@@ -678,7 +735,7 @@ impl Sm90Variant {
     /// (kernels/sm90/gemm.cuh `TmaBiasCol`), in the variants whose TMA-store epilogue adds it.
     pub fn bias_col_smem_bytes(&self) -> u64 {
         if self.tma_bias_col() {
-            CONSUMERS * self.block_n as u64 * 4
+            self.consumers as u64 * self.block_n as u64 * 4
         } else {
             0
         }
@@ -758,8 +815,8 @@ impl Sm90Variant {
             + bias_col_bytes
             + 2 * 8 * stages as u64
             + 8 * turns
-            + 8 * C_TMA_BARRIERS)
-            .next_multiple_of(1024);
+            + 8 * self.c_tma_barriers())
+        .next_multiple_of(1024);
         stages as u64 * self.stage_bytes() + tail + SMEM_ALIGN_SLACK
     }
 
@@ -815,6 +872,9 @@ impl Sm90Variant {
                         v.extend(solo);
                         v.extend(solo.and_then(|b| b.with_deep_stages()));
                         v.extend(solo.and_then(Sm90Variant::with_full_ring));
+                    }
+                    for bn in TALL_TILES_N {
+                        v.extend(Sm90Variant::tall_tile(ab, cd, layout, bn));
                     }
                 }
             }
@@ -1023,8 +1083,9 @@ pub fn wide_bias_col_accepts(v: &Sm90Variant, p: &GemmProblem, ptrs: &GemmPointe
     layout.is_some() && (beta_zero || c_ok)
 }
 
-/// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage`): one per TMA-store
-/// staging buffer (2) of each consumer warpgroup (2), in every variant.
+/// The kernel's `c_full` mbarriers (kernels/sm90/gemm.cuh `SharedStorage::kCBarriers`): one per
+/// TMA-store staging buffer (2) of each consumer warpgroup (2; 3 in the tall tiles,
+/// `Sm90Variant::c_tma_barriers`), in every variant.
 pub const C_TMA_BARRIERS: u64 = 4;
 
 /// Whether the TMA-store epilogue can write D of `p` at `d_address` (`Ok` with D's layout), or
@@ -1251,16 +1312,50 @@ pub fn group_m_for(v: &Sm90Variant, p: &GemmProblem) -> u32 {
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
     with_only(
-        with_deep(
-            with_solo(
-                with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
-                solo_forced(),
+        with_tall(
+            with_deep(
+                with_solo(
+                    with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+                    solo_forced(),
+                ),
+                deep_forced(),
+                deep_max_n(),
             ),
-            deep_forced(),
-            deep_max_n(),
+            tall_mode(),
         ),
         variant_filter(),
     )
+}
+
+/// How the tall 192-row tiles (`TALL_TILES_N`) are planned: `DEEPGEMM_TALL` unset or `0`, not
+/// at all (not yet measured); `1`, among the others, ranked by the cost model; `only`, only they
+/// where one takes the problem (tests). Read once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TallMode {
+    Off,
+    Mixed,
+    Only,
+}
+
+pub fn tall_mode() -> TallMode {
+    static F: once_cell::sync::Lazy<TallMode> =
+        once_cell::sync::Lazy::new(|| {
+            match std::env::var("DEEPGEMM_TALL").as_deref().map(str::trim) {
+                Ok("1") => TallMode::Mixed,
+                Ok("only") => TallMode::Only,
+                _ => TallMode::Off,
+            }
+        });
+    *F
+}
+
+/// `variants` under `tall_mode`.
+pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
+    match mode {
+        TallMode::Off => only_where_forced(variants, false, Sm90Variant::tall),
+        TallMode::Mixed => variants,
+        TallMode::Only => only_where_forced(variants, true, Sm90Variant::tall),
+    }
 }
 
 /// `DEEPGEMM_VARIANT` = comma-separated parts of variant names (`m128n256k64_s4_c1x1`): only
@@ -1751,7 +1846,8 @@ mod tests {
                 + 2
                 + 2 * (2 * (16 + 4) + 4 * (1 + 2))
                 + 2 * 2 * 4 * 2
-                + 3 * 2,
+                + 3 * 2
+                + 2 * 2 * TALL_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1766,7 +1862,7 @@ mod tests {
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
              solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
              SM's ring; tf32 TN solo: 2 tiles, 64-deep, 128-deep and 128-deep with the whole \
-             SM's ring"
+             SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2104,8 +2200,9 @@ mod tests {
                     + PINGPONG_TILES.len()
                     + SOLO_TILES_N.len()
                     + split
-                    + ring,
-                "{tag}: one per tile and cluster size"
+                    + ring
+                    + if tag == "tn" { TALL_TILES_N.len() } else { 0 },
+                "{tag}: one per tile and cluster size (tall tiles: TN)"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
@@ -2876,6 +2973,54 @@ mod tests {
         let dp = Decomposition::data_parallel(base.num_tiles(&full), &dev);
         let e = estimate_s(&base, &full, &dp, &dev);
         assert!(d[0].1 > e, "{} {e}", d[0].1);
+    }
+
+    /// The tall 192-row tiles: 16-bit TN only, three consumers (512 threads, two more C
+    /// barriers), no cluster, split-K, ring or 128-deep twin, data-parallel only, and planned
+    /// only under `DEEPGEMM_TALL` (`with_tall`).
+    #[test]
+    fn tall_tiles_run_data_parallel_and_only_on_request() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        use ScalarType::*;
+        let dev = DeviceSpec::H200;
+        let tall: Vec<Sm90Variant> = Sm90Variant::all()
+            .into_iter()
+            .filter(|v| v.tall())
+            .collect();
+        assert_eq!(tall.len(), 4 * TALL_TILES_N.len());
+        for v in &tall {
+            assert_eq!(
+                (v.block_m, v.consumers, v.threads()),
+                (TALL_BLOCK_M, 3, 512)
+            );
+            assert_eq!((v.major_a, v.major_b), (Major::K, Major::K));
+            assert!(v.ab.size_bytes() == 2 && v.stages >= 4, "{}", v.name());
+            assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
+            assert_eq!(v.c_tma_barriers(), 6);
+            assert!(v.name().contains(&format!("_m192n{}k64_", v.block_n)));
+            assert!(v.with_cluster(2).is_none() && v.with_cluster_n(2).is_none());
+            assert!(v.with_split_k(2).is_none() && v.with_deep_stages().is_none());
+            assert!(v.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
+            assert!(!v.tma_bias_col());
+        }
+        assert!(Sm90Variant::tall_tile(BF16, BF16, (Major::MN, Major::K), 72).is_none());
+        assert!(Sm90Variant::tall_tile(F32, F32, (Major::K, Major::K), 72).is_none());
+        assert!(Sm90Variant::tall_tile(BF16, BF16, (Major::K, Major::K), 144).is_none());
+        let two = Sm90Variant::new(BF16, BF16, 128, 128, HOPPER_SMEM_BUDGET).unwrap();
+        assert_eq!(two.c_tma_barriers(), C_TMA_BARRIERS);
+        let p = tn(5888, 280, 5640);
+        let v = Sm90Variant::tall_tile(BF16, BF16, (Major::K, Major::K), 72).unwrap();
+        assert!(v.fits(&p));
+        assert_eq!(v.num_tiles(&p), 31 * 4);
+        let ds = decompositions_with(&v, &p, &dev, Forced::Auto);
+        assert_eq!(ds.len(), 1);
+        assert!(ds[0].0.is_data_parallel() && ds[0].0.grid == 124);
+        assert!(decompositions_with(&v, &p, &dev, Forced::StreamK).is_empty());
+        let both = vec![two, v];
+        assert_eq!(with_tall(both.clone(), TallMode::Off), vec![two]);
+        assert_eq!(with_tall(both.clone(), TallMode::Mixed), both);
+        assert_eq!(with_tall(both.clone(), TallMode::Only), vec![v]);
+        assert_eq!(with_tall(vec![two], TallMode::Only), vec![two]);
     }
 
     #[test]

@@ -1084,7 +1084,12 @@ pub(crate) fn decompositions_solo_sk(
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
     let solo_dp = v.solo() && !(v.deep() && solo_sk);
-    if v.split_k > 1 || v.pingpong() || solo_dp || crate::plan::sm90::wide_bias_col(v, p) {
+    if v.split_k > 1
+        || v.pingpong()
+        || solo_dp
+        || v.tall()
+        || crate::plan::sm90::wide_bias_col(v, p)
+    {
         // Split-K clusters, ping-pong and solo run data-parallel only (kernels/sm90/gemm.cuh; a
         // solo launch's grid is two CTAs an SM, `Sm90Variant::grid`), but for 128-deep solo
         // tiles under `DEEPGEMM_SOLO_SK=1` (the kernel runs Stream-K on them), and so
