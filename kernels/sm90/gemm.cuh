@@ -7,9 +7,9 @@
 // Three consumer schedules, told apart by BLOCK_M and kConsumers:
 //   - cooperative (BLOCK_M = 128): both consumers compute every tile, 64 rows each, and both
 //     are off the tensor cores during its epilogue; the tall tile (BLOCK_M = 192, kConsumers =
-//     3) likewise with three consumers of 64 rows, 512 threads (data-parallel, unclustered,
-//     K-major A: more rows a stage share each B slice, so fewer L2 requests a multiply-add,
-//     and tile counts the 128-row tiles miss; cuBLASLt runs 192-row tiles under a wave);
+//     3) likewise with three consumers of 64 rows, 512 threads (data-parallel, unclustered or
+//     in 1 x 2 with A multicast, K-major A: tile counts the 128-row tiles miss, and in 1 x 2
+//     fewer L2 requests a CTA; cuBLASLt runs 192x72 in 1 x 2 under a wave);
 //   - solo (BLOCK_M = 64, kConsumers = 1): one consumer warpgroup computes whole 64-row tiles
 //     in a CTA of 256 threads, small enough (shared memory, registers) that two CTAs share an
 //     SM: twice the CTAs of the 128-row tiles on shapes with few tiles, each SM's two CTAs
@@ -468,10 +468,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "ring epilogues: cooperative, unclustered tiles");
   // The tall tile: its Stream-K slots would need three consumers' (StreamKWorkspace holds two
   // a CTA), so the host launches it data-parallel only (src/plan/streamk.rs), and the loads of
-  // an MN-major A, multicast and split-K clusters are not built for 192 rows.
-  static_assert(!kTall || (!kClustered && !kRingEpilogue && !kRegA && kTransA == 0 &&
+  // an MN-major A, B multicast and split-K clusters are not built for 192 rows; clusters of
+  // 1 x 2 share A (cuBLASLt's 192x72 runs so), each CTA loading 96 of its rows.
+  static_assert(!kTall || ((kClusterSize == 1 || (kClusterM == 1 && kClusterN == 2)) &&
+                           !kSplitCluster && !kRingEpilogue && !kRegA && kTransA == 0 &&
                            BLOCK_N <= 128),
-                "tall tiles: unclustered, K-major A, at most 128 wide (registers)");
+                "tall tiles: unclustered or 1 x 2 (A multicast, 96 rows a CTA), K-major A, at "
+                "most 128 wide (registers)");
   static_assert(!kRingEpilogue ||
                     sizeof(T) * kNumStages * BLOCK_M * BLOCK_K >=
                         EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>::kBytes,

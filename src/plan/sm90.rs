@@ -189,7 +189,7 @@ pub const SOLO_TILES_N: [u32; 2] = [128, 64];
 
 /// Widths of the tall 192-row tiles (`Sm90Variant::tall_tile`: three consumer warpgroups of 64
 /// rows, 512 threads; kernels/sm90/gemm.cuh `kTall`), 16-bit in, K-major A and B (TN),
-/// unclustered, data-parallel. Session 67 (`67a`, H100): under a wave cuBLASLt ran 5888x280x5640
+/// unclustered or in 1 x 2 (A multicast), data-parallel. Session 67 (`67a`, H100): under a wave cuBLASLt ran 5888x280x5640
 /// TN on 192 x 72 tiles (124 CTAs) where deepgemm's 128-row menu leaves 92 tiles of 128 x 144:
 /// more SMs, and fewer L2 requests a multiply-add where the requests bound each CTA. At most
 /// 128 wide (ptxas holds the whole kernel to the 128 registers a thread of 512 allows: 144 spilled
@@ -500,10 +500,10 @@ impl Sm90Variant {
             && !self.ring_epilogue
             && !self.deep()
             && !self.register_a()
-            && self.block_m == 128
             && self.ab.size_bytes() == 2
-            && CLUSTER_N_TILES_N.contains(&self.block_n))
-        .then_some(Sm90Variant { cluster_n, ..self })
+            && ((self.block_m == 128 && CLUSTER_N_TILES_N.contains(&self.block_n))
+                || (self.tall() && cluster_n == 2)))
+            .then_some(Sm90Variant { cluster_n, ..self })
     }
 
     /// The twin of this unclustered variant in clusters of `cm` x `cn` (`with_cluster`,
@@ -874,7 +874,9 @@ impl Sm90Variant {
                         v.extend(solo.and_then(Sm90Variant::with_full_ring));
                     }
                     for bn in TALL_TILES_N {
-                        v.extend(Sm90Variant::tall_tile(ab, cd, layout, bn));
+                        let tall = Sm90Variant::tall_tile(ab, cd, layout, bn);
+                        v.extend(tall);
+                        v.extend(tall.and_then(|b| b.with_cluster_n(2)));
                     }
                 }
             }
@@ -1847,7 +1849,7 @@ mod tests {
                 + 2 * (2 * (16 + 4) + 4 * (1 + 2))
                 + 2 * 2 * 4 * 2
                 + 3 * 2
-                + 2 * 2 * TALL_TILES_N.len(),
+                + 2 * 2 * 2 * TALL_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1862,7 +1864,7 @@ mod tests {
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
              solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
              SM's ring; tf32 TN solo: 2 tiles, 64-deep, 128-deep and 128-deep with the whole \
-             SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N"
+             SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N, unclustered and 1 x 2"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2201,7 +2203,11 @@ mod tests {
                     + SOLO_TILES_N.len()
                     + split
                     + ring
-                    + if tag == "tn" { TALL_TILES_N.len() } else { 0 },
+                    + if tag == "tn" {
+                        2 * TALL_TILES_N.len()
+                    } else {
+                        0
+                    },
                 "{tag}: one per tile and cluster size (tall tiles: TN)"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
@@ -2987,7 +2993,7 @@ mod tests {
             .into_iter()
             .filter(|v| v.tall())
             .collect();
-        assert_eq!(tall.len(), 4 * TALL_TILES_N.len());
+        assert_eq!(tall.len(), 2 * 4 * TALL_TILES_N.len());
         for v in &tall {
             assert_eq!(
                 (v.block_m, v.consumers, v.threads()),
@@ -2998,7 +3004,8 @@ mod tests {
             assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
             assert_eq!(v.c_tma_barriers(), 6);
             assert!(v.name().contains(&format!("_m192n{}k64_", v.block_n)));
-            assert!(v.with_cluster(2).is_none() && v.with_cluster_n(2).is_none());
+            assert!(v.with_cluster(2).is_none() && v.with_cluster_n(4).is_none());
+            assert!(v.cluster_n == 2 || v.with_cluster_n(2).is_some());
             assert!(v.with_split_k(2).is_none() && v.with_deep_stages().is_none());
             assert!(v.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
             assert!(!v.tma_bias_col());
@@ -3016,6 +3023,10 @@ mod tests {
         assert_eq!(ds.len(), 1);
         assert!(ds[0].0.is_data_parallel() && ds[0].0.grid == 124);
         assert!(decompositions_with(&v, &p, &dev, Forced::StreamK).is_empty());
+        let c = v.with_cluster_n(2).unwrap();
+        assert_eq!(c.name(), "dg_sm90_bf16_bf16_tn_m192n72k64_s5_c1x2");
+        let dc = decompositions_with(&c, &p, &dev, Forced::Auto);
+        assert!(dc.len() == 1 && dc[0].0.is_data_parallel() && dc[0].0.grid == 124);
         let both = vec![two, v];
         assert_eq!(with_tall(both.clone(), TallMode::Off), vec![two]);
         assert_eq!(with_tall(both.clone(), TallMode::Mixed), both);
