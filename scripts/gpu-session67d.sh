@@ -9,13 +9,27 @@
 # Predicted: 5888x280x5640 on 192x72 in 1 x 2 (124 CTAs, 168 rows of requests a CTA-stage
 # against 272) ~50 us against 71, unclustered 192x72 no faster than now (its CTAs ask 264 rows);
 # 5632 ~38-42 against 45; the multi-wave controls keep their plans.
+# LITE=1 (~4 min, for a short device budget): two check specs, one grid group, three shapes.
 #     here:  bash scripts/gpu-pack.sh (keep .gpu/tests/gpu_matmul only)   there: timeout 590 bash scripts/gpu-session67d.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 nvidia-smi -L
 "$B" --precompile m192 >/dev/null; echo "precompile ${SECONDS}s"
+SPECS=("bf16 bf16 default 0" "fp16 fp16 relu 1" "bf16 fp32 gelu_bias 0" "fp16 fp32 bias 1" "bf16 bf16 gelu_bias 1")
+GROUPS1="shapes_types_transposes epilogues alpha_beta_in_place tiles_past_the_edges"
+GROUPS2="shapes_types_transposes tiles_past_the_edges"
+SHAPES=.gpu/shapes/tall-67.txt
+T1=150 T2=100 TS=120
+if [ -n "${LITE:-}" ]; then
+    T1=60 T2=50 TS=40
+    SPECS=("bf16 bf16 default 0" "fp16 fp32 gelu_bias 1")
+    GROUPS1="shapes_types_transposes"
+    GROUPS2="tiles_past_the_edges"
+    printf '5888x280x5640\n5888x280x5632\n2944x544x6480\n' >/tmp/tall-lite.txt
+    SHAPES=/tmp/tall-lite.txt
+fi
 for cl in 1 1x2; do
-    for spec in "bf16 bf16 default 0" "fp16 fp16 relu 1" "bf16 fp32 gelu_bias 0" "fp16 fp32 bias 1" "bf16 bf16 gelu_bias 1"; do
+    for spec in "${SPECS[@]}"; do
         set -- $spec
         out=fp32; [ "$2" = "$1" ] && out=same
         n=chk-c$cl-$1-$2-$3-b$4
@@ -25,14 +39,16 @@ for cl in 1 1x2; do
     done
 done
 echo "checks ${SECONDS}s"
-DEEPGEMM_TALL=only matmul_groups tall 200 shapes_types_transposes epilogues alpha_beta_in_place tiles_past_the_edges
-DEEPGEMM_CLUSTER=1x2 DEEPGEMM_TALL=only matmul_groups tallc 240 shapes_types_transposes tiles_past_the_edges
-DEEPGEMM_TALL=only sweep tall 120 --interleave --layout TN --shapes .gpu/shapes/tall-67.txt
+# shellcheck disable=SC2086
+DEEPGEMM_TALL=only matmul_groups tall $((SECONDS + T1)) $GROUPS1
+# shellcheck disable=SC2086
+DEEPGEMM_CLUSTER=1x2 DEEPGEMM_TALL=only matmul_groups tallc $((SECONDS + T2)) $GROUPS2
+DEEPGEMM_TALL=only sweep tall $TS --interleave --layout TN --shapes $SHAPES
 grep -E "^\[|sweep #|cuBLASLt, interleaved" "$OUT/sweep-tall.txt" | sed -e 's/dg_sm90_bf16_bf16_tn_//' -e 's/(vs the timed.*//' -e 's/.*(heuristic [0-9.]* ms, //' | cut -c1-110 | head -120
 for r in 1 2; do
     [ $((560 - SECONDS)) -gt 30 ] || break
-    bench TN_old-$r --layout TN --shapes .gpu/shapes/tall-67.txt --check none --iters 30
-    DEEPGEMM_TALL=1 bench TN_new-$r --layout TN --shapes .gpu/shapes/tall-67.txt --check none --iters 30
+    bench TN_old-$r --layout TN --shapes $SHAPES --check none --iters 30
+    DEEPGEMM_TALL=1 bench TN_new-$r --layout TN --shapes $SHAPES --check none --iters 30
 done
 python3 scripts/compare-runs.py "$OUT" "TN_new-*" "TN_old-*" 2>/dev/null | tail -4
 finish

@@ -647,7 +647,9 @@ static SHAPES: Lazy<Vec<(i32, Impl, u32, u32)>> = Lazy::new(|| {
         // Portable plans are never transposed.
         add(id::PORTABLE, imp, (v.tile.m, v.tile.n), v.tile.k, false);
     }
-    for v in sm90::Sm90Variant::all() {
+    // Not the tall tiles: planned only on request (`sm90::tall_mode`) until measured, so no
+    // configured algo names them either.
+    for v in sm90::Sm90Variant::all().into_iter().filter(|v| !v.tall()) {
         let imp = Impl {
             ab: v.ab,
             math: sm90::math_for(v.ab),

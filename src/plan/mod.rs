@@ -1309,8 +1309,15 @@ pub fn configured_universe(
 /// from the heuristic's ranking; `DEEPGEMM_CLUSTER` and `DEEPGEMM_VARIANT` still narrow them)
 /// with each of its schedules, unsorted.
 fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
+    // But the tall tiles only where `DEEPGEMM_TALL` asks for them: not yet measured, so no
+    // configured algo runs them either.
+    let tall = if sm90::tall_mode() == sm90::TallMode::Off {
+        sm90::TallMode::Off
+    } else {
+        sm90::TallMode::Mixed
+    };
     let variants = sm90::with_only(
-        sm90::fitting_with(p, dev, sm90::cluster_forced()),
+        sm90::with_tall(sm90::fitting_with(p, dev, sm90::cluster_forced()), tall),
         sm90::variant_filter(),
     );
     let mut plans = Vec::new();
