@@ -598,24 +598,33 @@ pub fn sm_requests() -> bool {
     *F
 }
 
-/// `DEEPGEMM_ONEWAVE_REQUESTS=SCALE`: a data-parallel launch of one tile a CTA, with a long k
-/// (`ONEWAVE_REQUESTS_MIN_K_ITERS`) and m and n of at least `ONEWAVE_REQUESTS_MIN_MN`, is
-/// bound by its CTA's own L2 requests at `SM_L2_REQUESTS_PER_S` x SCALE (`sm_requests`' bound,
-/// narrowed to where session 64's timings gained). Session 67 (`67a`, H100, Nsight Compute):
-/// 5888x280x5640 TN on 92 tiles of 128 x 144 made 69.8k requests a CTA in 70.6 us, cuBLASLt's
-/// 124 CTAs of 192 x 72 in 1 x 2 37.7k in 44.5 us: 0.85-1.0G a second a CTA, whatever the
-/// whole L2 could serve. Scored on `64b`'s timings in sample (SCALE 1.0: TN 0.972 of the time
-/// over 13 moves, NN 0.993 over 11, TT 0.934 over 3). Off by default until measured out of
-/// sample (`scripts/gpu-session67c.sh`). Read once.
+/// A data-parallel launch of one tile a CTA, with a long k (`ONEWAVE_REQUESTS_MIN_K_ITERS`) and
+/// m and n of at least `ONEWAVE_REQUESTS_MIN_MN`, is bound by its CTA's own L2 requests at
+/// `SM_L2_REQUESTS_PER_S` x SCALE (`sm_requests`' bound, narrowed to where session 64's timings
+/// gained): SCALE `ONEWAVE_REQUESTS_SCALE`, or `DEEPGEMM_ONEWAVE_REQUESTS=SCALE` (`0`: off).
+/// Session 67 (`67a`, H100, Nsight Compute): 5888x280x5640 TN on 92 tiles of 128 x 144 made
+/// 69.8k requests a CTA in 70.6 us, cuBLASLt's 124 CTAs of 192 x 72 in 1 x 2 37.7k in 44.5 us:
+/// 0.85-1.0G a second a CTA, whatever the whole L2 could serve. In sample on `64b`'s timings
+/// (SCALE 1.0: TN 0.972 of the time over 13 moves, NN 0.993 over 11, TT 0.934 over 3); out of
+/// sample (`67c`, H100, 400 fresh shapes, on against off alternating twice): SCALE 1.0 moved 118
+/// shape-layouts, 0.966 of the time in TN (39), 0.963 NN (54), 0.968 TT (20), 0.983 NT (5);
+/// SCALE 1.2 moved 26, 0.879 / 0.928 / 0.880 (TN / NN / TT). Read once.
 pub fn onewave_requests() -> Option<f64> {
-    static F: once_cell::sync::Lazy<Option<f64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_ONEWAVE_REQUESTS")
-            .ok()
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|s| s.is_finite() && *s > 0.0)
-    });
+    static F: once_cell::sync::Lazy<Option<f64>> =
+        once_cell::sync::Lazy::new(|| match std::env::var("DEEPGEMM_ONEWAVE_REQUESTS") {
+            Ok(v) => v
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0),
+            Err(_) => Some(ONEWAVE_REQUESTS_SCALE),
+        });
     *F
 }
+
+/// See `onewave_requests`: the default SCALE (more moves than 1.2's, each smaller: over `67c`'s
+/// moves 1.0 saved more time in all).
+const ONEWAVE_REQUESTS_SCALE: f64 = 1.0;
 
 /// See `onewave_requests`: the shortest k-loop (iterations) and the smallest m and n it binds.
 /// Below them session 64's per-CTA bound moved small launches, whose pace is latency, onto
@@ -1833,10 +1842,21 @@ pub(crate) mod tests {
             onewave_request_s(&v, &small, &dp, tiles, 132, k_iters, 1.0),
             0.0
         );
-        // B multicast in 2 x 1 halves B's share of each CTA's requests.
+        // B multicast in 2 x 1 halves B's share of each CTA's requests: by default (`67c`)
+        // the planner takes that twin there (`64b`: 54.3 us against 71.6 on the H100).
         let c2 = v.with_cluster(2).unwrap();
         let t_c2 = onewave_request_s(&c2, &p, &dp, tiles, 132, k_iters, 1.0);
         assert!(t_c2 < 0.8 * t, "{t_c2} {t}");
+        if std::env::var_os("DEEPGEMM_ONEWAVE_REQUESTS").is_none() {
+            assert_eq!(onewave_requests(), Some(ONEWAVE_REQUESTS_SCALE));
+            let first = first_sm90(1, 0, 5888, 280, 5640);
+            assert_eq!(
+                (first.block_n, first.cluster_m),
+                (144, 2),
+                "{}",
+                first.name()
+            );
+        }
     }
 
     /// Clusters of 2 x 2 start cheaper than 2 x 1 and lead their 2 x 1 twin where both operands
