@@ -392,25 +392,14 @@ impl Sm90Variant {
         if !TALL_TILES_N.contains(&block_n)
             || ab.size_bytes() != 2
             || layout != (Major::K, Major::K)
-            || !(cd == ab || cd == ScalarType::F32)
         {
             return None;
         }
-        let mut v = Sm90Variant {
-            ab,
-            cd,
-            major_a: Major::K,
-            major_b: Major::K,
-            block_m: TALL_BLOCK_M,
-            block_n,
-            block_k: SWIZZLE_BYTES / ab.size_bytes() as u32,
-            stages: 0,
-            cluster_m: 1,
-            cluster_n: 1,
-            split_k: 1,
-            ring_epilogue: false,
-            consumers: 3,
-        };
+        // The cooperative 128x128 tile's checks of types, then 192 rows of three consumers.
+        let mut v = Sm90Variant::with_layout(ab, cd, layout, 128, 128, HOPPER_SMEM_BUDGET)?;
+        v.block_m = TALL_BLOCK_M;
+        v.block_n = block_n;
+        v.consumers = 3;
         v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
         (v.stages >= 2).then_some(v)
     }
