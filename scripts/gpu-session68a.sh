@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Session 68 (~5 min, on an H200): what session 67 left owed there. (1) 67e: the one-wave request
+# bound's moves (67c's 118 shape-layouts, scripts/shapes/onewave-67-1.0-*) at the default plans,
+# checked (the bench's sample check: reference entries plus a full comparison with cuBLASLt).
+# (2) Those moves timed on the H200, the bound on against off in one build
+# (`DEEPGEMM_ONEWAVE_REQUESTS=0`), alternating twice, deepgemm alone; on the H100 (`67c`) they
+# ran 0.966 of the time (TN 0.966, NN 0.963, TT 0.968, NT 0.983). Predicted on the H200 (its
+# rate was fitted there): 0.95-0.99 by layout.
+#     here:  bash scripts/gpu-pack.sh; rm -rf .gpu/tests      there: timeout 590 bash scripts/gpu-session68a.sh
+# Score: python3 scripts/compare-runs.py DIR 'TN_on-*' 'TN_off-*' (each layout).
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+nvidia-smi -L
+"$B" --precompile "$(cat .gpu/shapes/onewave-67-kernels.txt)" >/dev/null
+echo "precompile ${SECONDS}s"
+for l in TN NN TT NT; do
+    f=.gpu/shapes/onewave-67-1.0-$(echo $l | tr A-Z a-z).txt
+    timeout 60 "$B" --layout $l --shapes $f --check sample --iters 3 --warmup 1 >"$OUT/chk-$l.txt" 2>&1
+    echo "$l rc=$? PASS $(grep -cE ' PASS$' "$OUT/chk-$l.txt") FAIL $(grep -cE ' FAIL$' "$OUT/chk-$l.txt") of $(grep -c . $f) ${SECONDS}s"
+done
+for r in 1 2; do
+    for l in TN NN TT NT; do
+        f=.gpu/shapes/onewave-67-1.0-$(echo $l | tr A-Z a-z).txt
+        [ $((560 - SECONDS)) -gt 20 ] || break 2
+        DEEPGEMM_ONEWAVE_REQUESTS=0 bench ${l}_off-$r --layout $l --shapes $f --check none --no-cublas --iters 30 >/dev/null
+        bench ${l}_on-$r --layout $l --shapes $f --check none --no-cublas --iters 30 >/dev/null
+    done
+    echo "round $r ${SECONDS}s"
+done
+for l in TN NN TT NT; do
+    python3 scripts/compare-runs.py "$OUT" "${l}_on-*" "${l}_off-*" 2>/dev/null | tail -3 | sed "s/^/$l: /"
+done
+finish
