@@ -464,14 +464,17 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
   static_assert(!kSolo || (!kRingEpilogue && !kClustered && !kRegA),
                 "solo: unclustered tiles, A from shared memory, epilogue staging of its own");
-  static_assert(!kRingEpilogue || (!kPingPong && !kClustered),
-                "ring epilogues: cooperative, unclustered tiles");
+  // The tall tile's ring epilogue may run in its 1 x 2 clusters: each CTA has one tile, so
+  // once its consumers have seen every stage full, every byte the peer multicasts into its
+  // ring has landed and no more will come (the peer's tile has as many k-iterations).
+  static_assert(!kRingEpilogue || (!kPingPong && (!kClustered || kTall)),
+                "ring epilogues: cooperative tiles, unclustered but for the tall ones");
   // The tall tile: its Stream-K slots would need three consumers' (StreamKWorkspace holds two
   // a CTA), so the host launches it data-parallel only (src/plan/streamk.rs), and the loads of
   // an MN-major A, B multicast and split-K clusters are not built for 192 rows; clusters of
   // 1 x 2 share A (cuBLASLt's 192x72 runs so), each CTA loading 96 of its rows.
   static_assert(!kTall || ((kClusterSize == 1 || (kClusterM == 1 && kClusterN == 2)) &&
-                           !kSplitCluster && !kRingEpilogue && !kRegA && kTransA == 0 &&
+                           !kSplitCluster && !kRegA && kTransA == 0 &&
                            BLOCK_N <= 128),
                 "tall tiles: unclustered or 1 x 2 (A multicast, 96 rows a CTA), K-major A, at "
                 "most 128 wide (registers)");
@@ -970,9 +973,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         trace.mark<4>();
       }
       if constexpr (kRingEpilogue) {
-        // Both consumers' wgmma reads of the ring are done (each waited for its last batch)
-        // before either writes its staging there: named barrier 3, the 256 consumer threads.
-        named_barrier_sync(3, 2 * kThreadsPerWarpgroup);
+        // Every consumer's wgmma reads of the ring are done (each waited for its last batch)
+        // before any writes its staging there: the named barrier after the consumers' own
+        // (1 + consumer), all the consumer threads.
+        named_barrier_sync(1 + kNumConsumers, kNumConsumers * kThreadsPerWarpgroup);
       }
       // The producer is already filling the freed stages with the next tile meanwhile.
       const int barrier_id = 1 + consumer;
@@ -984,7 +988,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const int col0 = inside(col_lo, BLOCK_N, p.n);
       const long long row_base = row0 + (kPingPong ? 0 : consumer * 64);
       const long long col_base = col0;
-      // Named barriers 1 and 2 (barrier_id): one per consumer warpgroup (0 is __syncthreads).
+      // Named barriers 1 to kNumConsumers (barrier_id): one per consumer warpgroup (0 is
+      // __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
       // The data-parallel epilogue of `x`: the accumulators, or a split-K cluster's sum.

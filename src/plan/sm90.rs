@@ -422,7 +422,12 @@ impl Sm90Variant {
     /// variant has 4 next to its 32 KiB of TMA-store staging). 16-bit in and out, TN only (both
     /// operands K-major): on the H200 (session 17) the ring variants ran 12% slower NN (an
     /// M-major A) at 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
+    /// The tall tiles take it unclustered and in their 1 x 2 clusters (session 68: three
+    /// consumers' TMA-store staging, 48 KiB, held them to 4-5 stages where cuBLASLt's 192x72
+    /// keeps 6).
     pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
+        let cluster_ok = self.multicast_size() == 1
+            || (self.tall() && (self.cluster_m, self.cluster_n) == (1, 2));
         if self.ring_epilogue
             || self.deep()
             || self.ab.size_bytes() != 2
@@ -430,8 +435,8 @@ impl Sm90Variant {
             || self.major_a != Major::K
             || self.major_b != Major::K
             || self.split_k != 1
-            || self.multicast_size() != 1
-            || self.block_m != 128
+            || !cluster_ok
+            || !(self.block_m == 128 || self.tall())
             || matches!(self.block_n, 16 | 32)
         {
             return None;
@@ -864,8 +869,11 @@ impl Sm90Variant {
                     }
                     for bn in TALL_TILES_N {
                         let tall = Sm90Variant::tall_tile(ab, cd, layout, bn);
+                        let tall_1x2 = tall.and_then(|b| b.with_cluster_n(2));
                         v.extend(tall);
-                        v.extend(tall.and_then(|b| b.with_cluster_n(2)));
+                        v.extend(tall_1x2);
+                        v.extend(tall.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
+                        v.extend(tall_1x2.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
                     }
                 }
             }
@@ -1838,7 +1846,8 @@ mod tests {
                 + 2 * (2 * (16 + 4) + 4 * (1 + 2))
                 + 2 * 2 * 4 * 2
                 + 3 * 2
-                + 2 * 2 * 2 * TALL_TILES_N.len(),
+                + 2 * 2 * 2 * TALL_TILES_N.len()
+                + 2 * 2 * TALL_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1853,7 +1862,8 @@ mod tests {
              tiles (16, 32, 64, 96), 1 x 2 of NN's, 1 x 2 and 1 x 4 of TT's 64, 1 x 2 of NT's 64; \
              solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
              SM's ring; tf32 TN solo: 2 tiles, 64-deep, 128-deep and 128-deep with the whole \
-             SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N, unclustered and 1 x 2"
+             SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N, unclustered and 1 x 2, \
+             and their ring epilogues (16-bit in and out) both ways"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2193,7 +2203,7 @@ mod tests {
                     + split
                     + ring
                     + if tag == "tn" {
-                        2 * TALL_TILES_N.len()
+                        4 * TALL_TILES_N.len()
                     } else {
                         0
                     },
@@ -2971,8 +2981,9 @@ mod tests {
     }
 
     /// The tall 192-row tiles: 16-bit TN only, three consumers (512 threads, two more C
-    /// barriers), no cluster, split-K, ring or 128-deep twin, data-parallel only, and planned
-    /// only under `DEEPGEMM_TALL` (`with_tall`).
+    /// barriers), no cluster but 1 x 2, no split-K or 128-deep twin, ring epilogues (16-bit D)
+    /// both ways with a stage or more, data-parallel only (the ring ones one tile a CTA), and
+    /// planned only under `DEEPGEMM_TALL` (`with_tall`).
     #[test]
     fn tall_tiles_run_data_parallel_and_only_on_request() {
         use crate::plan::streamk::{Forced, decompositions_with};
@@ -2982,7 +2993,10 @@ mod tests {
             .into_iter()
             .filter(|v| v.tall())
             .collect();
-        assert_eq!(tall.len(), 2 * 4 * TALL_TILES_N.len());
+        assert_eq!(
+            tall.len(),
+            2 * 4 * TALL_TILES_N.len() + 2 * 2 * TALL_TILES_N.len()
+        );
         for v in &tall {
             assert_eq!(
                 (v.block_m, v.consumers, v.threads()),
@@ -2994,9 +3008,20 @@ mod tests {
             assert_eq!(v.c_tma_barriers(), 6);
             assert!(v.name().contains(&format!("_m192n{}k64_", v.block_n)));
             assert!(v.with_cluster(2).is_none() && v.with_cluster_n(4).is_none());
-            assert!(v.cluster_n == 2 || v.with_cluster_n(2).is_some());
+            assert!(v.cluster_n == 2 || v.ring_epilogue || v.with_cluster_n(2).is_some());
             assert!(v.with_split_k(2).is_none() && v.with_deep_stages().is_none());
-            assert!(v.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
+            let ring = v.with_ring_epilogue(HOPPER_SMEM_BUDGET);
+            if v.ring_epilogue || v.cd != v.ab {
+                assert!(ring.is_none(), "{}", v.name());
+            } else {
+                let r = ring.unwrap();
+                assert!(
+                    r.stages > v.stages && r.cluster_n == v.cluster_n,
+                    "{}",
+                    r.name()
+                );
+                assert!(r.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
+            }
             assert!(!v.tma_bias_col());
         }
         assert!(Sm90Variant::tall_tile(BF16, BF16, (Major::MN, Major::K), 72).is_none());
@@ -3016,6 +3041,14 @@ mod tests {
         assert_eq!(c.name(), "dg_sm90_bf16_bf16_tn_m192n72k64_s5_c1x2");
         let dc = decompositions_with(&c, &p, &dev, Forced::Auto);
         assert!(dc.len() == 1 && dc[0].0.is_data_parallel() && dc[0].0.grid == 124);
+        // The ring twins: 6 stages where the plain ones keep 5, one tile a CTA or nothing.
+        let cr = c.with_ring_epilogue(HOPPER_SMEM_BUDGET).unwrap();
+        assert_eq!(cr.name(), "dg_sm90_bf16_bf16_tn_m192n72k64_s6_c1x2_re");
+        let dr = decompositions_with(&cr, &p, &dev, Forced::Auto);
+        assert!(dr.len() == 1 && dr[0].0.is_data_parallel() && dr[0].0.grid == 124);
+        assert!(decompositions_with(&cr, &tn(5888 * 2, 280, 5640), &dev, Forced::Auto).is_empty());
+        // 3 tile columns make 2 clusters a row: 4 CTAs, one of them on a tile past the edge.
+        assert_eq!(cr.num_tiles(&tn(192, 200, 5640)), 4);
         let both = vec![two, v];
         assert_eq!(with_tall(both.clone(), TallMode::Off), vec![two]);
         assert_eq!(with_tall(both.clone(), TallMode::Mixed), both);

@@ -1084,12 +1084,16 @@ pub(crate) fn decompositions_solo_sk(
         if matches!(
             force,
             Forced::StreamK | Forced::SplitK | Forced::Hybrid | Forced::TailSplit
-        ) || tiles > dev.sm_count.max(1) as u64
+        ) || tiles > v.grid(p, dev) as u64
             || k_iters < RING_EPILOGUE_MIN_K_ITERS
         {
             return Vec::new();
         }
-        let d = Decomposition::data_parallel(tiles, dev);
+        let d = Decomposition {
+            sk_tiles: 0,
+            sk_ctas: 0,
+            grid: v.grid(p, dev),
+        };
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
     let solo_dp = v.solo() && !(v.deep() && solo_sk);
