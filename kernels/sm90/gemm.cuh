@@ -464,11 +464,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // both consumers' mainloops are done no load is in flight and no wgmma reads the ring.
   static_assert(!kSolo || (!kRingEpilogue && !kClustered && !kRegA),
                 "solo: unclustered tiles, A from shared memory, epilogue staging of its own");
-  // The tall tile's ring epilogue may run in its 1 x 2 clusters: each CTA has one tile, so
-  // once its consumers have seen every stage full, every byte the peer multicasts into its
-  // ring has landed and no more will come (the peer's tile has as many k-iterations).
-  static_assert(!kRingEpilogue || (!kPingPong && (!kClustered || kTall)),
-                "ring epilogues: cooperative tiles, unclustered but for the tall ones");
+  // A ring epilogue may run in a multicast cluster (session 68): each CTA has one tile, so
+  // once its consumers have seen every stage full, every byte a peer multicasts into its ring
+  // has landed and no more will come (each peer's tile has as many k-iterations).
+  static_assert(!kRingEpilogue || (!kPingPong && !kSplitCluster),
+                "ring epilogues: cooperative tiles, unclustered or in multicast clusters");
   // The tall tile: its Stream-K slots would need three consumers' (StreamKWorkspace holds two
   // a CTA), so the host launches it data-parallel only (src/plan/streamk.rs), and the loads of
   // an MN-major A, B multicast and split-K clusters are not built for 192 rows; clusters of

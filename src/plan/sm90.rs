@@ -424,10 +424,10 @@ impl Sm90Variant {
     /// M-major A) at 1000x3000x4000 and 1% slower than their twins over ten TT shapes.
     /// The tall tiles take it unclustered and in their 1 x 2 clusters (session 68: three
     /// consumers' TMA-store staging, 48 KiB, held them to 4-5 stages where cuBLASLt's 192x72
-    /// keeps 6).
+    /// keeps 6; `68b`, H100: 0.947 of the plain twin's time over 255 pairs), and since then the
+    /// 128-row tiles in their multicast clusters too (planned only under
+    /// `DEEPGEMM_RING_CLUSTERS=1`, `with_ring_clusters`, until measured).
     pub fn with_ring_epilogue(self, smem_budget: u32) -> Option<Sm90Variant> {
-        let cluster_ok = self.multicast_size() == 1
-            || (self.tall() && (self.cluster_m, self.cluster_n) == (1, 2));
         if self.ring_epilogue
             || self.deep()
             || self.ab.size_bytes() != 2
@@ -435,7 +435,6 @@ impl Sm90Variant {
             || self.major_a != Major::K
             || self.major_b != Major::K
             || self.split_k != 1
-            || !cluster_ok
             || !(self.block_m == 128 || self.tall())
             || matches!(self.block_n, 16 | 32)
         {
@@ -498,6 +497,22 @@ impl Sm90Variant {
             && ((self.block_m == 128 && CLUSTER_N_TILES_N.contains(&self.block_n))
                 || (self.tall() && cluster_n == 2)))
             .then_some(Sm90Variant { cluster_n, ..self })
+    }
+
+    /// `with_cluster_shape`, for ring-epilogue variants too: the ring twin of the plain tile's
+    /// clustered twin (`None` where either is not built).
+    pub fn clustered_twin(self, cm: u32, cn: u32) -> Option<Sm90Variant> {
+        if !self.ring_epilogue {
+            return self.with_cluster_shape(cm, cn);
+        }
+        let mut plain = Sm90Variant {
+            ring_epilogue: false,
+            ..self
+        };
+        plain.stages = plain.stages_for(HOPPER_SMEM_BUDGET);
+        plain
+            .with_cluster_shape(cm, cn)?
+            .with_ring_epilogue(HOPPER_SMEM_BUDGET)
     }
 
     /// The twin of this unclustered variant in clusters of `cm` x `cn` (`with_cluster`,
@@ -850,12 +865,19 @@ impl Sm90Variant {
                         let base =
                             Sm90Variant::with_layout(ab, cd, layout, bm, bn, HOPPER_SMEM_BUDGET);
                         v.extend(base);
-                        v.extend(base.and_then(|b| b.with_cluster(2)));
-                        v.extend(base.and_then(|b| b.with_cluster_2x2()));
-                        v.extend(base.and_then(|b| b.with_cluster_n(2)));
-                        v.extend(base.and_then(|b| b.with_cluster_n(4)));
+                        let clustered = [
+                            base.and_then(|b| b.with_cluster(2)),
+                            base.and_then(|b| b.with_cluster_2x2()),
+                            base.and_then(|b| b.with_cluster_n(2)),
+                            base.and_then(|b| b.with_cluster_n(4)),
+                        ];
+                        v.extend(clustered.into_iter().flatten());
                         v.extend(base.and_then(|b| b.with_split_k(2)));
                         v.extend(base.and_then(|b| b.with_ring_epilogue(HOPPER_SMEM_BUDGET)));
+                        // Ring epilogues of the multicast clusters (`with_ring_clusters`).
+                        for c in clustered.into_iter().flatten() {
+                            v.extend(c.with_ring_epilogue(HOPPER_SMEM_BUDGET));
+                        }
                         // 128-deep stages of the cooperative and narrow tiles (opt-in).
                         if TILES.contains(&(bm, bn)) || NARROW_TILES.contains(&(bm, bn)) {
                             v.extend(base.and_then(|b| b.with_deep_stages()));
@@ -1310,18 +1332,19 @@ pub fn group_m_for(v: &Sm90Variant, p: &GemmProblem) -> u32 {
 
 /// Every sm90 variant that takes `p` on `dev`, widest tile first (without a cluster first).
 pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
-    with_only(
-        with_tall(
-            with_deep(
-                with_solo(
-                    with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
-                    solo_forced(),
-                ),
-                deep_forced(),
-                deep_max_n(),
+    let v = with_tall(
+        with_deep(
+            with_solo(
+                with_pingpong(fitting_with(p, dev, cluster_forced()), pingpong_forced()),
+                solo_forced(),
             ),
-            tall_mode(),
+            deep_forced(),
+            deep_max_n(),
         ),
+        tall_mode(),
+    );
+    with_only(
+        with_ring_clusters(v, ring_clusters_mode()),
         variant_filter(),
     )
 }
@@ -1354,6 +1377,39 @@ pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant>
         TallMode::Off => only_where_forced(variants, false, Sm90Variant::tall),
         TallMode::Mixed => variants,
         TallMode::Only => only_where_forced(variants, true, Sm90Variant::tall),
+    }
+}
+
+/// A ring-epilogue variant in a multicast cluster of 128-row tiles (the tall tiles' are planned
+/// with them, `with_tall`).
+pub fn ring_cluster(v: &Sm90Variant) -> bool {
+    v.ring_epilogue && v.multicast_size() > 1 && !v.tall()
+}
+
+/// `DEEPGEMM_RING_CLUSTERS=1`: the ring epilogues of the multicast clusters among the
+/// candidates (`only` for tests: only they where one takes the problem); otherwise none (built
+/// in session 68, not yet measured). Read once.
+pub fn ring_clusters_mode() -> TallMode {
+    static F: once_cell::sync::Lazy<TallMode> =
+        once_cell::sync::Lazy::new(|| {
+            match std::env::var("DEEPGEMM_RING_CLUSTERS")
+                .as_deref()
+                .map(str::trim)
+            {
+                Ok("1") => TallMode::Mixed,
+                Ok("only") => TallMode::Only,
+                _ => TallMode::Off,
+            }
+        });
+    *F
+}
+
+/// `variants` under `ring_clusters_mode`.
+pub fn with_ring_clusters(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
+    match mode {
+        TallMode::Off => only_where_forced(variants, false, ring_cluster),
+        TallMode::Mixed => variants,
+        TallMode::Only => only_where_forced(variants, true, ring_cluster),
     }
 }
 
@@ -1488,7 +1544,7 @@ pub fn fitting_with(
     if let Some((cm, cn)) = cluster {
         v.retain(|x| {
             (x.cluster_m, x.cluster_n) == (cm, cn)
-                || (x.multicast_size() == 1 && x.with_cluster_shape(cm, cn).is_none())
+                || (x.multicast_size() == 1 && x.clustered_twin(cm, cn).is_none())
         });
     }
     v.sort_by_key(|v| std::cmp::Reverse(v.block_n));
@@ -1847,7 +1903,8 @@ mod tests {
                 + 2 * 2 * 4 * 2
                 + 3 * 2
                 + 2 * 2 * 2 * TALL_TILES_N.len()
-                + 2 * 2 * TALL_TILES_N.len(),
+                + 2 * 2 * TALL_TILES_N.len()
+                + 2 * 11,
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1863,7 +1920,9 @@ mod tests {
              solo: 2 x 2 types x 4 layouts x 2 tiles, and as many 128-deep with the whole \
              SM's ring; tf32 TN solo: 2 tiles, 64-deep, 128-deep and 128-deep with the whole \
              SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N, unclustered and 1 x 2, \
-             and their ring epilogues (16-bit in and out) both ways"
+             and their ring epilogues (16-bit in and out) both ways; ring epilogues of TN's \
+             multicast clusters where they gain a stage (16-bit in and out): 2 x 1 of 128, 144, \
+             160, 192, 208, 224, 2 x 2 of 128, 1 x 2 and 1 x 4 of 64 and 96"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2179,7 +2238,7 @@ mod tests {
                 (
                     NARROW_TILES.len() + FILL_TILES.len() + CLUSTER_FILL_TILES_N.len(),
                     SPLIT_K_TILES_N.len(),
-                    if tag == "tn" { 3 + 13 } else { 0 },
+                    if tag == "tn" { 3 + 13 + 11 } else { 0 },
                 )
             } else {
                 (0, 1, 0)
@@ -2870,7 +2929,7 @@ mod tests {
                 v.cluster_m == 2,
                 (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
                     && v.block_m == 128
-                    && !v.ring_epilogue
+                    && (!v.ring_epilogue || v.cluster_m == 2)
                     && !v.deep(),
                 "{}",
                 v.name()
