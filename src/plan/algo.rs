@@ -647,8 +647,8 @@ static SHAPES: Lazy<Vec<(i32, Impl, u32, u32)>> = Lazy::new(|| {
         // Portable plans are never transposed.
         add(id::PORTABLE, imp, (v.tile.m, v.tile.n), v.tile.k, false);
     }
-    // Not the tall tiles: planned only on request (`sm90::tall_mode`) until measured, so no
-    // configured algo names them either.
+    // Not the tall tiles: a configured algo names its tile by cuBLASLt's tile ids, which have
+    // no 192 x 64-128 (the heuristic's algos carry their plans whole and run them).
     for v in sm90::Sm90Variant::all().into_iter().filter(|v| !v.tall()) {
         let imp = Impl {
             ab: v.ab,
