@@ -1342,10 +1342,11 @@ pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
         ),
         tall_mode(),
     );
-    with_only(
-        with_ring_clusters(v, ring_clusters_mode()),
-        variant_filter(),
-    )
+    let mut v = with_ring_clusters(v, ring_clusters_mode());
+    if tall_mode() == TallMode::Mixed {
+        v.retain(|x| !x.tall() || tall_pays(x, p));
+    }
+    with_only(v, variant_filter())
 }
 
 /// How the tall 192-row tiles (`TALL_TILES_N`) are planned: `DEEPGEMM_TALL` unset or `1`, among
@@ -1370,6 +1371,21 @@ pub fn tall_mode() -> TallMode {
             }
         });
     *F
+}
+
+/// Where the model ranks the tall tiles (`TallMode::Mixed`): where a line of A or B starts off
+/// the 32-byte sectors (k = 8 mod 16 in 16-bit TN), the case they were built for (`67a`: under
+/// a wave each CTA's own L2 requests set the pace there, and a 192-row tile asks fewer a
+/// multiply-add). On aligned lines they gained nothing measurable (`68c`: the 10 such moves
+/// among 1,600 fresh TN shapes 0.991 of the time) and lost where the model liked them most
+/// (`68g`: 3000x1000x4000 on 192x128 in the ring 44.2 us against 40.6, 5888x280x5632 on 192x72
+/// in 1 x 2 48.1 against 45.0; `67d` likewise), while the 77 moves off the sectors ran 0.955.
+pub fn tall_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
+    let Ok((lda, ldb)) = v.leading_dims(p) else {
+        return false;
+    };
+    let elem = v.ab.size_bytes() as u64;
+    (lda.unsigned_abs() * elem) % 32 != 0 || (ldb.unsigned_abs() * elem) % 32 != 0
 }
 
 /// `variants` under `tall_mode`.
@@ -3108,6 +3124,16 @@ mod tests {
         let dr = decompositions_with(&cr, &p, &dev, Forced::Auto);
         assert!(dr.len() == 1 && dr[0].0.is_data_parallel() && dr[0].0.grid == 124);
         assert!(decompositions_with(&cr, &tn(5888 * 2, 280, 5640), &dev, Forced::Auto).is_empty());
+        // Ranked by the model only where lines start off the 32-byte sectors (`tall_pays`).
+        assert!(tall_pays(&v, &p) && !tall_pays(&v, &tn(5888, 280, 5632)));
+        if std::env::var_os("DEEPGEMM_TALL").is_none() {
+            assert!(fitting(&p, &dev).iter().any(Sm90Variant::tall));
+            assert!(
+                !fitting(&tn(5888, 280, 5632), &dev)
+                    .iter()
+                    .any(Sm90Variant::tall)
+            );
+        }
         // 3 tile columns make 2 clusters a row: 4 CTAs, one of them on a tile past the edge.
         assert_eq!(cr.num_tiles(&tn(192, 200, 5640)), 4);
         let both = vec![two, v];
