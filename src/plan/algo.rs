@@ -647,8 +647,10 @@ static SHAPES: Lazy<Vec<(i32, Impl, u32, u32)>> = Lazy::new(|| {
         // Portable plans are never transposed.
         add(id::PORTABLE, imp, (v.tile.m, v.tile.n), v.tile.k, false);
     }
-    // Not the tall tiles: a configured algo names its tile by cuBLASLt's tile ids, which have
-    // no 192 x 64-128 (the heuristic's algos carry their plans whole and run them).
+    // Not the tall tiles: built for TN only and ranked only where lines start off the 32-byte
+    // sectors (`sm90::tall_pays`), they are no tile a profiler should time on every problem.
+    // A configuration naming one (192 x 72 is a cuBLASLt tile id) still resolves to them where
+    // they take the problem (`plan::every_hopper_plan`), as a heuristic algo of theirs does.
     for v in sm90::Sm90Variant::all().into_iter().filter(|v| !v.tall()) {
         let imp = Impl {
             ab: v.ab,
@@ -867,6 +869,8 @@ mod tests {
             (256, 288, 7224),
             (3, 17, 129),
             (2176, 2176, 8192),
+            // The tall 192x72 in 1 x 2 with its ring epilogue (lines mid-sector), TN.
+            (5888, 280, 5640),
         ] {
             for layout in ["tn", "nn", "nt", "tt"] {
                 v.push(bf16(m, n, k, layout));

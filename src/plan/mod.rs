@@ -1309,8 +1309,8 @@ pub fn configured_universe(
 /// from the heuristic's ranking; `DEEPGEMM_CLUSTER` and `DEEPGEMM_VARIANT` still narrow them)
 /// with each of its schedules, unsorted.
 fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
-    // But not the tall tiles under `DEEPGEMM_TALL=0` (no configured algo names them: no tile
-    // id of cuBLASLt's is 192 rows).
+    // The tall tiles wherever they take the problem (not only off the 32-byte sectors, as
+    // the heuristic ranks them), but not under `DEEPGEMM_TALL=0`.
     let tall = if sm90::tall_mode() == sm90::TallMode::Off {
         sm90::TallMode::Off
     } else {
