@@ -7,17 +7,12 @@
 # ran 0.966 of the time (TN 0.966, NN 0.963, TT 0.968, NT 0.983). Predicted on the H200 (its
 # rate was fitted there): 0.95-0.99 by layout.
 #     here:  bash scripts/gpu-pack.sh; rm -rf .gpu/tests      there: timeout 590 bash scripts/gpu-session68a.sh
+# (67e's check ran in session 68 as `68e`, H100: all PASS.)
 # Score: python3 scripts/compare-runs.py DIR 'TN_on-*' 'TN_off-*' (each layout).
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
-nvidia-smi -L
-"$B" --precompile "$(cat .gpu/shapes/onewave-67-kernels.txt)" >/dev/null
-echo "precompile ${SECONDS}s"
-for l in TN NN TT NT; do
-    f=.gpu/shapes/onewave-67-1.0-$(echo $l | tr A-Z a-z).txt
-    timeout 60 "$B" --layout $l --shapes $f --check sample --iters 3 --warmup 1 >"$OUT/chk-$l.txt" 2>&1
-    echo "$l rc=$? PASS $(grep -cE ' PASS$' "$OUT/chk-$l.txt") FAIL $(grep -cE ' FAIL$' "$OUT/chk-$l.txt") of $(grep -c . $f) ${SECONDS}s"
-done
+# (1): session 67's check script, as it is (its logs into logs.tgz; this script's into logs-2.tgz).
+bash "$(dirname "$0")/gpu-session67e.sh"
 for r in 1 2; do
     for l in TN NN TT NT; do
         f=.gpu/shapes/onewave-67-1.0-$(echo $l | tr A-Z a-z).txt

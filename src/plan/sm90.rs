@@ -1363,14 +1363,28 @@ pub enum TallMode {
 
 pub fn tall_mode() -> TallMode {
     static F: once_cell::sync::Lazy<TallMode> =
-        once_cell::sync::Lazy::new(|| {
-            match std::env::var("DEEPGEMM_TALL").as_deref().map(str::trim) {
-                Ok("0") => TallMode::Off,
-                Ok("only") => TallMode::Only,
-                _ => TallMode::Mixed,
-            }
-        });
+        once_cell::sync::Lazy::new(|| TallMode::from_env("DEEPGEMM_TALL"));
     *F
+}
+
+impl TallMode {
+    /// A switch of candidates that are planned by default: `0` off, `only` forced, else mixed.
+    fn from_env(name: &str) -> TallMode {
+        match std::env::var(name).as_deref().map(str::trim) {
+            Ok("0") => TallMode::Off,
+            Ok("only") => TallMode::Only,
+            _ => TallMode::Mixed,
+        }
+    }
+
+    /// `variants` with the `kind` this mode switches: none, all, or only they.
+    fn apply(self, variants: Vec<Sm90Variant>, kind: fn(&Sm90Variant) -> bool) -> Vec<Sm90Variant> {
+        match self {
+            TallMode::Off => only_where_forced(variants, false, kind),
+            TallMode::Mixed => variants,
+            TallMode::Only => only_where_forced(variants, true, kind),
+        }
+    }
 }
 
 /// Where the model ranks the tall tiles (`TallMode::Mixed`): where a line of A or B starts off
@@ -1390,11 +1404,7 @@ pub fn tall_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
 
 /// `variants` under `tall_mode`.
 pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
-    match mode {
-        TallMode::Off => only_where_forced(variants, false, Sm90Variant::tall),
-        TallMode::Mixed => variants,
-        TallMode::Only => only_where_forced(variants, true, Sm90Variant::tall),
-    }
+    mode.apply(variants, Sm90Variant::tall)
 }
 
 /// A ring-epilogue variant in a multicast cluster of 128-row tiles (the tall tiles' are planned
@@ -1409,26 +1419,13 @@ pub fn ring_cluster(v: &Sm90Variant) -> bool {
 /// `only` for tests: only they where one takes the problem. Read once.
 pub fn ring_clusters_mode() -> TallMode {
     static F: once_cell::sync::Lazy<TallMode> =
-        once_cell::sync::Lazy::new(|| {
-            match std::env::var("DEEPGEMM_RING_CLUSTERS")
-                .as_deref()
-                .map(str::trim)
-            {
-                Ok("0") => TallMode::Off,
-                Ok("only") => TallMode::Only,
-                _ => TallMode::Mixed,
-            }
-        });
+        once_cell::sync::Lazy::new(|| TallMode::from_env("DEEPGEMM_RING_CLUSTERS"));
     *F
 }
 
 /// `variants` under `ring_clusters_mode`.
 pub fn with_ring_clusters(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
-    match mode {
-        TallMode::Off => only_where_forced(variants, false, ring_cluster),
-        TallMode::Mixed => variants,
-        TallMode::Only => only_where_forced(variants, true, ring_cluster),
-    }
+    mode.apply(variants, ring_cluster)
 }
 
 /// `DEEPGEMM_VARIANT` = comma-separated parts of variant names (`m128n256k64_s4_c1x1`): only

@@ -1081,10 +1081,11 @@ pub(crate) fn decompositions_solo_sk(
         // CTA, data-parallel, or nothing.
         let tiles = v.num_tiles(p).max(1);
         let k_iters = p.k.div_ceil(v.block_k as u64);
+        let grid = v.grid(p, dev);
         if matches!(
             force,
             Forced::StreamK | Forced::SplitK | Forced::Hybrid | Forced::TailSplit
-        ) || tiles > v.grid(p, dev) as u64
+        ) || tiles > grid as u64
             || k_iters < RING_EPILOGUE_MIN_K_ITERS
         {
             return Vec::new();
@@ -1092,7 +1093,7 @@ pub(crate) fn decompositions_solo_sk(
         let d = Decomposition {
             sk_tiles: 0,
             sk_ctas: 0,
-            grid: v.grid(p, dev),
+            grid,
         };
         return vec![(d, estimate_s(v, p, &d, dev) * RING_EPILOGUE_FACTOR)];
     }
@@ -2149,8 +2150,9 @@ pub(crate) mod tests {
         // 133 tiles of 128x256 all Stream-K 99.4 (`16a`).
         assert_eq!(first(2432, 1792, 8192).0, 256);
         // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256; 200 (five
-        // tiles make 1000 exactly) was the model's choice, not measured; since session 68 the
-        // tall 192x128 in the ring (16 x 8 tiles, 6 stages), not measured either.
+        // tiles make 1000 exactly) is the model's choice, not measured. The tall 192x128 in the
+        // ring it preferred for a while in session 68 ran 44.2 us against 128x200's 40.6
+        // (`68g`, H100); `sm90::tall_pays` keeps aligned lines off the tall tiles.
         assert!(matches!(first(3000, 1000, 4000), (200 | 208, _) | (128, 1)));
         // Near-ties between a Stream-K hybrid and a data-parallel plan, each timed three times
         // in one process (session 16, `16d`): data-parallel won both.
