@@ -23,7 +23,7 @@ done
 # Every heuristic candidate of the general set's aligned shapes, TN and NN, interleaved with
 # cuBLASLt: how far the first plan runs from the fastest candidate (scripts/sweep-regret.py) and
 # the fastest from cuBLASLt, by where k's lines start.
-for l in TN NN; do
+for l in ${SWEEP_LAYOUTS-TN NN}; do
     sweep gen-$l 100 --interleave --layout $l --shapes .gpu/shapes/general-63-aligned.txt
 done
 finish
