@@ -109,6 +109,9 @@ __device__ __forceinline__ void wgmma_fence_operand(float& r) {
 #define DG_WGMMA_ACC_40 "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OP(30) DG_WGMMA_OP(31) DG_WGMMA_OP(32) DG_WGMMA_OP(33) DG_WGMMA_OP(34) DG_WGMMA_OP(35) DG_WGMMA_OP(36) DG_WGMMA_OP(37) DG_WGMMA_OP(38) "%39}"
 #define DG_WGMMA_BIND_36(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24), DG_WGMMA_F4(d, 32)
 #define DG_WGMMA_BIND_40(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24), DG_WGMMA_F8(d, 32)
+// The column-split 192 x 176 tile's halves (88: R = 44).
+#define DG_WGMMA_ACC_44 "{" DG_WGMMA_OPS10() DG_WGMMA_OPS10(1) DG_WGMMA_OPS10(2) DG_WGMMA_OPS10(3) DG_WGMMA_OP(40) DG_WGMMA_OP(41) DG_WGMMA_OP(42) "%43}"
+#define DG_WGMMA_BIND_44(d) DG_WGMMA_F8(d, 0), DG_WGMMA_F8(d, 8), DG_WGMMA_F8(d, 16), DG_WGMMA_F8(d, 24), DG_WGMMA_F8(d, 32), DG_WGMMA_F4(d, 40)
 #define DG_WGMMA_STR_(x) #x
 #define DG_WGMMA_STR(x) DG_WGMMA_STR_(x)
 
@@ -167,6 +170,7 @@ DG_WGMMA_DEFINE(232, 116, 116, 117, 118, 119, 120, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(248, 124, 124, 125, 126, 127, 128, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(72, 36, 36, 37, 38, 39, 40, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(80, 40, 40, 41, 42, 43, 44, "bf16", kWgmmaBf16)
+DG_WGMMA_DEFINE(88, 44, 44, 45, 46, 47, 48, "bf16", kWgmmaBf16)
 DG_WGMMA_DEFINE(16, 8, 8, 9, 10, 11, 12, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(32, 16, 16, 17, 18, 19, 20, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(64, 32, 32, 33, 34, 35, 36, "f16", kWgmmaF16)
@@ -191,6 +195,7 @@ DG_WGMMA_DEFINE(232, 116, 116, 117, 118, 119, 120, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(248, 124, 124, 125, 126, 127, 128, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(72, 36, 36, 37, 38, 39, 40, "f16", kWgmmaF16)
 DG_WGMMA_DEFINE(80, 40, 40, 41, 42, 43, 44, "f16", kWgmmaF16)
+DG_WGMMA_DEFINE(88, 44, 44, 45, 46, 47, 48, "f16", kWgmmaF16)
 
 // tf32: m64nNk8 over 32-bit words in shared memory, read as tf32 (sign, exponent, 10 mantissa
 // bits; the tensor core may simply drop the low 13 bits of an fp32, so callers that want

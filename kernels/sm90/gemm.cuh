@@ -4,12 +4,21 @@
 // drain while the next tile computes (sm90/store.cuh) where D allows, else staged through
 // shared memory for coalesced C/D accesses (sm90/epilogue.cuh).
 //
-// Three consumer schedules, told apart by BLOCK_M and kConsumers:
+// Four consumer schedules, told apart by BLOCK_M and kConsumers:
 //   - cooperative (BLOCK_M = 128): both consumers compute every tile, 64 rows each, and both
 //     are off the tensor cores during its epilogue; the tall tile (BLOCK_M = 192, kConsumers =
 //     3) likewise with three consumers of 64 rows, 512 threads (data-parallel, unclustered or
 //     in 1 x 2 with A multicast, K-major A: tile counts the 128-row tiles miss, and in 1 x 2
 //     fewer L2 requests a CTA; cuBLASLt runs 192x72 in 1 x 2 under a wave);
+//   - column split (BLOCK_M = 192, kConsumers = 2, kColSplit): each consumer computes every
+//     row of the tile, in three m64 blocks, and half its columns (consumer c columns
+//     [c BLOCK_N / 2, (c + 1) BLOCK_N / 2)): three m64n(BLOCK_N / 2) wgmmas a k-slice, 144
+//     accumulators a thread at 192 x 192 (cuBLASLt's "coopB" 192x192 tiles, 384 threads).
+//     The mainloop probe (scripts/probes/tile-forms.cu, session 69) ran a 128 x 128 block of D
+//     in 579 cycles a 64-k at 192 x 192 against 610 at 128 x 256 (aligned lines) and 831
+//     against 908 where lines start mid-sector. The epilogue runs the row-split one on each
+//     64-row block at the consumer's column base. Data-parallel, 16-bit TN, unclustered, 2 x 1
+//     (B multicast) or 1 x 2 (A multicast);
 //   - solo (BLOCK_M = 64, kConsumers = 1): one consumer warpgroup computes whole 64-row tiles
 //     in a CTA of 256 threads, small enough (shared memory, registers) that two CTAs share an
 //     SM: twice the CTAs of the 128-row tiles on shapes with few tiles, each SM's two CTAs
@@ -103,6 +112,10 @@ constexpr int kProducerRegs = 40;
 // + 152 * 384 = 63488 <= 65536, accumulators up to 64 x 128 fp32 (64 registers) a thread (ptxas reports 128 a thread: 144 wide spilled).
 template <int kNumConsumers>
 constexpr int kConsumerRegs = kNumConsumers == 1 ? 216 : kNumConsumers == 3 ? 152 : 232;
+// The column split's consumers hold 144 accumulators at 192 x 192 and spilled their schedule's
+// state at 232: its producer gives up 8 more (32 * 128 + 240 * 256 = 65536).
+constexpr int kProducerRegsColSplit = 32;
+constexpr int kConsumerRegsColSplit = 240;
 
 // Shared memory of the epilogue, per CTA: per consumer, the general path's fp32 staging
 // (StagedShape) and the TMA-store path's 16-bit boxes (StoreShape, 16-bit D only) in the same
@@ -403,7 +416,12 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
   constexpr int kStageReaders = kPingPong ? 1 : kNumConsumers;
   constexpr int kNumThreads = (1 + kNumConsumers) * kThreadsPerWarpgroup;
-  constexpr int kAccRegs = BLOCK_N / 2;
+  // Column split (see the top): a consumer's m64 blocks and columns; one block of the whole
+  // width otherwise.
+  constexpr bool kColSplit = BLOCK_M == 192 && kNumConsumers == 2;
+  constexpr int kBlocks = kColSplit ? BLOCK_M / 64 : 1;
+  constexpr int kSubN = kColSplit ? BLOCK_N / 2 : BLOCK_N;
+  constexpr int kAccRegs = kSubN / 2;
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
   constexpr unsigned kStageBytesA = BLOCK_M * kRowBytes;
   constexpr unsigned kStageBytesB = BLOCK_N * kRowBytes;
@@ -413,17 +431,20 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   constexpr bool kRegA = !MmaInput<T>::kMnMajor && kTransA == 1;
   static_assert(MmaInput<T>::kMnMajor || kTransB == 0,
                 "tf32 wgmma reads a K-major B only (the PTX .tf32 form has no imm-trans)");
-  using Mma = Wgmma<BLOCK_N, MmaInput<T>::kInput, kRegA ? 0 : kTransA, kTransB>;
+  using Mma = Wgmma<kSubN, MmaInput<T>::kInput, kRegA ? 0 : kTransA, kTransB>;
   constexpr int kMmaK = Mma::kK;
   using TileA = OperandTile<T, BLOCK_M, BLOCK_K, kTransA>;
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage =
       SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK, kRingEpilogue,
                     kNumConsumers>;
-  constexpr bool kCanTmaStore = CanTmaStore<OutT, BLOCK_N>::kValue;
+  // Per consumer block (a column-split consumer's blocks are kSubN wide).
+  constexpr bool kCanTmaStore = CanTmaStore<OutT, kSubN>::kValue;
+  static_assert(kCanTmaStore == CanTmaStore<OutT, BLOCK_N>::kValue,
+                "SharedStorage sizes the staging by the tile's width");
 
   constexpr bool kTall = kNumConsumers == 3;
-  static_assert(BLOCK_M == 128 || BLOCK_M == 64 || (kTall && BLOCK_M == 192),
+  static_assert(BLOCK_M == 128 || BLOCK_M == 64 || (kTall && BLOCK_M == 192) || kColSplit,
                 "two (three) consumer warpgroups of 64 rows of one tile, or of one 64-row tile each");
   static_assert(kNumConsumers == 2 || (kSolo && BLOCK_M == 64) || (kTall && BLOCK_M == 192),
                 "one consumer warpgroup (solo) computes whole 64-row tiles");
@@ -478,6 +499,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                            BLOCK_N <= 128),
                 "tall tiles: unclustered or 1 x 2 (A multicast, 96 rows a CTA), K-major A, at "
                 "most 128 wide (registers)");
+  // Column split: B's half-tiles start kSubN rows into a K-major B tile (whole 8-row swizzle
+  // atoms); a Stream-K slot would need a consumer's three blocks, so data-parallel only, as
+  // the tall tile; no ring epilogue, C by TMA or split-K cluster (not built).
+  static_assert(!kColSplit || (kTransA == 0 && kTransB == 0 && !kRegA && !kSplitCluster &&
+                               !kRingEpilogue && kSubN % 8 == 0 && BLOCK_N >= 128 &&
+                               (kClusterSize == 1 || kClusterSize == 2)),
+                "column split: 16-bit TN, unclustered, 2 x 1 or 1 x 2, halves a multiple of 8");
   static_assert(!kRingEpilogue ||
                     sizeof(T) * kNumStages * BLOCK_M * BLOCK_K >=
                         EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>::kBytes,
@@ -553,11 +581,20 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // store's boxes whole: a moved tile's epilogue skips the rows (columns) before its own, which
   // the tile before owns (`row_lo` / `col_lo`), as whole warpgroups and boxes.
   // src/plan/sm90.rs `box_origin` mirrors it and unit-tests that every row is written once.
-  const auto inside = [](int origin, int block, long long extent) {
+  // A column-split tile moves back along n by whole halves (kStepN): each consumer's boxes are
+  // then wholly the tile before's or wholly its own (a 64-step could leave a consumer's box
+  // straddling col_lo, and the epilogue skips boxes whole).
+  const auto inside = [](int origin, int block, long long extent, int step = 64) {
     const long long over = origin + block - extent;
-    const int back = static_cast<int>(over & ~63LL);
+    // (In 32 bits: over < 2^31 + BLOCK wherever it is used, over > 0. A 64-bit division by
+    // the step made the 40-register producer spill.)
+    const int back = step == 64 ? static_cast<int>(over & ~63LL)
+                                : static_cast<int>(static_cast<unsigned>(over) /
+                                                   static_cast<unsigned>(step) *
+                                                   static_cast<unsigned>(step));
     return over > 0 && back <= origin ? origin - back : origin;
   };
+  constexpr int kStepN = kColSplit ? kSubN : 64;
   // The CTAs of this one's tile column (B's multicast) and tile row (A's), as rank masks.
   const auto column_mask = [&]() {
     constexpr unsigned kColumn = (1u << kClusterM) - 1;
@@ -596,13 +633,24 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // setmaxnreg.inc, until ~4,400 cycles into an 11-stage launch. With one stage first, 77 small
   // launches took 0.977 of the time (short-k data-parallel ones up to 12% less, long-k splits
   // up to 4% more); with four, 0.982 (session 23).
+  // The ring's tiles by their shared-window addresses from the window's base (`raw`), not from
+  // the generic pointer `smem`, whose 64 bits the column split's 32-register producer spilled.
+  // (Member offsets as pointer differences, which fold to constants: NVRTC has no offsetof.)
+  const auto offset_of = [&](const void* member) {
+    return static_cast<unsigned>(static_cast<const unsigned char*>(member) -
+                                 reinterpret_cast<const unsigned char*>(&smem));
+  };
+  const unsigned ring_a = raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]);
+  const unsigned ring_b = raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]);
   PipelineState<kNumStages> load_state;
   WorkSchedule load_work;
   WorkUnit load_unit{0, 0, 0};
   int load_k = 0;  // next k-iteration of load_unit
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
-  const bool stream_a = (p.flags & SM90_FLAG_STREAM_A) != 0;
-  const bool stream_b = (p.flags & SM90_FLAG_STREAM_B) != 0;
+  // Read from the parameters where used: kept live from the entry, they were spilled by the
+  // column split's 32-register producer.
+  const auto stream_a = [&]() { return (p.flags & SM90_FLAG_STREAM_A) != 0; };
+  const auto stream_b = [&]() { return (p.flags & SM90_FLAG_STREAM_B) != 0; };
   // Issues the next `budget` loads (all that are left when negative).
   const auto issue_loads = [&](int budget) {
 #pragma unroll 1
@@ -617,7 +665,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         split_k_range(load_unit);
         const TileCoord tile = sched.coord(load_unit.tile);
         load_m0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
-        load_n0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n);
+        load_n0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n, kStepN);
         load_batch = static_cast<int>(tile.batch);
         load_k = load_unit.k_begin;
       }
@@ -627,19 +675,19 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const unsigned full = pipe.full(load_state.stage);
       const int k0 = load_k * BLOCK_K;
       if constexpr (kClusterN > 1) {
-        TileA::template load_share<kClusterN>(smem_addr(&smem.a[load_state.stage][0]), tmap_a,
+        TileA::template load_share<kClusterN>(ring_a + load_state.stage * kStageBytesA, tmap_a,
                                               full, load_m0, k0, load_batch, rank_n(), row_mask());
       } else {
-        TileA::load(smem_addr(&smem.a[load_state.stage][0]), tmap_a, full, load_m0, k0,
-                    load_batch, stream_a);
+        TileA::load(ring_a + load_state.stage * kStageBytesA, tmap_a, full, load_m0, k0,
+                    load_batch, stream_a());
       }
       if constexpr (kClusterM > 1) {
-        TileB::template load_share<kClusterM>(smem_addr(&smem.b[load_state.stage][0]), tmap_b,
+        TileB::template load_share<kClusterM>(ring_b + load_state.stage * kStageBytesB, tmap_b,
                                               full, load_n0, k0, load_batch, rank_m(),
                                               column_mask());
       } else {
-        TileB::load(smem_addr(&smem.b[load_state.stage][0]), tmap_b, full, load_n0, k0,
-                    load_batch, stream_b);
+        TileB::load(ring_b + load_state.stage * kStageBytesB, tmap_b, full, load_n0, k0,
+                    load_batch, stream_b());
       }
       load_state.advance();
       ++load_k;
@@ -727,7 +775,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   if (warpgroup == 0) {
     // ---- Producer: one thread issues every TMA load; the other 127 retire at once. ----
-    setmaxnreg_dec<kProducerRegs>();
+    setmaxnreg_dec<kColSplit ? kProducerRegsColSplit : kProducerRegs>();
     if (threadIdx.x == 0) {
       trace.mark<2>();
       if constexpr (kMulticast) {
@@ -742,7 +790,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   } else {
     // ---- Consumers: warpgroup c computes rows [64c, 64c + 64) of every tile (cooperative),
     // or every other unit whole (ping-pong). ----
-    setmaxnreg_inc<kConsumerRegs<kNumConsumers>>();
+    setmaxnreg_inc<kColSplit ? kConsumerRegsColSplit : kConsumerRegs<kNumConsumers>>();
     // After thread 0's wait (the CTA barrier orders it), so already satisfied: kept so that no
     // consumer's global access (alpha_ptr, C, bias, the workspace, D) depends on that ordering.
     griddep_wait();
@@ -752,9 +800,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     const int tid = static_cast<int>(threadIdx.x) - kThreadsPerWarpgroup * warpgroup;
     const float alpha = p.alpha_ptr != nullptr ? *p.alpha_ptr : p.alpha;
     const float beta = p.beta_ptr != nullptr ? *p.beta_ptr : p.beta;
-    const unsigned a_base =
-        smem_addr(&smem.a[0][0]) + (kPingPong ? 0u : TileA::row_offset(consumer * 64));
-    const unsigned b_base = smem_addr(&smem.b[0][0]);
+    const unsigned a_base = smem_addr(&smem.a[0][0]) +
+                            (kPingPong || kColSplit ? 0u : TileA::row_offset(consumer * 64));
+    const unsigned b_base =
+        smem_addr(&smem.b[0][0]) + (kColSplit ? TileB::row_offset(consumer * kSubN) : 0u);
     // The epilogue path, the same for every tile of the launch. beta is known only here (it may
     // be a device scalar): the host marks D as TMA-storable, beta = 0 decides.
     // beta != 0 takes it when C can be loaded by TMA: not in split-K clusters (the finisher's
@@ -762,7 +811,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // ring (C would land in stages the mainloop still reads).
     // Nor into a row-major D's 8-column slabs (store.cuh: those reads are not built).
     constexpr bool kSlabs8 = StoreShape::kStoreCols<BLOCK_N> == 8;
-    const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && beta != 0.f &&
+    const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && !kColSplit &&
+                        beta != 0.f &&
                         (p.flags & SM90_FLAG_C_TMA) != 0 &&
                         !(kSlabs8 && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
     const bool tma_store = !kForceDownLanes && kCanTmaStore &&
@@ -789,11 +839,24 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
     }
 
-    float acc[kAccRegs];
+    float acc[kBlocks][kAccRegs];
 #pragma unroll
-    for (int r = 0; r < kAccRegs; ++r) {
-      acc[r] = 0.f;
+    for (int b = 0; b < kBlocks; ++b) {
+#pragma unroll
+      for (int r = 0; r < kAccRegs; ++r) {
+        acc[b][r] = 0.f;
+      }
     }
+    // wgmma's register fences over every accumulator.
+    const auto fence_acc = [&]() {
+#pragma unroll
+      for (int b = 0; b < kBlocks; ++b) {
+#pragma unroll
+        for (int r = 0; r < kAccRegs; ++r) {
+          wgmma_fence_operand(acc[b][r]);
+        }
+      }
+    };
     // Releases a stage: this warp's arrival on its own empty barrier and, with multicast, on
     // those of the CTAs whose loads write into it (its tile column's, for B, and its tile
     // row's, for A). The ranks and the peers' addresses are recomputed each time (a
@@ -843,7 +906,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       }
       const TileCoord tile = sched.coord(unit.tile);
       if constexpr (!kSplitCluster) {
-        if (!kTall && unit.k_begin > 0 && unit.k_end == num_k_iters) {
+        if (!kTall && !kColSplit && unit.k_begin > 0 && unit.k_end == num_k_iters) {
           streamk_prefetch_partials(p, num_k_iters, unit, consumer, tid, kSlotFloats, sk_slots());
         }
         // The tile's epilogue runs after this unit (the last of its k-range) and reads C:
@@ -851,9 +914,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         // tile on the TMA-store epilogue loads it by TMA instead, below).
         if (beta != 0.f && unit.k_end == num_k_iters && !(load_c && unit.k_begin == 0)) {
           const int rows0 = inside(tile_row(tile) * BLOCK_M, BLOCK_M, p.m);
-          prefetch_c_block<OutT, BLOCK_N>(p, tid, rows0 + (kPingPong ? 0 : consumer * 64),
-                                          inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n),
-                                          tile.batch);
+          const int cols0 = inside(tile_col(tile) * BLOCK_N, BLOCK_N, p.n, kStepN);
+#pragma unroll
+          for (int b = 0; b < kBlocks; ++b) {
+            prefetch_c_block<OutT, kSubN>(
+                p, tid, rows0 + (kPingPong ? 0 : kColSplit ? 64 * b : consumer * 64),
+                cols0 + (kColSplit ? consumer * kSubN : 0), tile.batch);
+          }
         }
       }
       if constexpr (BiasCol::kAny) {
@@ -877,7 +944,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // A data-parallel tile's first boxes of C by TMA into the staging (one thread), before
       // its mainloop. (A Stream-K owner's tile reads C in the general epilogue: with both the
       // partials and C in the TMA-store epilogue ptxas spilled at BLOCK_N = 256.)
-      if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue) {
+      if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue && !kColSplit) {
         if (tma_store && load_c && unit.k_begin == 0 && unit.k_end == num_k_iters && tid == 0) {
           const int c_row_lo = tile_row(tile) * BLOCK_M;
           const int c_col_lo = tile_col(tile) * BLOCK_N;
@@ -910,34 +977,30 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
               load_a_fragment_tf32_mn<BLOCK_K>(a_stage, kk, tid / 32, lane, a_frag[kk]);
             }
           }
-#pragma unroll
-          for (int r = 0; r < kAccRegs; ++r) {
-            wgmma_fence_operand(acc[r]);
-          }
+          fence_acc();
           wgmma_fence();
 #pragma unroll
           for (int kk = 0; kk < BLOCK_K / kMmaK; ++kk) {
             if constexpr (kRegA) {
-              WgmmaRsTf32<BLOCK_N>::mma(acc, a_frag[kk],
+              WgmmaRsTf32<BLOCK_N>::mma(acc[0], a_frag[kk],
                                         TileB::desc(b_base + state.stage * kStageBytesB, kk),
                                         (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
             } else {
-              Mma::mma(acc, TileA::desc(a_base + state.stage * kStageBytesA, kk),
-                       TileB::desc(b_base + state.stage * kStageBytesB, kk),
-                       (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
+#pragma unroll
+              for (int b = 0; b < kBlocks; ++b) {
+                Mma::mma(acc[b],
+                         TileA::desc(a_base + state.stage * kStageBytesA + TileA::row_offset(64 * b),
+                                     kk),
+                         TileB::desc(b_base + state.stage * kStageBytesB, kk),
+                         (k_iter > unit.k_begin || kk > 0) ? 1 : 0);
+              }
             }
           }
           wgmma_commit_group();
-#pragma unroll
-          for (int r = 0; r < kAccRegs; ++r) {
-            wgmma_fence_operand(acc[r]);
-          }
+          fence_acc();
           if constexpr (kRegA) {
             wgmma_wait_group<0>();
-#pragma unroll
-            for (int r = 0; r < kAccRegs; ++r) {
-              wgmma_fence_operand(acc[r]);
-            }
+            fence_acc();
             if (lane == 0) {
               release(state.stage);
             }
@@ -960,10 +1023,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         }
         if constexpr (!kRegA) {
           wgmma_wait_group<0>();
-#pragma unroll
-          for (int r = 0; r < kAccRegs; ++r) {
-            wgmma_fence_operand(acc[r]);
-          }
+          fence_acc();
           if (lane == 0) {
             release(previous_stage);
           }
@@ -985,30 +1045,33 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const int row_lo = tile_row(tile) * BLOCK_M;
       const int col_lo = tile_col(tile) * BLOCK_N;
       const int row0 = inside(row_lo, BLOCK_M, p.m);
-      const int col0 = inside(col_lo, BLOCK_N, p.n);
-      const long long row_base = row0 + (kPingPong ? 0 : consumer * 64);
-      const long long col_base = col0;
+      const int col0 = inside(col_lo, BLOCK_N, p.n, kStepN);
+      // (A column-split consumer's first block; its block b starts 64 b rows further.)
+      const long long row_base = row0 + (kPingPong || kColSplit ? 0 : consumer * 64);
+      const long long col_base = col0 + (kColSplit ? consumer * kSubN : 0);
       // Named barriers 1 to kNumConsumers (barrier_id): one per consumer warpgroup (0 is
       // __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
       // The data-parallel epilogue of `x`: the accumulators, or a split-K cluster's sum.
-      const auto epilogue = [&](const float (&x)[kAccRegs]) {
+      // The data-parallel epilogue of `x`, the 64 rows from `rows`: the accumulators, or a
+      // split-K cluster's sum.
+      const auto epilogue = [&](const float (&x)[kAccRegs], long long rows) {
         if constexpr (kCanTmaStore) {
           if (tma_store) {
             epilogue_tma_store_for<OutT, false, kTmaBiasCol, kWideBiasCol>(
-                x, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base, row_lo,
+                x, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, rows, col_base, row_lo,
                 col_lo, tile.batch, boxes, Fixup{}, load_c, tmap_c, c_bars, beta);
             return;
           }
         }
         if (plain) {
           epilogue_staged<OutT, true, false>(x, staged, barrier_id, tid, p, alpha, beta,
-                                             row_base, col_base, row_lo, col_lo, tile.batch,
+                                             rows, col_base, row_lo, col_lo, tile.batch,
                                              Fixup{});
         } else {
           epilogue_staged<OutT, false, false>(x, staged, barrier_id, tid, p, alpha, beta,
-                                              row_base, col_base, row_lo, col_lo, tile.batch,
+                                              rows, col_base, row_lo, col_lo, tile.batch,
                                               Fixup{});
         }
       };
@@ -1032,8 +1095,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           const unsigned dst = map_shared_rank(landing + slot * kSlot, finisher);
 #pragma unroll
           for (int j = 0; j < kAccRegs / 4; ++j) {
-            st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, acc[4 * j], acc[4 * j + 1],
-                                    acc[4 * j + 2], acc[4 * j + 3]);
+            st_shared_cluster_f32x4(dst + (j * 128 + tid) * 16, acc[0][4 * j], acc[0][4 * j + 1],
+                                    acc[0][4 * j + 2], acc[0][4 * j + 3]);
           }
           mbarrier_arrive_release_cluster(map_shared_rank(landed, finisher));
           continue;
@@ -1049,10 +1112,10 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
           for (int r = 0; r < kSplitK; ++r) {
             float x[4];
             if (r == static_cast<int>(finisher)) {
-              x[0] = acc[4 * j];
-              x[1] = acc[4 * j + 1];
-              x[2] = acc[4 * j + 2];
-              x[3] = acc[4 * j + 3];
+              x[0] = acc[0][4 * j];
+              x[1] = acc[0][4 * j + 1];
+              x[2] = acc[0][4 * j + 2];
+              x[3] = acc[0][4 * j + 3];
             } else {
               const int slot = r < static_cast<int>(finisher) ? r : r - 1;
               ld_shared_f32x4(landing + slot * kSlot + (j * 128 + tid) * 16, x[0], x[1], x[2],
@@ -1071,17 +1134,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             mbarrier_arrive_release_cluster(map_shared_rank(read, static_cast<unsigned>(r)));
           }
         }
-        epilogue(sum);
+        epilogue(sum, row_base);
         continue;
       }
-      if (!kSplitCluster && !kTall && (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
+      if (!kSplitCluster && !kTall && !kColSplit &&
+          (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
         // A tile shared with other CTAs (Stream-K; never a tall tile's, see kTall).
         const StreamKSlots sl = sk_slots();
         const int slot = sl.slot(sl.self);
         if (unit.k_end < num_k_iters) {
           // A later CTA finishes this tile: hand the partial over (straight from the
           // registers) and raise the flag.
-          epilogue_store_partial(acc, tid,
+          epilogue_store_partial(acc[0], tid,
                                  StreamKWorkspace::partial(p.workspace, p.sk_ctas * kClusterSize,
                                                            slot, consumer, kSlotFloats));
           trace.mark<8>();
@@ -1100,7 +1164,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
             // The partials join the accumulators on their way to the TMA stores.
             if (tma_store && !load_c) {
               epilogue_tma_store_for<OutT, true, kTmaBiasCol>(
-                  acc, staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
+                  acc[0], staging, bias_n, barrier_id, tid, tmap_d, p, alpha, row_base, col_base,
                   row_lo, col_lo, tile.batch, boxes, fixup, false, tmap_c, c_bars, beta);
               stored = true;
             }
@@ -1114,7 +1178,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 tma_store_wait_read<0>();
               }
             }
-            epilogue_staged<OutT, false, true>(acc, staged, barrier_id, tid, p, alpha, beta,
+            epilogue_staged<OutT, false, true>(acc[0], staged, barrier_id, tid, p, alpha, beta,
                                                row_base, col_base, row_lo, col_lo, tile.batch,
                                                fixup);
           }
@@ -1135,7 +1199,21 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         named_barrier_sync(barrier_id, 128);
         continue;
       }
-      epilogue(acc);
+      // A column-split consumer's blocks one after another, each named (a loop over acc[b]
+      // that ptxas did not unroll put the accumulators on the stack and serialised the
+      // wgmmas). A block past m or wholly the tile before's has nothing to store (uniform in
+      // the warpgroup, so no named barrier is skipped alone).
+      static_assert(kBlocks == 1 || kBlocks == 3, "one block, or a column split's three");
+      const auto block_epilogue = [&](const float (&x)[kAccRegs], long long rows) {
+        if (!kColSplit || (rows < p.m && rows >= row_lo)) {
+          epilogue(x, rows);
+        }
+      };
+      block_epilogue(acc[0], row_base);
+      if constexpr (kBlocks == 3) {
+        block_epilogue(acc[kBlocks == 3 ? 1 : 0], row_base + 64);
+        block_epilogue(acc[kBlocks == 3 ? 2 : 0], row_base + 128);
+      }
     }
     if (traced_units == 1) {
       trace.mark<5>();

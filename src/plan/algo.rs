@@ -651,7 +651,11 @@ static SHAPES: Lazy<Vec<(i32, Impl, u32, u32)>> = Lazy::new(|| {
     // sectors (`sm90::tall_pays`), they are no tile a profiler should time on every problem.
     // A configuration naming one (192 x 72 is a cuBLASLt tile id) still resolves to them where
     // they take the problem (`plan::every_hopper_plan`), as a heuristic algo of theirs does.
-    for v in sm90::Sm90Variant::all().into_iter().filter(|v| !v.tall()) {
+    // Nor the column-split tiles (not yet measured).
+    for v in sm90::Sm90Variant::all()
+        .into_iter()
+        .filter(|v| !v.tall() && !v.column_split())
+    {
         let imp = Impl {
             ab: v.ab,
             math: sm90::math_for(v.ab),

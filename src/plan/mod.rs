@@ -659,6 +659,7 @@ fn schedule_forced() -> bool {
         || sm90::pingpong_forced()
         || sm90::solo_forced()
         || sm90::tall_mode() == sm90::TallMode::Only
+        || sm90::column_split_mode() == sm90::TallMode::Only
         || sm90::deep_forced()
         || sm90::cluster_forced().is_some()
 }
@@ -1316,8 +1317,17 @@ fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
     } else {
         sm90::TallMode::Mixed
     };
+    // The column-split tiles likewise, where `DEEPGEMM_COLSPLIT` lets them in.
+    let column_split = if sm90::column_split_mode() == sm90::TallMode::Off {
+        sm90::TallMode::Off
+    } else {
+        sm90::TallMode::Mixed
+    };
     let variants = sm90::with_only(
-        sm90::with_tall(sm90::fitting_with(p, dev, sm90::cluster_forced()), tall),
+        sm90::with_column_split(
+            sm90::with_tall(sm90::fitting_with(p, dev, sm90::cluster_forced()), tall),
+            column_split,
+        ),
         sm90::variant_filter(),
     );
     let mut plans = Vec::new();

@@ -199,6 +199,17 @@ pub const TALL_TILES_N: [u32; 6] = [64, 72, 80, 96, 112, 128];
 /// Rows of a tall tile.
 pub const TALL_BLOCK_M: u32 = 192;
 
+/// Widths of the column-split 192-row tiles (`Sm90Variant::column_split_tile`; kernels/sm90/
+/// gemm.cuh `kColSplit`): two consumer warpgroups, each computing every row of the tile in
+/// three m64 blocks and half its columns (three m64n(block_n / 2) wgmmas a k-slice, 144
+/// accumulators at 192 wide), 384 threads, 16-bit TN, data-parallel, unclustered, 2 x 1 and
+/// 1 x 2. cuBLASLt's "coopB" tiles: it ran 6240x752x4600 on 192 x 192 in 1 x 2 (132 CTAs,
+/// 58.5 us, tensor pipe 84%) against deepgemm's 83.6 us (session 69, `69c`); the mainloop probe
+/// (scripts/probes/tile-forms.cu) ran a 128 x 128 block of D a 64-k in 579 cycles at 192 x 192,
+/// 640 at 192 x 160, against 610 at 128 x 256 (lines aligned; mid-sector 831 / 903 / 908).
+/// Planned only under `DEEPGEMM_COLSPLIT` (`column_split_mode`) until measured.
+pub const COLUMN_SPLIT_TILES_N: [u32; 3] = [160, 176, 192];
+
 /// Whether the solo tiles are built for inputs `ab` in `layout` (A's, B's major): 16-bit in
 /// every layout, tf32 with both operands K-major only (the solo path reads A from shared
 /// memory: no register-A form for an M-major tf32 A, and tf32 wgmma reads B K-major only).
@@ -409,6 +420,44 @@ impl Sm90Variant {
         self.consumers == 3
     }
 
+    /// The column-split 192 x `block_n` tile (`COLUMN_SPLIT_TILES_N`) for these types and
+    /// layouts, or `None` where it is not built: 16-bit in, both operands K-major.
+    pub fn column_split_tile(
+        ab: ScalarType,
+        cd: ScalarType,
+        layout: (Major, Major),
+        block_n: u32,
+    ) -> Option<Sm90Variant> {
+        if !COLUMN_SPLIT_TILES_N.contains(&block_n)
+            || ab.size_bytes() != 2
+            || layout != (Major::K, Major::K)
+        {
+            return None;
+        }
+        // The cooperative 128x128 tile's checks of types, then 192 rows of two consumers.
+        let mut v = Sm90Variant::with_layout(ab, cd, layout, 128, 128, HOPPER_SMEM_BUDGET)?;
+        v.block_m = TALL_BLOCK_M;
+        v.block_n = block_n;
+        v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
+        (v.stages >= 2).then_some(v)
+    }
+
+    /// Whether this is a column-split 192-row tile (two consumers, each every row and half the
+    /// columns; `column_split_tile`).
+    pub fn column_split(&self) -> bool {
+        self.block_m == TALL_BLOCK_M && self.consumers == 2
+    }
+
+    /// Columns of one consumer's accumulator blocks, the width its epilogue stores at a time:
+    /// half the tile for a column split, else the tile's.
+    pub fn epilogue_n(&self) -> u32 {
+        if self.column_split() {
+            self.block_n / 2
+        } else {
+            self.block_n
+        }
+    }
+
     /// The kernel's `c_full` mbarriers (`C_TMA_BARRIERS`, a third consumer's two more).
     pub fn c_tma_barriers(&self) -> u64 {
         C_TMA_BARRIERS / 2 * (self.consumers as u64).max(2)
@@ -462,9 +511,10 @@ impl Sm90Variant {
             && self.split_k == 1
             && !self.ring_epilogue
             && !self.deep()
-            && (CLUSTER_TILES_N.contains(&self.block_n)
+            && (((CLUSTER_TILES_N.contains(&self.block_n)
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
-            && self.block_m == 128)
+                && self.block_m == 128)
+                || self.column_split()))
             .then_some(Sm90Variant { cluster_m, ..self })
     }
 
@@ -475,7 +525,10 @@ impl Sm90Variant {
     pub fn with_cluster_2x2(self) -> Option<Sm90Variant> {
         let v = self.with_cluster(2)?;
         // Not with A through registers: its share of an M-major tf32 A is unbuilt.
-        (self.cluster_m == 1 && CLUSTER_2X2_TILES_N.contains(&self.block_n) && !self.register_a())
+        (self.cluster_m == 1
+            && CLUSTER_2X2_TILES_N.contains(&self.block_n)
+            && !self.register_a()
+            && !self.column_split())
             .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
@@ -494,7 +547,7 @@ impl Sm90Variant {
             && !self.register_a()
             && self.ab.size_bytes() == 2
             && ((self.block_m == 128 && CLUSTER_N_TILES_N.contains(&self.block_n))
-                || (self.tall() && cluster_n == 2)))
+                || ((self.tall() || self.column_split()) && cluster_n == 2)))
             .then_some(Sm90Variant { cluster_n, ..self })
     }
 
@@ -567,6 +620,7 @@ impl Sm90Variant {
             || self.ring_epilogue
             || self.pingpong()
             || self.tall()
+            || self.column_split()
         {
             return None;
         }
@@ -694,6 +748,9 @@ impl Sm90Variant {
         if self.solo() {
             split.push_str("_w1");
         }
+        if self.column_split() {
+            split.push_str("_cs");
+        }
         format!(
             "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}{split}",
             self.ab.tag(),
@@ -752,7 +809,7 @@ impl Sm90Variant {
     /// Whether the variant has the TMA-store epilogue (kernels/sm90/gemm.cuh `CanTmaStore`):
     /// 16-bit D, tiles at least 64 wide.
     pub fn has_tma_store(&self) -> bool {
-        self.cd.size_bytes() == 2 && self.block_n >= STORE_BOX && self.block_n % 8 == 0
+        self.cd.size_bytes() == 2 && self.epilogue_n() >= STORE_BOX && self.epilogue_n() % 8 == 0
     }
 
     /// Whether the TMA-store epilogue adds a bias along n (a swapped problem's; kernels/sm90/
@@ -783,11 +840,12 @@ impl Sm90Variant {
     }
 
     /// Columns per TMA store (kernels/sm90/store.cuh `StoreShape::kStoreCols`): whole 64-column
-    /// boxes where the tile is made of them, else 16, or 8 for a width 8 past a multiple of 16.
+    /// boxes where a consumer's block (`epilogue_n`) is made of them, else 16, or 8 for a width
+    /// 8 past a multiple of 16.
     pub fn store_box_cols(&self) -> u32 {
-        if self.block_n % STORE_BOX == 0 {
+        if self.epilogue_n() % STORE_BOX == 0 {
             STORE_BOX
-        } else if self.block_n % 16 == 0 {
+        } else if self.epilogue_n() % 16 == 0 {
             16
         } else {
             8
@@ -887,6 +945,12 @@ impl Sm90Variant {
                         v.extend(solo);
                         v.extend(solo.and_then(|b| b.with_deep_stages()));
                         v.extend(solo.and_then(Sm90Variant::with_full_ring));
+                    }
+                    for bn in COLUMN_SPLIT_TILES_N {
+                        let cs = Sm90Variant::column_split_tile(ab, cd, layout, bn);
+                        v.extend(cs);
+                        v.extend(cs.and_then(|b| b.with_cluster(2)));
+                        v.extend(cs.and_then(|b| b.with_cluster_n(2)));
                     }
                     for bn in TALL_TILES_N {
                         let tall = Sm90Variant::tall_tile(ab, cd, layout, bn);
@@ -1228,8 +1292,15 @@ pub fn tile_coords(t: u64, num_m_tiles: u64, num_n_tiles: u64, group_m: u64) -> 
 /// epilogues, which skip the rows before `origin` as whole 64-row warpgroups and 64-column
 /// TMA-store boxes.
 pub fn box_origin(origin: u64, block: u64, extent: u64) -> u64 {
+    box_origin_by(origin, block, extent, 64)
+}
+
+/// `box_origin` moving back by whole `step`s: a column-split tile's halves along n
+/// (`Sm90Variant::epilogue_n`), so that each consumer's 64-column boxes are wholly the tile
+/// before's or wholly its own (kernels/sm90/gemm.cuh `kStepN`).
+pub fn box_origin_by(origin: u64, block: u64, extent: u64, step: u64) -> u64 {
     let over = (origin + block).saturating_sub(extent);
-    let back = over & !63;
+    let back = over / step * step;
     if back <= origin {
         origin - back
     } else {
@@ -1342,7 +1413,10 @@ pub fn fitting(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Sm90Variant> {
         ),
         tall_mode(),
     );
-    let mut v = with_ring_clusters(v, ring_clusters_mode());
+    let mut v = with_column_split(
+        with_ring_clusters(v, ring_clusters_mode()),
+        column_split_mode(),
+    );
     if tall_mode() == TallMode::Mixed {
         v.retain(|x| !x.tall() || tall_pays(x, p));
     }
@@ -1405,6 +1479,25 @@ pub fn tall_pays(v: &Sm90Variant, p: &GemmProblem) -> bool {
 /// `variants` under `tall_mode`.
 pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
     mode.apply(variants, Sm90Variant::tall)
+}
+
+/// How the column-split tiles (`COLUMN_SPLIT_TILES_N`) are planned: `DEEPGEMM_COLSPLIT` unset
+/// or `0`, not at all (not yet measured); `1`, among the others, ranked by the cost model;
+/// `only`, only they where one takes the problem. Read once.
+pub fn column_split_mode() -> TallMode {
+    static F: once_cell::sync::Lazy<TallMode> = once_cell::sync::Lazy::new(|| {
+        match std::env::var("DEEPGEMM_COLSPLIT").as_deref().map(str::trim) {
+            Ok("1") => TallMode::Mixed,
+            Ok("only") => TallMode::Only,
+            _ => TallMode::Off,
+        }
+    });
+    *F
+}
+
+/// `variants` under `column_split_mode`.
+pub fn with_column_split(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
+    mode.apply(variants, Sm90Variant::column_split)
 }
 
 /// A ring-epilogue variant in a multicast cluster of 128-row tiles (the tall tiles' are planned
@@ -1919,7 +2012,8 @@ mod tests {
                 + 3 * 2
                 + 2 * 2 * 2 * TALL_TILES_N.len()
                 + 2 * 2 * TALL_TILES_N.len()
-                + 2 * 11,
+                + 2 * 11
+                + 2 * 2 * 3 * COLUMN_SPLIT_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -1937,7 +2031,8 @@ mod tests {
              SM's ring; tall 192-row tiles: 2 x 2 types x TN x TALL_TILES_N, unclustered and 1 x 2, \
              and their ring epilogues (16-bit in and out) both ways; ring epilogues of TN's \
              multicast clusters where they gain a stage (16-bit in and out): 2 x 1 of 128, 144, \
-             160, 192, 208, 224, 2 x 2 of 128, 1 x 2 and 1 x 4 of 64 and 96"
+             160, 192, 208, 224, 2 x 2 of 128, 1 x 2 and 1 x 4 of 64 and 96; column-split \
+             192-row tiles: 2 x 2 types x TN x COLUMN_SPLIT_TILES_N, unclustered, 2 x 1 and 1 x 2"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2277,11 +2372,11 @@ mod tests {
                     + split
                     + ring
                     + if tag == "tn" {
-                        4 * TALL_TILES_N.len()
+                        4 * TALL_TILES_N.len() + 3 * COLUMN_SPLIT_TILES_N.len()
                     } else {
                         0
                     },
-                "{tag}: one per tile and cluster size (tall tiles: TN)"
+                "{tag}: one per tile and cluster size (tall and column-split tiles: TN)"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
@@ -2942,10 +3037,12 @@ mod tests {
         for v in &two {
             assert_eq!(
                 v.cluster_m == 2,
-                (CLUSTER_TILES_N.contains(&v.block_n) || CLUSTER_FILL_TILES_N.contains(&v.block_n))
+                ((CLUSTER_TILES_N.contains(&v.block_n)
+                    || CLUSTER_FILL_TILES_N.contains(&v.block_n))
                     && v.block_m == 128
                     && (!v.ring_epilogue || v.cluster_m == 2)
-                    && !v.deep(),
+                    && !v.deep())
+                    || v.column_split(),
                 "{}",
                 v.name()
             );
@@ -3138,6 +3235,101 @@ mod tests {
         assert_eq!(with_tall(both.clone(), TallMode::Mixed), both);
         assert_eq!(with_tall(both.clone(), TallMode::Only), vec![v]);
         assert_eq!(with_tall(vec![two], TallMode::Only), vec![two]);
+    }
+
+    /// The column-split 192-row tiles: 16-bit TN, two consumers (384 threads) of half the
+    /// columns each, unclustered, 2 x 1 and 1 x 2, data-parallel only, stores in the consumer's
+    /// half-width boxes, and planned only under `DEEPGEMM_COLSPLIT`.
+    #[test]
+    fn column_split_tiles_run_data_parallel_and_only_on_request() {
+        use crate::plan::streamk::{Forced, decompositions_with};
+        use ScalarType::*;
+        let dev = DeviceSpec::H200;
+        let cs: Vec<Sm90Variant> = Sm90Variant::all()
+            .into_iter()
+            .filter(|v| v.column_split())
+            .collect();
+        assert_eq!(cs.len(), 4 * 3 * COLUMN_SPLIT_TILES_N.len());
+        for v in &cs {
+            assert_eq!((v.block_m, v.consumers, v.threads()), (192, 2, 384));
+            assert!(!v.tall() && !v.pingpong() && !v.solo());
+            assert_eq!((v.major_a, v.major_b), (Major::K, Major::K));
+            assert!(v.ab.size_bytes() == 2 && v.stages >= 4, "{}", v.name());
+            assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
+            assert_eq!(v.epilogue_n(), v.block_n / 2);
+            assert!(v.name().ends_with("_cs"), "{}", v.name());
+            assert!(matches!((v.cluster_m, v.cluster_n), (1, 1) | (2, 1) | (1, 2)));
+            assert!(v.with_split_k(2).is_none() && v.with_deep_stages().is_none());
+            assert!(v.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
+            assert!(v.with_cluster_2x2().is_none());
+            assert!(!v.tma_bias_col());
+        }
+        let v = Sm90Variant::column_split_tile(BF16, BF16, (Major::K, Major::K), 192).unwrap();
+        // 96 columns a consumer: a whole box and one of 32 (column-major D's tail map).
+        assert_eq!((v.store_box_cols(), v.epilogue_n() % STORE_BOX), (16, 32));
+        assert_eq!(v.stages, 4, "cuBLASLt's 192x192_64x4");
+        assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::MN, Major::K), 192).is_none());
+        assert!(Sm90Variant::column_split_tile(F32, F32, (Major::K, Major::K), 192).is_none());
+        assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::K, Major::K), 128).is_none());
+        // 6240x752: 33 x 4 = 132 tiles, one wave, data-parallel only.
+        let p = tn(6240, 752, 4600);
+        assert!(v.fits(&p));
+        assert_eq!(v.num_tiles(&p), 33 * 4);
+        let ds = decompositions_with(&v, &p, &dev, Forced::Auto);
+        assert_eq!(ds.len(), 1);
+        assert!(ds[0].0.is_data_parallel() && ds[0].0.grid == 132);
+        assert!(decompositions_with(&v, &p, &dev, Forced::StreamK).is_empty());
+        // A bias along n wider than the general epilogue adds: refused.
+        let mut biased = tn(6240, 752, 4600);
+        biased.epilogue.bias = true;
+        biased.bias_along_n = true;
+        assert!(!v.fits(&biased));
+        let two = Sm90Variant::new(BF16, BF16, 128, 128, HOPPER_SMEM_BUDGET).unwrap();
+        let both = vec![two, v];
+        assert_eq!(with_column_split(both.clone(), TallMode::Off), vec![two]);
+        assert_eq!(with_column_split(both.clone(), TallMode::Mixed), both);
+        assert_eq!(with_column_split(both.clone(), TallMode::Only), vec![v]);
+    }
+
+    #[test]
+    fn column_split_boxes_cover_every_column_once() {
+        // A column-split tile moves back by whole halves (`box_origin_by`); each consumer stores
+        // its half in 64-column boxes from its own base, skipping the boxes that start before
+        // the tile's first column (kernels/sm90/store.cuh): every column written once.
+        for block in COLUMN_SPLIT_TILES_N.map(u64::from) {
+            let half = block / 2;
+            for extent in 1..=4 * block + 70 {
+                let tiles = extent.div_ceil(block);
+                let mut written = vec![0u32; extent as usize];
+                for t in 0..tiles + 1 {
+                    let origin = t * block;
+                    let start = box_origin_by(origin, block, extent, half);
+                    assert!(start <= origin && (origin - start) % half == 0);
+                    if extent >= block && origin < extent {
+                        assert!(start + block >= (origin + block).min(extent));
+                        assert!(start + block < extent + half, "{block} {extent} {t}");
+                    }
+                    for c in 0..2 {
+                        let base = start + c * half;
+                        let mut piece = base;
+                        while piece < base + half {
+                            let end = (piece + STORE_BOX as u64).min(base + half);
+                            if piece >= origin {
+                                for x in piece..end.min(extent) {
+                                    written[x as usize] += 1;
+                                }
+                            }
+                            piece = end;
+                        }
+                    }
+                }
+                assert!(written.iter().all(|&w| w == 1), "{block} {extent}: {written:?}");
+            }
+        }
+        // A 64-step would strand columns: 192 wide at n = 200, the last tile moved back 128,
+        // its second consumer's first box starts 32 before the tile.
+        assert_eq!(box_origin(192, 192, 200), 64);
+        assert_eq!(box_origin_by(192, 192, 200, 96), 96);
     }
 
     #[test]

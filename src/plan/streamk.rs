@@ -356,6 +356,19 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
     MEASURED[MEASURED.len() - 1].1
 }
 
+/// The column-split 192 x `block_n` tiles' mainloop efficiency (`sm90::COLUMN_SPLIT_TILES_N`),
+/// before any GPU run of the kernel: 128 x 256's 0.86 scaled by the mainloop probe's cycles a
+/// 128 x 128 block of D (scripts/probes/tile-forms.cu, session 69, lines aligned: 610 at
+/// 128 x 256, 579 at 192 x 192, 640 at 192 x 160; 176 between), the 192-wide figure held back
+/// from the probe's 0.906 to 0.88 (the probe has no epilogue).
+fn column_split_efficiency(block_n: u32) -> f64 {
+    match block_n {
+        ..=160 => 0.82,
+        161..=176 => 0.85,
+        _ => 0.88,
+    }
+}
+
 /// How much slower an unclustered tile whose B is N-major (TT, NT) ran than its cluster-of-2
 /// twin, whose B tile is multicast (session 5, H200, 1000x3000x4000 and 3000x1000x4000 TT:
 /// 1.06-1.34x over the 128, 192 and 256 wide tiles; the same shapes TN and NN showed no such
@@ -545,7 +558,12 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     } else {
         SM_PEAK_FLOPS
     };
-    let mut math = flops / (rate * mainloop_efficiency(v.block_n));
+    let efficiency = if v.column_split() {
+        column_split_efficiency(v.block_n)
+    } else {
+        mainloop_efficiency(v.block_n)
+    };
+    let mut math = flops / (rate * efficiency);
     if v.major_b == Major::MN && v.cluster_m == 1 {
         math *= if v.major_a == Major::MN && v.block_n >= 128 {
             MN_MN_UNCLUSTERED_FACTOR
@@ -1102,6 +1120,7 @@ pub(crate) fn decompositions_solo_sk(
         || v.pingpong()
         || solo_dp
         || v.tall()
+        || v.column_split()
         || crate::plan::sm90::wide_bias_col(v, p)
     {
         // Split-K clusters, ping-pong and solo run data-parallel only (kernels/sm90/gemm.cuh; a
