@@ -10,7 +10,9 @@
 # (scripts/shapes/colsplit-70-moved.txt) against the default plans, alternating twice.
 # Predicted (the model, from the mainloop probe's cycles): 6240x752x4600 on 192x192 in 1 x 2
 # ~59 us against 78-84 (cuBLASLt 58.5 under ncu); the moved shapes 0.90-0.94 of their time.
-#     here:  CUBINS="_cs,$(paste -sd, scripts/shapes/names-69b.txt)" bash scripts/gpu-pack.sh
+# First try (32 / 240 registers): every check hung at the register hand-over (setmaxnreg.inc
+# waits for registers the CTA never had); the kernel now static_asserts the split fits.
+#     here:  CUBINS="_cs,$(paste -sd, scripts/shapes/names-70a.txt)" bash scripts/gpu-pack.sh
 #            (keep .gpu/tests/gpu_matmul only)      there: timeout 590 bash scripts/gpu-session70a.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
@@ -22,19 +24,19 @@ for cl in 1 2 1x2; do
         set -- $spec
         out=fp32; [ "$2" = "$1" ] && out=same
         n=chk-c$cl-$1-$2-$3-b$4
-        DEEPGEMM_CLUSTER=$cl DEEPGEMM_COLSPLIT=only timeout 60 "$B" --dtype $1 --out $out --epilogue $3 --beta $4 --iters 3 --warmup 1 \
+        DEEPGEMM_CLUSTER=$cl DEEPGEMM_COLSPLIT=only timeout 30 "$B" --dtype $1 --out $out --epilogue $3 --beta $4 --iters 3 --warmup 1 \
             --shape 192x192x64 --shape 193x161x65 --shape 17x3x129 --shape 1x1x1 --shape 385x250x1000 \
             --shape 577x200x4104 --shape 1000x300x2000 --shape 1184x2616x1112 >"$OUT/$n.txt" 2>&1
         echo "$n rc=$? PASS $(grep -cE ' PASS$' "$OUT/$n.txt") FAIL $(grep -cE ' FAIL$' "$OUT/$n.txt") kernels: $(grep -oE 'dg_sm90_[^ ,)]*|dg_portable[^ ,)]*' "$OUT/$n.txt" | sed 's/dg_sm90_[a-z0-9]*_[a-z0-9]*_tn_//' | sort -u | tr '\n' ' ')"
     done
 done
 echo "checks ${SECONDS}s"
-DEEPGEMM_COLSPLIT=only matmul_groups cs $((SECONDS + 150)) shapes_types_transposes tiles_past_the_edges alpha_beta_in_place epilogues
+DEEPGEMM_COLSPLIT=only matmul_groups cs $((SECONDS + 120)) tiles_past_the_edges alpha_beta_in_place shapes_types_transposes
 # The default plans (every variant's producer changed): each layout, the float64 check.
 for l in TN NN TT NT; do
     n=chk-default-$l
     grep -vE '^\s*#|^\s*$' .gpu/shapes/general-63-aligned.txt | awk 'NR % 4 == 1 {print $1}' >/tmp/g12.txt
-    timeout 60 "$B" --layout $l --iters 2 --warmup 1 --shapes /tmp/g12.txt --shape 577x200x4104 --shape 131x67x129 >"$OUT/$n.txt" 2>&1
+    timeout 40 "$B" --layout $l --iters 2 --warmup 1 --shapes /tmp/g12.txt --shape 577x200x4104 --shape 131x67x129 >"$OUT/$n.txt" 2>&1
     echo "$n rc=$? PASS $(grep -cE ' PASS$' "$OUT/$n.txt") FAIL $(grep -cE ' FAIL$' "$OUT/$n.txt")"
 done
 printf '6240x752x4600\n928x4032x1224\n264x3848x2088\n4096x4096x4096\n1184x2616x1112\n7952x992x1064\n' >/tmp/s70a.txt

@@ -113,8 +113,10 @@ constexpr int kProducerRegs = 40;
 template <int kNumConsumers>
 constexpr int kConsumerRegs = kNumConsumers == 1 ? 216 : kNumConsumers == 3 ? 152 : 232;
 // The column split's consumers hold 144 accumulators at 192 x 192 and spilled their schedule's
-// state at 232: its producer gives up 8 more (32 * 128 + 240 * 256 = 65536).
-constexpr int kProducerRegsColSplit = 32;
+// state at 232: its producer gives up 16 more (24 * 128 + 240 * 256 = 64512, the 168 a thread
+// the CTA holds from its launch; setmaxnreg.inc waits for registers the CTA does not have, so
+// 32 / 240 hung at the hand-over, session 70).
+constexpr int kProducerRegsColSplit = 24;
 constexpr int kConsumerRegsColSplit = 240;
 
 // Shared memory of the epilogue, per CTA: per consumer, the general path's fp32 staging
@@ -450,6 +452,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "one consumer warpgroup (solo) computes whole 64-row tiles");
   static_assert(kNumThreads == (kSolo ? 256 : kTall ? 512 : 384),
                 "__launch_bounds__(384, 1), (256, 2) for solo or (512, 1) for tall, at the entry");
+  // setmaxnreg moves registers within what the CTA got at launch (65536 an SM over its threads
+  // and CTAs, a multiple of 8 a thread); asking for more blocks setmaxnreg.inc for ever.
+  static_assert((kColSplit ? kProducerRegsColSplit : kProducerRegs) * kThreadsPerWarpgroup +
+                        (kColSplit ? kConsumerRegsColSplit : kConsumerRegs<kNumConsumers>) *
+                            kThreadsPerWarpgroup * kNumConsumers <=
+                    (65536 / (kNumThreads * (kSolo ? 2 : 1))) / 8 * 8 * kNumThreads,
+                "the register hand-over fits the CTA's launch allocation");
   static_assert(BLOCK_N == 16 || BLOCK_N == 32 ||
                     (BLOCK_N >= 64 && BLOCK_N <= 256 && BLOCK_N % 8 == 0),
                 "wgmma N (one instruction; the widths between the powers of two fill waves)");
