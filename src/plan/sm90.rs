@@ -515,7 +515,7 @@ impl Sm90Variant {
                 || (CLUSTER_FILL_TILES_N.contains(&self.block_n) && self.major_b == Major::K))
                 && self.block_m == 128)
                 || self.column_split()))
-            .then_some(Sm90Variant { cluster_m, ..self })
+        .then_some(Sm90Variant { cluster_m, ..self })
     }
 
     /// The same kernel in clusters of 2 x 2 CTAs (kernels/sm90/gemm.cuh): the two CTAs of a
@@ -529,7 +529,7 @@ impl Sm90Variant {
             && CLUSTER_2X2_TILES_N.contains(&self.block_n)
             && !self.register_a()
             && !self.column_split())
-            .then_some(Sm90Variant { cluster_n: 2, ..v })
+        .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
     /// The same kernel in clusters of 1 x `cluster_n` CTAs along n (kernels/sm90/gemm.cuh): the
@@ -1485,13 +1485,14 @@ pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant>
 /// or `0`, not at all (not yet measured); `1`, among the others, ranked by the cost model;
 /// `only`, only they where one takes the problem. Read once.
 pub fn column_split_mode() -> TallMode {
-    static F: once_cell::sync::Lazy<TallMode> = once_cell::sync::Lazy::new(|| {
-        match std::env::var("DEEPGEMM_COLSPLIT").as_deref().map(str::trim) {
-            Ok("1") => TallMode::Mixed,
-            Ok("only") => TallMode::Only,
-            _ => TallMode::Off,
-        }
-    });
+    static F: once_cell::sync::Lazy<TallMode> =
+        once_cell::sync::Lazy::new(|| {
+            match std::env::var("DEEPGEMM_COLSPLIT").as_deref().map(str::trim) {
+                Ok("1") => TallMode::Mixed,
+                Ok("only") => TallMode::Only,
+                _ => TallMode::Off,
+            }
+        });
     *F
 }
 
@@ -3258,7 +3259,10 @@ mod tests {
             assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
             assert_eq!(v.epilogue_n(), v.block_n / 2);
             assert!(v.name().ends_with("_cs"), "{}", v.name());
-            assert!(matches!((v.cluster_m, v.cluster_n), (1, 1) | (2, 1) | (1, 2)));
+            assert!(matches!(
+                (v.cluster_m, v.cluster_n),
+                (1, 1) | (2, 1) | (1, 2)
+            ));
             assert!(v.with_split_k(2).is_none() && v.with_deep_stages().is_none());
             assert!(v.with_ring_epilogue(HOPPER_SMEM_BUDGET).is_none());
             assert!(v.with_cluster_2x2().is_none());
@@ -3323,7 +3327,10 @@ mod tests {
                         }
                     }
                 }
-                assert!(written.iter().all(|&w| w == 1), "{block} {extent}: {written:?}");
+                assert!(
+                    written.iter().all(|&w| w == 1),
+                    "{block} {extent}: {written:?}"
+                );
             }
         }
         // A 64-step would strand columns: 192 wide at n = 200, the last tile moved back 128,
