@@ -642,24 +642,39 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // setmaxnreg.inc, until ~4,400 cycles into an 11-stage launch. With one stage first, 77 small
   // launches took 0.977 of the time (short-k data-parallel ones up to 12% less, long-k splits
   // up to 4% more); with four, 0.982 (session 23).
-  // The ring's tiles by their shared-window addresses from the window's base (`raw`), not from
-  // the generic pointer `smem`, whose 64 bits the column split's 32-register producer spilled.
-  // (Member offsets as pointer differences, which fold to constants: NVRTC has no offsetof.)
+  // The column split's producer (24 registers) addresses the ring's tiles from the window's
+  // base (`raw`), not from the generic pointer `smem`, whose 64 bits it spilled; the other
+  // schedules keep the code their GPU runs measured. (Member offsets as pointer differences,
+  // which fold to constants: NVRTC has no offsetof.)
   const auto offset_of = [&](const void* member) {
     return static_cast<unsigned>(static_cast<const unsigned char*>(member) -
                                  reinterpret_cast<const unsigned char*>(&smem));
   };
-  const unsigned ring_a = raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]);
-  const unsigned ring_b = raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]);
+  const auto ring_a = [&](int stage) {
+    return kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]) +
+                           stage * kStageBytesA
+                     : smem_addr(&smem.a[stage][0]);
+  };
+  const auto ring_b = [&](int stage) {
+    return kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]) +
+                           stage * kStageBytesB
+                     : smem_addr(&smem.b[stage][0]);
+  };
   PipelineState<kNumStages> load_state;
   WorkSchedule load_work;
   WorkUnit load_unit{0, 0, 0};
   int load_k = 0;  // next k-iteration of load_unit
   int load_m0 = 0, load_n0 = 0, load_batch = 0;
-  // Read from the parameters where used: kept live from the entry, they were spilled by the
-  // column split's 32-register producer.
-  const auto stream_a = [&]() { return (p.flags & SM90_FLAG_STREAM_A) != 0; };
-  const auto stream_b = [&]() { return (p.flags & SM90_FLAG_STREAM_B) != 0; };
+  const bool stream_a_flag = (p.flags & SM90_FLAG_STREAM_A) != 0;
+  const bool stream_b_flag = (p.flags & SM90_FLAG_STREAM_B) != 0;
+  // The column split reads them from the parameters where used: kept live from the entry, they
+  // were spilled by its 24-register producer.
+  const auto stream_a = [&]() {
+    return kColSplit ? (p.flags & SM90_FLAG_STREAM_A) != 0 : stream_a_flag;
+  };
+  const auto stream_b = [&]() {
+    return kColSplit ? (p.flags & SM90_FLAG_STREAM_B) != 0 : stream_b_flag;
+  };
   // Issues the next `budget` loads (all that are left when negative).
   const auto issue_loads = [&](int budget) {
 #pragma unroll 1
@@ -684,18 +699,18 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       const unsigned full = pipe.full(load_state.stage);
       const int k0 = load_k * BLOCK_K;
       if constexpr (kClusterN > 1) {
-        TileA::template load_share<kClusterN>(ring_a + load_state.stage * kStageBytesA, tmap_a,
+        TileA::template load_share<kClusterN>(ring_a(load_state.stage), tmap_a,
                                               full, load_m0, k0, load_batch, rank_n(), row_mask());
       } else {
-        TileA::load(ring_a + load_state.stage * kStageBytesA, tmap_a, full, load_m0, k0,
+        TileA::load(ring_a(load_state.stage), tmap_a, full, load_m0, k0,
                     load_batch, stream_a());
       }
       if constexpr (kClusterM > 1) {
-        TileB::template load_share<kClusterM>(ring_b + load_state.stage * kStageBytesB, tmap_b,
+        TileB::template load_share<kClusterM>(ring_b(load_state.stage), tmap_b,
                                               full, load_n0, k0, load_batch, rank_m(),
                                               column_mask());
       } else {
-        TileB::load(ring_b + load_state.stage * kStageBytesB, tmap_b, full, load_n0, k0,
+        TileB::load(ring_b(load_state.stage), tmap_b, full, load_n0, k0,
                     load_batch, stream_b());
       }
       load_state.advance();
