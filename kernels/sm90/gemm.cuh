@@ -650,15 +650,16 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     return static_cast<unsigned>(static_cast<const unsigned char*>(member) -
                                  reinterpret_cast<const unsigned char*>(&smem));
   };
+  // (Computed once: recomputed at each use the producer spilled again.)
+  const unsigned ring_a0 =
+      kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]) : 0u;
+  const unsigned ring_b0 =
+      kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]) : 0u;
   const auto ring_a = [&](int stage) {
-    return kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]) +
-                           stage * kStageBytesA
-                     : smem_addr(&smem.a[stage][0]);
+    return kColSplit ? ring_a0 + stage * kStageBytesA : smem_addr(&smem.a[stage][0]);
   };
   const auto ring_b = [&](int stage) {
-    return kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]) +
-                           stage * kStageBytesB
-                     : smem_addr(&smem.b[stage][0]);
+    return kColSplit ? ring_b0 + stage * kStageBytesB : smem_addr(&smem.b[stage][0]);
   };
   PipelineState<kNumStages> load_state;
   WorkSchedule load_work;
