@@ -650,11 +650,11 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     return static_cast<unsigned>(static_cast<const unsigned char*>(member) -
                                  reinterpret_cast<const unsigned char*>(&smem));
   };
-  // (Computed once: recomputed at each use the producer spilled again.)
-  const unsigned ring_a0 =
-      kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.a[0][0]) : 0u;
-  const unsigned ring_b0 =
-      kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) + offset_of(&smem.b[0][0]) : 0u;
+  // (Each ring's first stage computed once: recomputed at each use, or a stage's offset taken
+  // from `smem` at each use, the producer spilled again.)
+  const unsigned storage = kColSplit ? raw + ((1024u - (raw & 1023u)) & 1023u) : 0u;
+  const unsigned ring_a0 = storage + offset_of(&smem.a[0][0]);
+  const unsigned ring_b0 = storage + offset_of(&smem.b[0][0]);
   const auto ring_a = [&](int stage) {
     return kColSplit ? ring_a0 + stage * kStageBytesA : smem_addr(&smem.a[stage][0]);
   };
@@ -1078,7 +1078,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // __syncthreads).
       // Each path is instantiated for the flags it branches on, so no tile runs code for what
       // it lacks.
-      // The data-parallel epilogue of `x`: the accumulators, or a split-K cluster's sum.
       // The data-parallel epilogue of `x`, the 64 rows from `rows`: the accumulators, or a
       // split-K cluster's sum.
       const auto epilogue = [&](const float (&x)[kAccRegs], long long rows) {

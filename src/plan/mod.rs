@@ -1312,21 +1312,14 @@ pub fn configured_universe(
 fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
     // The tall tiles wherever they take the problem (not only off the 32-byte sectors, as
     // the heuristic ranks them), but not under `DEEPGEMM_TALL=0`.
-    let tall = if sm90::tall_mode() == sm90::TallMode::Off {
-        sm90::TallMode::Off
-    } else {
-        sm90::TallMode::Mixed
-    };
     // The column-split tiles likewise, where `DEEPGEMM_COLSPLIT` lets them in.
-    let column_split = if sm90::column_split_mode() == sm90::TallMode::Off {
-        sm90::TallMode::Off
-    } else {
-        sm90::TallMode::Mixed
-    };
     let variants = sm90::with_only(
         sm90::with_column_split(
-            sm90::with_tall(sm90::fitting_with(p, dev, sm90::cluster_forced()), tall),
-            column_split,
+            sm90::with_tall(
+                sm90::fitting_with(p, dev, sm90::cluster_forced()),
+                sm90::tall_mode().admitted(),
+            ),
+            sm90::column_split_mode().admitted(),
         ),
         sm90::variant_filter(),
     );

@@ -1444,10 +1444,26 @@ pub fn tall_mode() -> TallMode {
 impl TallMode {
     /// A switch of candidates that are planned by default: `0` off, `only` forced, else mixed.
     fn from_env(name: &str) -> TallMode {
+        Self::from_env_or(name, TallMode::Mixed)
+    }
+
+    /// A switch: `0` off, `1` mixed, `only` forced, anything else (unset) `default`.
+    fn from_env_or(name: &str, default: TallMode) -> TallMode {
         match std::env::var(name).as_deref().map(str::trim) {
             Ok("0") => TallMode::Off,
+            Ok("1") => TallMode::Mixed,
             Ok("only") => TallMode::Only,
-            _ => TallMode::Mixed,
+            _ => default,
+        }
+    }
+
+    /// This switch for a listing of every plan (`plan::every_hopper_plan`): the candidates it
+    /// lets in at all, not only those it forces (`Only` lists them with the others).
+    pub fn admitted(self) -> TallMode {
+        if self == TallMode::Off {
+            TallMode::Off
+        } else {
+            TallMode::Mixed
         }
     }
 
@@ -1486,13 +1502,7 @@ pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant>
 /// `only`, only they where one takes the problem. Read once.
 pub fn column_split_mode() -> TallMode {
     static F: once_cell::sync::Lazy<TallMode> =
-        once_cell::sync::Lazy::new(|| {
-            match std::env::var("DEEPGEMM_COLSPLIT").as_deref().map(str::trim) {
-                Ok("1") => TallMode::Mixed,
-                Ok("only") => TallMode::Only,
-                _ => TallMode::Off,
-            }
-        });
+        once_cell::sync::Lazy::new(|| TallMode::from_env_or("DEEPGEMM_COLSPLIT", TallMode::Off));
     *F
 }
 
@@ -2777,6 +2787,22 @@ mod tests {
         }
     }
 
+    /// The epilogue's writes of `len` rows (columns) from `base` as the kernel makes them: whole
+    /// 64-element pieces from `base`, each skipped whole where it starts before the tile's own
+    /// first element `origin`; counted into `written` up to its length (the extent).
+    fn store_pieces(written: &mut [u32], base: u64, len: u64, origin: u64) {
+        let mut piece = base;
+        while piece < base + len {
+            let end = (piece + STORE_BOX as u64).min(base + len);
+            if piece >= origin {
+                for x in piece..end.min(written.len() as u64) {
+                    written[x as usize] += 1;
+                }
+            }
+            piece = end;
+        }
+    }
+
     #[test]
     fn moved_boxes_cover_every_row_once_in_whole_64s() {
         // Tile heights / widths (16-bit K-major tiles and the fill widths), and extents around
@@ -2803,16 +2829,7 @@ mod tests {
                     } else if origin < extent {
                         assert_eq!(start, origin, "a matrix shorter than the block stays");
                     }
-                    let mut piece = start;
-                    while piece < start + block {
-                        let end = (piece + 64).min(start + block);
-                        if piece >= origin {
-                            for r in piece..end.min(extent) {
-                                written[r as usize] += 1;
-                            }
-                        }
-                        piece = end;
-                    }
+                    store_pieces(&mut written, start, block, origin);
                 }
                 assert!(
                     written.iter().all(|&w| w == 1),
@@ -3314,17 +3331,7 @@ mod tests {
                         assert!(start + block < extent + half, "{block} {extent} {t}");
                     }
                     for c in 0..2 {
-                        let base = start + c * half;
-                        let mut piece = base;
-                        while piece < base + half {
-                            let end = (piece + STORE_BOX as u64).min(base + half);
-                            if piece >= origin {
-                                for x in piece..end.min(extent) {
-                                    written[x as usize] += 1;
-                                }
-                            }
-                            piece = end;
-                        }
+                        store_pieces(&mut written, start + c * half, half, origin);
                     }
                 }
                 assert!(

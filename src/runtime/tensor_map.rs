@@ -357,7 +357,8 @@ fn with_whole_boxes(mut args: TiledEncode) -> TiledEncode {
 }
 
 /// `args` (a column-major D's store map) with the box of a tile's last, partial box: 64 rows x
-/// `epilogue_n % 64` columns (a column-split consumer's half), the first lines of a staging buffer (FLAG_D_BOXES).
+/// `epilogue_n % 64` columns (a column-split consumer's half), the first lines of a staging
+/// buffer (FLAG_D_BOXES).
 /// A column-major D's map is already in the 128-byte swizzle (`store_swizzle`).
 fn with_tail_box(mut args: TiledEncode, v: &Sm90Variant) -> TiledEncode {
     args.box_dim = [STORE_BOX, v.epilogue_n() % STORE_BOX, 1];
