@@ -356,18 +356,31 @@ fn mainloop_efficiency(block_n: u32) -> f64 {
     MEASURED[MEASURED.len() - 1].1
 }
 
-/// The column-split 192 x `block_n` tiles' mainloop efficiency (`sm90::COLUMN_SPLIT_TILES_N`),
-/// before any GPU run of the kernel: 128 x 256's 0.86 scaled by the mainloop probe's cycles a
+/// The column-split 192 x `block_n` tiles' mainloop efficiency (`sm90::COLUMN_SPLIT_TILES_N`).
+/// First set before any GPU run: 128 x 256's 0.86 scaled by the mainloop probe's cycles a
 /// 128 x 128 block of D (scripts/probes/tile-forms.cu, session 69, lines aligned: 610 at
 /// 128 x 256, 579 at 192 x 192, 640 at 192 x 160; 176 between), the 192-wide figure held back
-/// from the probe's 0.906 to 0.88 (the probe has no epilogue).
+/// from the probe's 0.906 to 0.88 (the probe has no epilogue): 0.82 / 0.85 / 0.88. Then each
+/// scaled by 0.943 to session 71's sweep (`71b`, H100): on long multi-wave shapes 192 x 192 ran
+/// 1.10x its estimate where 128 x 256 ran 1.063x (8016x4536x2416: 248.2 us against 245.7),
+/// 192 x 176 1.16x where 128 x 240 in 2 x 1 ran 1.10x (5144x6656x2248: 236.8 against 235.1).
 fn column_split_efficiency(block_n: u32) -> f64 {
     match block_n {
-        ..=160 => 0.82,
-        161..=176 => 0.85,
-        _ => 0.88,
+        ..=160 => 0.77,
+        161..=176 => 0.80,
+        _ => 0.83,
     }
 }
+
+/// What a column-split launch costs beyond the model's other tiles: `COLUMN_SPLIT_LAUNCH_S` once
+/// and `COLUMN_SPLIT_EPILOGUE_S` a wave beyond `EPILOGUE_S` (each consumer stores its three
+/// 64-row blocks one after another). Fitted (least squares, affine in the waves) to session
+/// 71's sweep (`71b`, H100, the 19 shapes of `colsplit-70-moved`: each column-split
+/// candidate's measured-minus-modelled time against the median of the other candidates' on
+/// the shape): 2.0 us + 0.74 a wave, ~2 us on one wave to ~10 on five to eight short-k waves
+/// (residual 3.3 us rms: the sweep's noise on 20-50 us launches).
+const COLUMN_SPLIT_LAUNCH_S: f64 = 2.0e-6;
+const COLUMN_SPLIT_EPILOGUE_S: f64 = 0.75e-6;
 
 /// How much slower an unclustered tile whose B is N-major (TT, NT) ran than its cluster-of-2
 /// twin, whose B tile is multicast (session 5, H200, 1000x3000x4000 and 3000x1000x4000 TT:
@@ -772,7 +785,15 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + EPILOGUE_S);
+    let epilogue = if v.column_split() {
+        EPILOGUE_S + COLUMN_SPLIT_EPILOGUE_S
+    } else {
+        EPILOGUE_S
+    };
+    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + epilogue);
+    if v.column_split() {
+        busiest += COLUMN_SPLIT_LAUNCH_S;
+    }
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
     let mut fixup = handoff;
