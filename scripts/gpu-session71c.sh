@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 71, second call (~5 min): the column-split tiles' refitted model
+# Session 71, third call (logs `71c`) (~5 min): the column-split tiles' refitted model
 # (streamk::column_split_efficiency 0.77 / 0.80 / 0.83, COLUMN_SPLIT_LAUNCH_S 2 us,
 # COLUMN_SPLIT_EPILOGUE_S 0.75 us a wave, fitted to `71b`'s sweep) out of sample: the 29 TN
 # shapes whose first plan DEEPGEMM_COLSPLIT=1 moves (scripts/shapes/colsplit-71-moved.txt: 27
@@ -7,7 +7,7 @@
 # DEEPGEMM_COLSPLIT=1 alternating twice (cuBLASLt in each run), then every candidate swept.
 # Predicted: the moves 0.95-0.97 of the time (the model's ratios), none over 1.05.
 #     here:  bash scripts/gpu-pack.sh (no CUBINS; the kernels are 70a's) or copy the bench into .gpu
-#     there: timeout 590 bash scripts/gpu-session71a.sh
+#     there: timeout 590 bash scripts/gpu-session71c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
 nvidia-smi -L
