@@ -1291,6 +1291,32 @@ pub(crate) mod tests {
         }
     }
 
+    /// The column-split tiles' charges, fitted to `71b`: ranked over the tall 192 x 96 in 1 x 2
+    /// on a one-wave long-k shape whose 192-row tiles fill the SMs (6240x752x4600: 132 tiles of
+    /// 192 x 192; measured 0.78-0.85 of its time), not over 128 x 192 on a short-k multi-wave
+    /// one (6144x2104x208: 192 x 176 ran 1.32x its time).
+    #[test]
+    fn column_split_ranks_by_waves_and_k() {
+        use crate::plan::sm90::Major;
+        let dev = DeviceSpec::H200;
+        let best = |v: Sm90Variant, p: &GemmProblem| {
+            every_decomposition(&v, p, &dev)
+                .iter()
+                .map(|(_, s)| *s)
+                .fold(f64::INFINITY, f64::min)
+        };
+        let bf16 = ScalarType::BF16;
+        let cs = |bn| Sm90Variant::column_split_tile(bf16, bf16, (Major::K, Major::K), bn).unwrap();
+        let p = tn(6240, 752, 4600);
+        let tall = Sm90Variant::tall_tile(bf16, bf16, (Major::K, Major::K), 96)
+            .and_then(|v| v.with_cluster_n(2))
+            .unwrap();
+        let split = cs(192).with_cluster_n(2).unwrap();
+        assert!(best(split, &p) < 0.9 * best(tall, &p));
+        let q = tn(6144, 2104, 208);
+        assert!(best(cs(176), &q) > best(variant(192), &q));
+    }
+
     fn variant(bn: u32) -> Sm90Variant {
         Sm90Variant::new(
             ScalarType::BF16,
