@@ -207,7 +207,9 @@ pub const TALL_BLOCK_M: u32 = 192;
 /// 58.5 us, tensor pipe 84%) against deepgemm's 83.6 us (session 69, `69c`); the mainloop probe
 /// (scripts/probes/tile-forms.cu) ran a 128 x 128 block of D a 64-k in 579 cycles at 192 x 192,
 /// 640 at 192 x 160, against 610 at 128 x 256 (lines aligned; mid-sector 831 / 903 / 908).
-/// Planned only under `DEEPGEMM_COLSPLIT` (`column_split_mode`) until measured.
+/// Ranked by the model among the others by default since session 71 (`column_split_mode`;
+/// `71c`, H100: 28 moved TN shapes, 26 outside the fit, 0.897 of the time, none slower, 0.850
+/// -> 0.948x cuBLASLt).
 pub const COLUMN_SPLIT_TILES_N: [u32; 3] = [160, 176, 192];
 
 /// Whether the solo tiles are built for inputs `ab` in `layout` (A's, B's major): 16-bit in
@@ -1498,11 +1500,12 @@ pub fn with_tall(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant>
 }
 
 /// How the column-split tiles (`COLUMN_SPLIT_TILES_N`) are planned: `DEEPGEMM_COLSPLIT` unset
-/// or `0`, not at all (not yet measured); `1`, among the others, ranked by the cost model;
-/// `only`, only they where one takes the problem. Read once.
+/// or `1`, among the others, ranked by the cost model (`streamk::column_split_efficiency` and
+/// its charges, fitted in session 71); `0`, not at all; `only`, only they where one takes the
+/// problem. Read once.
 pub fn column_split_mode() -> TallMode {
     static F: once_cell::sync::Lazy<TallMode> =
-        once_cell::sync::Lazy::new(|| TallMode::from_env_or("DEEPGEMM_COLSPLIT", TallMode::Off));
+        once_cell::sync::Lazy::new(|| TallMode::from_env_or("DEEPGEMM_COLSPLIT", TallMode::Mixed));
     *F
 }
 
@@ -3257,7 +3260,7 @@ mod tests {
 
     /// The column-split 192-row tiles: 16-bit TN, two consumers (384 threads) of half the
     /// columns each, unclustered, 2 x 1 and 1 x 2, data-parallel only, stores in the consumer's
-    /// half-width boxes, and planned only under `DEEPGEMM_COLSPLIT`.
+    /// half-width boxes, and switched by `DEEPGEMM_COLSPLIT`.
     #[test]
     fn column_split_tiles_run_data_parallel_and_only_on_request() {
         use crate::plan::streamk::{Forced, decompositions_with};

@@ -2213,8 +2213,24 @@ pub(crate) mod tests {
         assert_eq!(first(1664, 1664, 8192).0, 168);
         assert_eq!(first(4096, 2112, 7168).0, 176);
         // 2432x1792x8192: 247 tiles of 144 (1.9 waves) ran 116 us, the 128x128 hybrid 104;
-        // 133 tiles of 128x256 all Stream-K 99.4 (`16a`).
-        assert_eq!(first(2432, 1792, 8192).0, 256);
+        // 133 tiles of 128x256 all Stream-K 99.4 (`16a`). Since session 71 the column-split
+        // 192 x 192 ranks first (130 tiles, one wave; model 104.3 us against 108.4): not timed
+        // at this shape; its like 1904x2248x12992 ran 142.6 us on 192 x 176 against 155.1 for
+        // 128 x 256 Stream-K over all SMs (`71c`, H100).
+        let p = tn(2432, 1792, 8192);
+        match crate::plan::candidates(&p, &dev).unwrap()[0].kernel {
+            crate::plan::Kernel::Sm90(v) => assert!(v.column_split() && v.block_n == 192),
+            k => panic!("not sm90: {k:?}"),
+        }
+        let no_cs = |v: &Sm90Variant| !v.column_split();
+        let sk = crate::plan::candidates(&p, &dev)
+            .unwrap()
+            .into_iter()
+            .find_map(|c| match c.kernel {
+                crate::plan::Kernel::Sm90(v) if no_cs(&v) => Some(v.block_n),
+                _ => None,
+            });
+        assert_eq!(sk, Some(256), "without them, 128 x 256 as measured");
         // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256; 200 (five
         // tiles make 1000 exactly) is the model's choice, not measured. The tall 192x128 in the
         // ring it preferred for a while in session 68 ran 44.2 us against 128x200's 40.6
