@@ -12,7 +12,7 @@ set -uo pipefail
 nvidia-smi -L
 printf '2432x1792x8192\n1664x1664x8192\n2176x2176x8192\n3200x3200x8192\n6784x1280x8192\n' >/tmp/w71.txt
 "$B" --precompile "_cs,m128n256k64_s4_c1x1,m128n168k64_s5_c1x1,m128n152k64_s5_c1x1,m128n216k64_s4_c1x1,m128n224k64_s4_c1x1" >/dev/null; echo "precompile ${SECONDS}s"
-for r in 1 2 3; do
+for ((r = 1; r <= ${ROUNDS:-3}; r++)); do
     bench W_new-$r --layout TN --shapes /tmp/w71.txt --check none --iters 30
     DEEPGEMM_COLSPLIT=0 bench W_old-$r --layout TN --shapes /tmp/w71.txt --check none --iters 30
 done
