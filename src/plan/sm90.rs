@@ -3262,7 +3262,7 @@ mod tests {
     /// columns each, unclustered, 2 x 1 and 1 x 2, data-parallel only, stores in the consumer's
     /// half-width boxes, and switched by `DEEPGEMM_COLSPLIT`.
     #[test]
-    fn column_split_tiles_run_data_parallel_and_only_on_request() {
+    fn column_split_tiles_run_data_parallel_under_their_switch() {
         use crate::plan::streamk::{Forced, decompositions_with};
         use ScalarType::*;
         let dev = DeviceSpec::H200;
