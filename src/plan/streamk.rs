@@ -785,15 +785,12 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     // Data-parallel phase: whole tiles, dealt round-robin.
     let dp_tiles = tiles - d.sk_tiles.min(tiles);
     let dp_waves = dp_tiles.div_ceil(grid) as f64;
-    let epilogue = if v.column_split() {
-        EPILOGUE_S + COLUMN_SPLIT_EPILOGUE_S
+    let (epilogue, launch) = if v.column_split() {
+        (EPILOGUE_S + COLUMN_SPLIT_EPILOGUE_S, COLUMN_SPLIT_LAUNCH_S)
     } else {
-        EPILOGUE_S
+        (EPILOGUE_S, 0.0)
     };
-    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + epilogue);
-    if v.column_split() {
-        busiest += COLUMN_SPLIT_LAUNCH_S;
-    }
+    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + epilogue) + launch;
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
     let mut fixup = handoff;
@@ -2217,19 +2214,15 @@ pub(crate) mod tests {
         // 192 x 192 ranks first (130 tiles, one wave; model 104.3 us against 108.4): not timed
         // at this shape; its like 1904x2248x12992 ran 142.6 us on 192 x 176 against 155.1 for
         // 128 x 256 Stream-K over all SMs (`71c`, H100).
-        let p = tn(2432, 1792, 8192);
-        match crate::plan::candidates(&p, &dev).unwrap()[0].kernel {
+        let listed = crate::plan::candidates(&tn(2432, 1792, 8192), &dev).unwrap();
+        match listed[0].kernel {
             crate::plan::Kernel::Sm90(v) => assert!(v.column_split() && v.block_n == 192),
             k => panic!("not sm90: {k:?}"),
         }
-        let no_cs = |v: &Sm90Variant| !v.column_split();
-        let sk = crate::plan::candidates(&p, &dev)
-            .unwrap()
-            .into_iter()
-            .find_map(|c| match c.kernel {
-                crate::plan::Kernel::Sm90(v) if no_cs(&v) => Some(v.block_n),
-                _ => None,
-            });
+        let sk = listed.iter().find_map(|c| match c.kernel {
+            crate::plan::Kernel::Sm90(v) if !v.column_split() => Some(v.block_n),
+            _ => None,
+        });
         assert_eq!(sk, Some(256), "without them, 128 x 256 as measured");
         // 3000x1000x4000: 120 tiles of 208, 40.6 us against 46.7 for 96 of 256; 200 (five
         // tiles make 1000 exactly) is the model's choice, not measured. The tall 192x128 in the
