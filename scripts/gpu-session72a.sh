@@ -12,32 +12,40 @@
 # alternating. Predicted: median ~0.88 of the time if the fixup is ~5 us. (5) gpu_matmul groups.
 #     here:  cargo build --release --lib --bin deepgemm-bench; the gpu_matmul test exe; copy both
 #            and libdeepgemm.so into .gpu (stripped); .gpu/cubins.txz from 70a's pack
-#     there: timeout 590 bash scripts/gpu-session72a.sh
+#     there: timeout 590 bash scripts/gpu-session72a.sh (DEADLINE=S for a shorter call)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
+# Steps in order of worth, each only while DEADLINE (seconds, default 575) leaves it room: the
+# device is scarce and a call may be cut to what budget is left.
+DEADLINE=${DEADLINE:-575}
+have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
 nvidia-smi -L
 S=.gpu/shapes/underwave-sk-72.txt
 "$B" --precompile "_cs,$(paste -sd, .gpu/shapes/names-72a.txt),bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n168k64_s5_c1x1,bf16_bf16_tn_m128n152k64_s5_c1x1" >/dev/null; echo "precompile ${SECONDS}s"
-sweep uw-default 90 --interleave --layout TN --shapes $S
-DEEPGEMM_DECOMPOSITION=streamk sweep uw-streamk 90 --interleave --layout TN --shapes $S
+sweep uw-default 80 --interleave --layout TN --shapes $S
+DEEPGEMM_DECOMPOSITION=streamk sweep uw-streamk 80 --interleave --layout TN --shapes $S
 for f in "$OUT"/sweep-uw-*.txt; do echo "== $f"; grep -E "sweep #|interleaved|^\[" "$f" | sed -e 's/(vs the timed.*//' -e 's/deepgemm first call.*heuristic[^,]*, //' | cut -c1-130; done
+grep -v '^#' .gpu/shapes/subwave-72-moved.txt >/tmp/sw72.txt
+for ((r = 1; r <= 2; r++)); do
+    have 70 || break
+    DEEPGEMM_SK_SUBWAVE_FIXUP_US=5 bench SW_new-$r --layout TN --shapes /tmp/sw72.txt --check none --iters 30
+    bench SW_old-$r --layout TN --shapes /tmp/sw72.txt --check none --iters 30
+done
+python3 scripts/compare-runs.py "$OUT" "SW_new-*" "SW_old-*" 2>/dev/null | tail -8
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
-timeout 90 "$NCU" --clock-control none -k "regex:nvjet|cutlass|gemm|xmma|splitK" --section LaunchStats \
-    --metrics gpu__time_duration.sum "$B" --layout TN --shapes .gpu/shapes/lt-gap-72.txt \
-    --iters 1 --warmup 0 --check none >"$OUT/ncu-lt.txt" 2>&1
-echo "ncu rc=$? ${SECONDS}s"
-grep -E "^  [a-zA-Z_].*\(|gpu__time|Cluster Size|Grid Size" "$OUT/ncu-lt.txt" | grep -v "dg_" | sed -e 's/  */ /g' | cut -c1-110 | head -80
+if have 100; then
+    timeout 90 "$NCU" --clock-control none -k "regex:nvjet|cutlass|gemm|xmma|splitK" --section LaunchStats \
+        --metrics gpu__time_duration.sum "$B" --layout TN --shapes .gpu/shapes/lt-gap-72.txt \
+        --iters 1 --warmup 0 --check none >"$OUT/ncu-lt.txt" 2>&1
+    echo "ncu rc=$? ${SECONDS}s"
+    grep -E "^  [a-zA-Z_].*\(|gpu__time|Cluster Size|Grid Size" "$OUT/ncu-lt.txt" | grep -v "dg_" | sed -e 's/  */ /g' | cut -c1-110 | head -80
+fi
 printf '2432x1792x8192\n1664x1664x8192\n2176x2176x8192\n3200x3200x8192\n6784x1280x8192\n' >/tmp/w71.txt
 for ((r = 1; r <= 2; r++)); do
+    have 40 || break
     bench W_new-$r --layout TN --shapes /tmp/w71.txt --check none --iters 30
     DEEPGEMM_COLSPLIT=0 bench W_old-$r --layout TN --shapes /tmp/w71.txt --check none --iters 30
 done
 python3 scripts/compare-runs.py "$OUT" "W_new-*" "W_old-*" 2>/dev/null | tail -8
-grep -v '^#' .gpu/shapes/subwave-72-moved.txt >/tmp/sw72.txt
-for ((r = 1; r <= 2; r++)); do
-    DEEPGEMM_SK_SUBWAVE_FIXUP_US=5 bench SW_new-$r --layout TN --shapes /tmp/sw72.txt --check ${CHECK:-none} --iters 30
-    bench SW_old-$r --layout TN --shapes /tmp/sw72.txt --check none --iters 30
-done
-python3 scripts/compare-runs.py "$OUT" "SW_new-*" "SW_old-*" 2>/dev/null | tail -8
-matmul_groups def 575 shapes_types_transposes tiles_past_the_edges alpha_beta_in_place epilogues narrow_and_swapped orders_and_padding large_shapes
+matmul_groups def "$DEADLINE" shapes_types_transposes tiles_past_the_edges alpha_beta_in_place epilogues narrow_and_swapped orders_and_padding large_shapes
 finish
