@@ -617,8 +617,9 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
 }
 
 /// `DEEPGEMM_SK_SUBWAVE_FIXUP_US=X` (an experiment, session 72): a Stream-K fixup where the
-/// Stream-K tiles are at most one a CTA (fewer tiles than CTAs: every tile shared by two or three
-/// CTAs whose ranges end together) charged X us in all instead of the area-scaled constants,
+/// Stream-K tiles are between a half and one a CTA (every tile shared by two CTAs whose ranges
+/// end together: one partial written and one read), on tiles 128 or more wide, charged X us in
+/// all instead of the area-scaled constants,
 /// which sessions 13 and 16 measured 10-20 us high there. Unset: as before. Read once.
 pub fn subwave_fixup_s() -> Option<f64> {
     static F: once_cell::sync::Lazy<Option<f64>> = once_cell::sync::Lazy::new(|| {
@@ -853,7 +854,9 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
-            } else if let Some(s) = subwave_fixup_s().filter(|_| d.sk_tiles <= ctas) {
+            } else if let Some(s) = subwave_fixup_s()
+                .filter(|_| d.sk_tiles <= ctas && ctas < 2 * d.sk_tiles && v.block_n >= 128)
+            {
                 s
             } else {
                 let about_one_each =
