@@ -6,10 +6,9 @@
 # 16 measured 10-20 us high where a CTA holds about a tile). Predicted: 1000x3000x4000's 128 x 256
 # sk96x132 ~34-36 us against ~38.5 for its data-parallel 128 x 192. (2) Nsight Compute's view of
 # cuBLASLt's kernels on lt-gap-72. (3) Session 71's owed check (scripts/gpu-session71d.sh): the
-# column split on by default against DEEPGEMM_COLSPLIT=0 on the wave set. (4) Out of sample, 40 of
-# the 391 moves of a fresh random 1,500 TN shapes under DEEPGEMM_SK_SUBWAVE_FIXUP_US=5 (Stream-K
-# at most a tile a CTA charged 5 us of fixup, not ~10-18), against the default, twice
-# alternating. Predicted: median ~0.88 of the time if the fixup is ~5 us. (5) gpu_matmul groups.
+# column split on by default against DEEPGEMM_COLSPLIT=0 on the wave set. (4) gpu_matmul groups.
+# (A cheaper Stream-K fixup charge where each tile is shared by two CTAs, which this call first
+# timed out of sample, was refuted offline before any device time: BENCHMARKS.md, session 72.)
 #     here:  cargo build --release --lib --bin deepgemm-bench; the gpu_matmul test exe; copy both
 #            and libdeepgemm.so into .gpu (stripped); .gpu/cubins.txz from 70a's pack
 #     there: timeout 590 bash scripts/gpu-session72a.sh (DEADLINE=S for a shorter call)
@@ -25,13 +24,6 @@ S=.gpu/shapes/underwave-sk-72.txt
 sweep uw-default 80 --interleave --layout TN --shapes $S
 DEEPGEMM_DECOMPOSITION=streamk sweep uw-streamk 80 --interleave --layout TN --shapes $S
 for f in "$OUT"/sweep-uw-*.txt; do echo "== $f"; grep -E "sweep #|interleaved|^\[" "$f" | sed -e 's/(vs the timed.*//' -e 's/deepgemm first call.*heuristic[^,]*, //' | cut -c1-130; done
-grep -v '^#' .gpu/shapes/subwave-72-moved.txt >/tmp/sw72.txt
-for ((r = 1; r <= 2; r++)); do
-    have 70 || break
-    DEEPGEMM_SK_SUBWAVE_FIXUP_US=5 bench SW_new-$r --layout TN --shapes /tmp/sw72.txt --check none --iters 30
-    bench SW_old-$r --layout TN --shapes /tmp/sw72.txt --check none --iters 30
-done
-python3 scripts/compare-runs.py "$OUT" "SW_new-*" "SW_old-*" 2>/dev/null | tail -8
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if have 100; then
     timeout 90 "$NCU" --clock-control none -k "regex:nvjet|cutlass|gemm|xmma|splitK" --section LaunchStats \

@@ -616,22 +616,6 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     math.max(stage_bytes as f64 / load_rate).max(requests)
 }
 
-/// `DEEPGEMM_SK_SUBWAVE_FIXUP_US=X` (an experiment, session 72): a Stream-K fixup where the
-/// Stream-K tiles are between a half and one a CTA (every tile shared by two CTAs whose ranges
-/// end together: one partial written and one read), on tiles 128 or more wide, charged X us in
-/// all instead of the area-scaled constants,
-/// which sessions 13 and 16 measured 10-20 us high there. Unset: as before. Read once.
-pub fn subwave_fixup_s() -> Option<f64> {
-    static F: once_cell::sync::Lazy<Option<f64>> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_SK_SUBWAVE_FIXUP_US")
-            .ok()
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|x| x.is_finite() && *x >= 0.0)
-            .map(|x| x * 1e-6)
-    });
-    *F
-}
-
 /// `DEEPGEMM_SM_REQUESTS=1`: each k-iteration is bound by its CTA's own L2 requests too
 /// (`SM_L2_REQUESTS_PER_S`), not only the launch by all of them (`l2_request_s`): under a wave
 /// of tiles whose lines start mid-sector the busiest CTA's requests, not the whole L2's, set
@@ -854,10 +838,6 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
                 SPLITK_HANDOFF_S
                     + (per_tile - 1.0) * (SPLITK_CONTRIBUTOR_S + area * SPLITK_READ_S)
                     + area * STAGED_EPILOGUE_S
-            } else if let Some(s) = subwave_fixup_s()
-                .filter(|_| d.sk_tiles <= ctas && ctas < 2 * d.sk_tiles && v.block_n >= 128)
-            {
-                s
             } else {
                 let about_one_each =
                     d.sk_tiles as f64 <= STREAMK_FIXUP_CAP_TILES_PER_CTA * ctas as f64;
