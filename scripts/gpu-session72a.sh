@@ -3,14 +3,19 @@
 # issue 4's 0.98x, and seven like it) swept twice, interleaved with cuBLASLt: the heuristic's
 # candidates (data-parallel 128 x 160-224), then under DEEPGEMM_DECOMPOSITION=streamk (128 x 256
 # and other wide tiles over all 132 SMs, modelled 5-40% slower by fixup constants sessions 13 and
-# 16 measured 10-20 us high where a CTA holds about a tile). Predicted: 1000x3000x4000's 128 x 256
-# sk96x132 ~34-36 us against ~38.5 for its data-parallel 128 x 192. (2) Nsight Compute's view of
+# 16 measured 10-20 us high where a CTA holds about a tile). Predicted first: 1000x3000x4000's
+# 128 x 256 sk96x132 ~34-36 us against ~38.5 for its data-parallel 128 x 192; after the kept
+# sweeps' verdict (scripts/sk-subwave-regret.py: such plans ran a median 1.07x the data-parallel
+# ones' time), ~36-41 us, most of the eight no faster than their default. (2) Nsight Compute's view of
 # cuBLASLt's kernels on lt-gap-72. (3) Session 71's owed check (scripts/gpu-session71d.sh): the
-# column split on by default against DEEPGEMM_COLSPLIT=0 on the wave set. (4) gpu_matmul groups.
+# column split on by default against DEEPGEMM_COLSPLIT=0 on the wave set. (4) gpu_matmul: two groups
+# with the column split forced (a row-major D, device-pointer scalars), then the default groups.
 # (A cheaper Stream-K fixup charge where each tile is shared by two CTAs, which this call first
 # timed out of sample, was refuted offline before any device time: BENCHMARKS.md, session 72.)
 #     here:  cargo build --release --lib --bin deepgemm-bench; the gpu_matmul test exe; copy both
-#            and libdeepgemm.so into .gpu (stripped); .gpu/cubins.txz from 70a's pack
+#            and libdeepgemm.so into .gpu (stripped; ~9 MB in all); .gpu/cubins.txz: 70a's pack
+#            unpacked into a cache, `--precompile` of names-72a's list (and the three names
+#            below) into it, its dg_sm90* files packed again (nothing compiles there)
 #     there: timeout 590 bash scripts/gpu-session72a.sh (DEADLINE=S for a shorter call)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
@@ -39,5 +44,8 @@ for ((r = 1; r <= 2; r++)); do
     DEEPGEMM_COLSPLIT=0 bench W_old-$r --layout TN --shapes /tmp/w71.txt --check none --iters 30
 done
 python3 scripts/compare-runs.py "$OUT" "W_new-*" "W_old-*" 2>/dev/null | tail -8
+# The column split forced where a review found it checked only on paper: a row-major D (TN computed
+# transposed) and beta / alpha through device pointers.
+DEEPGEMM_COLSPLIT=only matmul_groups cs $((SECONDS + 100)) transposed_orientation pointer_mode_device
 matmul_groups def "$DEADLINE" shapes_types_transposes tiles_past_the_edges alpha_beta_in_place epilogues narrow_and_swapped orders_and_padding large_shapes
 finish
