@@ -12,10 +12,9 @@
 # with the column split forced (a row-major D, device-pointer scalars), then the default groups.
 # (A cheaper Stream-K fixup charge where each tile is shared by two CTAs, which this call first
 # timed out of sample, was refuted offline before any device time: BENCHMARKS.md, session 72.)
-#     here:  cargo build --release --lib --bin deepgemm-bench; the gpu_matmul test exe; copy both
-#            and libdeepgemm.so into .gpu (stripped; ~9 MB in all); .gpu/cubins.txz: 70a's pack
-#            unpacked into a cache, `--precompile` of names-72a's list (and the three names
-#            below) into it, its dg_sm90* files packed again (nothing compiles there)
+#     here:  CUBINS="_cs,$(paste -sd, scripts/shapes/names-72a.txt),bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n168k64_s5_c1x1,bf16_bf16_tn_m128n152k64_s5_c1x1" bash scripts/gpu-pack.sh
+#            find .gpu/tests -type f ! -name gpu_matmul -delete   (~10 MB carried; the kernels
+#            these plans name compiled here, ~4 min on 2 cores: nothing compiles there)
 #     there: timeout 590 bash scripts/gpu-session72a.sh (DEADLINE=S for a shorter call)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
