@@ -33,17 +33,20 @@ prof() {
     grep -E "^  [a-zA-Z_].*\(|gpu__time|lts__t_bytes|dram__bytes|lts__through|sm__through|gmma|sm__cycles|L2 Cache Throughput|Compute \(SM\)" \
         "$OUT/ncu-$label.txt" | sed -e 's/  */ /g' -e 's/(\([0-9]*\), \([0-9]*\), 1)x(\([0-9]*\), 1, 1).*/\1x\2 x\3/' | cut -c1-100
 }
-for S in 1000x3000x4000 1536x2048x4096; do
+profs() {
+    local S=$1
     prof "$S-default" --shape $S
     DEEPGEMM_VARIANT=m128n192k64_s5_c2x1_re prof "$S-c2x1re" --shape $S --no-cublas
     DEEPGEMM_VARIANT=m128n192k64_s4_c2x1 prof "$S-c2x1" --shape $S --no-cublas
-done
+}
+profs 1000x3000x4000
 # Phase clocks of deepgemm's two forms at 1000x3000x4000 (prologue to first wgmma, mainloop,
 # epilogue; kernels compiled here with DG_TRACE, ~30 s each).
-if have 120; then
+if have 90; then
     trace re --layout TN --shape 1000x3000x4000
     DEEPGEMM_VARIANT=m128n192k64_s5_c2x1_re trace c2x1re --layout TN --shape 1000x3000x4000
 fi
+profs 1536x2048x4096
 # The 192-wide forms timed against each other and cuBLASLt, interleaved.
 if have 90; then
     DEEPGEMM_VARIANT=m128n192k64 sweep n192 80 --interleave --layout TN --shape 1000x3000x4000 --shape 1536x2048x4096
