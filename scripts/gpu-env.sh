@@ -8,8 +8,12 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export DEEPGEMM_CACHE_DIR=${DEEPGEMM_CACHE_DIR:-/tmp/deepgemm-session-cache}
-# Kernel caches carried from the development machine (gpu-pack.sh under CUBINS=...).
-. "$(dirname "${BASH_SOURCE[0]}")/gpu-unpack.sh"
+# Kernel caches carried from the development machine (gpu-pack.sh under CUBINS=...). From
+# scripts/, or beside a copy of this file in .gpu/ (session 73 ran one from .gpu/ without it,
+# and every kernel compiled on the GPU machine).
+for _d in "$(dirname "${BASH_SOURCE[0]}")" scripts; do
+    [ -f "$_d/gpu-unpack.sh" ] && { . "$_d/gpu-unpack.sh"; break; }
+done
 # Every script times itself from here and runs the packed bench unless it sets B first.
 SECONDS=0
 B=${B:-.gpu/deepgemm-bench}
