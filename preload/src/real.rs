@@ -1,13 +1,20 @@
 //! The real cuBLAS and cuBLASLt functions this library stands in front of.
 //!
 //! Each table is resolved once, on the first call that needs it (`OnceLock`: one atomic
-//! load afterwards), in the order the issue prescribes:
+//! load afterwards): first its library, by an anchor symbol every version has
+//! (`cublasGemmEx`, `cublasLtMatmul`), in the order the issue prescribes:
 //! 1. `dlopen(soname, RTLD_NOLOAD)` + `dlsym`: the copy the host already loaded. This is
 //!    the one that works inside PyTorch, which loads cuBLAS with RTLD_LOCAL, so its symbols
 //!    are not in the global scope and `RTLD_NEXT` finds nothing (reference.md §1).
-//! 2. `dlsym(RTLD_NEXT, name)`: a cuBLAS linked normally into the program.
+//! 2. `dlsym(RTLD_NEXT, anchor)`: a cuBLAS linked normally into the program (also one whose
+//!    soname is not listed here), pinned through `dladdr` + `dlopen(RTLD_NOLOAD)` of its file.
 //! 3. `dlopen(soname, RTLD_LAZY | RTLD_LOCAL)`: load it ourselves (the host called a cuBLAS
 //!    function, so it must exist somewhere on the loader path).
+//!
+//! Then every function from that one library. A function it lacks (cuBLAS 11.0's
+//! `cublasGetSmCountTarget`) stays absent: searched for alone, it once reached step 3 and
+//! loaded a cuBLAS 13 beside the host's 11, whose cuBLASLt then took every cuBLASLt call
+//! (a session-73 review).
 //!
 //! A lookup that lands on one of our own exports (possible with `RTLD_NEXT` tricks or a
 //! second preload) is discarded, so a forwarded call can never loop back into us.
@@ -212,34 +219,75 @@ const BLAS_SONAMES: [&CStr; 4] = [
     c"libcublas.so",
 ];
 
-/// Finds `name` for a library known by `sonames`; `None` when no step finds it or every
-/// hit is one of `ours` (our own exports).
-fn resolve(sonames: &[&CStr], name: &CStr, ours: &[usize]) -> Option<*mut c_void> {
-    let accept = |p: *mut c_void| (!p.is_null() && !ours.contains(&(p as usize))).then_some(p);
-    let sym = |flags: c_int| {
+/// Where a table's functions are looked up: one library's handle, or (where the library found
+/// through `RTLD_NEXT` cannot be reopened by its file name) `RTLD_NEXT` itself.
+#[derive(Clone, Copy)]
+enum Library {
+    Handle(*mut c_void),
+    Next,
+}
+
+/// `p` unless it is NULL or one of `ours` (our own exports).
+fn accept(p: *mut c_void, ours: &[usize]) -> Option<*mut c_void> {
+    (!p.is_null() && !ours.contains(&(p as usize))).then_some(p)
+}
+
+/// The library of `sonames` whose `anchor` a forwarded call should reach (the module
+/// comment's three steps); `None` when none has it.
+fn library(sonames: &[&CStr], anchor: &CStr, ours: &[usize]) -> Option<Library> {
+    let open = |flags: c_int| {
         sonames.iter().find_map(|so| {
-            // SAFETY: dlopen/dlsym with NUL-terminated names; a NULL handle is checked.
+            // SAFETY: dlopen/dlsym with NUL-terminated names; a NULL handle is checked. The
+            // handle is kept (never closed) when it is chosen.
             unsafe {
                 let h = libc::dlopen(so.as_ptr(), flags);
                 if h.is_null() {
                     return None;
                 }
-                accept(libc::dlsym(h, name.as_ptr()))
+                if accept(libc::dlsym(h, anchor.as_ptr()), ours).is_some() {
+                    Some(Library::Handle(h))
+                } else {
+                    libc::dlclose(h);
+                    None
+                }
             }
         })
     };
-    sym(libc::RTLD_NOLOAD | libc::RTLD_LAZY)
-        // SAFETY: RTLD_NEXT lookup of a NUL-terminated name.
-        .or_else(|| accept(unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) }))
-        .or_else(|| sym(libc::RTLD_LAZY | libc::RTLD_LOCAL))
+    open(libc::RTLD_NOLOAD | libc::RTLD_LAZY)
+        .or_else(|| {
+            // SAFETY: RTLD_NEXT lookup of a NUL-terminated name; dladdr fills `info` for an
+            // address inside a loaded object (checked by its return value), whose file name
+            // is NUL-terminated and reopened without loading anything.
+            unsafe {
+                let p = accept(libc::dlsym(libc::RTLD_NEXT, anchor.as_ptr()), ours)?;
+                let mut info: libc::Dl_info = std::mem::zeroed();
+                if libc::dladdr(p, &mut info) != 0 && !info.dli_fname.is_null() {
+                    let h = libc::dlopen(info.dli_fname, libc::RTLD_NOLOAD | libc::RTLD_LAZY);
+                    if !h.is_null() && libc::dlsym(h, anchor.as_ptr()) == p {
+                        return Some(Library::Handle(h));
+                    }
+                }
+                Some(Library::Next)
+            }
+        })
+        .or_else(|| open(libc::RTLD_LAZY | libc::RTLD_LOCAL))
+}
+
+/// `name` in `lib`, `None` when it lacks it (or it is one of `ours`).
+fn resolve(lib: Option<Library>, name: &CStr, ours: &[usize]) -> Option<*mut c_void> {
+    // SAFETY: dlsym of a NUL-terminated name in a handle dlopen returned, or RTLD_NEXT.
+    let p = match lib? {
+        Library::Handle(h) => unsafe { libc::dlsym(h, name.as_ptr()) },
+        Library::Next => unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) },
+    };
+    accept(p, ours)
 }
 
 macro_rules! lookup {
-    ($sonames:expr, $name:literal, $ty:ty, $ours:expr) => {
+    ($lib:expr, $name:literal, $ty:ty, $ours:expr) => {
         // SAFETY: the symbol of that name in cuBLAS has exactly the C signature `$ty`
         // (cublas_api.h / cublasLt.h); data and function pointers have one size here.
-        resolve(&$sonames, $name, $ours)
-            .map(|p| unsafe { std::mem::transmute::<*mut c_void, $ty>(p) })
+        resolve($lib, $name, $ours).map(|p| unsafe { std::mem::transmute::<*mut c_void, $ty>(p) })
     };
 }
 
@@ -287,16 +335,17 @@ pub fn lt() -> &'static Lt {
     LT.get_or_init(|| {
         warn_if_several(&LT_SONAMES);
         let ours = crate::exports::addresses();
+        let lib = library(&LT_SONAMES, c"cublasLtMatmul", &ours);
         Lt {
-            matmul: lookup!(LT_SONAMES, c"cublasLtMatmul", LtMatmulFn, &ours),
+            matmul: lookup!(lib, c"cublasLtMatmul", LtMatmulFn, &ours),
             desc_get: lookup!(
-                LT_SONAMES,
+                lib,
                 c"cublasLtMatmulDescGetAttribute",
                 GetAttributeFn,
                 &ours
             ),
             layout_get: lookup!(
-                LT_SONAMES,
+                lib,
                 c"cublasLtMatrixLayoutGetAttribute",
                 GetAttributeFn,
                 &ours
@@ -311,35 +360,31 @@ pub fn blas() -> &'static Blas {
     BLAS.get_or_init(|| {
         warn_if_several(&BLAS_SONAMES);
         let ours = crate::exports::addresses();
+        let lib = library(&BLAS_SONAMES, c"cublasGemmEx", &ours);
         Blas {
-            gemm_ex: lookup!(BLAS_SONAMES, c"cublasGemmEx", GemmExFn, &ours),
+            gemm_ex: lookup!(lib, c"cublasGemmEx", GemmExFn, &ours),
             gemm_strided_batched_ex: lookup!(
-                BLAS_SONAMES,
+                lib,
                 c"cublasGemmStridedBatchedEx",
                 GemmStridedBatchedExFn,
                 &ours
             ),
-            gemm_batched_ex: lookup!(BLAS_SONAMES, c"cublasGemmBatchedEx", GemmBatchedExFn, &ours),
-            sgemm: lookup!(BLAS_SONAMES, c"cublasSgemm_v2", SgemmFn, &ours),
+            gemm_batched_ex: lookup!(lib, c"cublasGemmBatchedEx", GemmBatchedExFn, &ours),
+            sgemm: lookup!(lib, c"cublasSgemm_v2", SgemmFn, &ours),
             sgemm_strided_batched: lookup!(
-                BLAS_SONAMES,
+                lib,
                 c"cublasSgemmStridedBatched",
                 SgemmStridedBatchedFn,
                 &ours
             ),
-            hgemm: lookup!(BLAS_SONAMES, c"cublasHgemm", HgemmFn, &ours),
-            get_stream: lookup!(BLAS_SONAMES, c"cublasGetStream_v2", GetStreamFn, &ours),
-            get_pointer_mode: lookup!(BLAS_SONAMES, c"cublasGetPointerMode_v2", GetIntFn, &ours),
-            get_math_mode: lookup!(BLAS_SONAMES, c"cublasGetMathMode", GetIntFn, &ours),
-            get_sm_count_target: lookup!(BLAS_SONAMES, c"cublasGetSmCountTarget", GetIntFn, &ours),
-            set_workspace: lookup!(
-                BLAS_SONAMES,
-                c"cublasSetWorkspace_v2",
-                SetWorkspaceFn,
-                &ours
-            ),
-            destroy: lookup!(BLAS_SONAMES, c"cublasDestroy_v2", DestroyFn, &ours),
-            set_stream: lookup!(BLAS_SONAMES, c"cublasSetStream_v2", SetStreamFn, &ours),
+            hgemm: lookup!(lib, c"cublasHgemm", HgemmFn, &ours),
+            get_stream: lookup!(lib, c"cublasGetStream_v2", GetStreamFn, &ours),
+            get_pointer_mode: lookup!(lib, c"cublasGetPointerMode_v2", GetIntFn, &ours),
+            get_math_mode: lookup!(lib, c"cublasGetMathMode", GetIntFn, &ours),
+            get_sm_count_target: lookup!(lib, c"cublasGetSmCountTarget", GetIntFn, &ours),
+            set_workspace: lookup!(lib, c"cublasSetWorkspace_v2", SetWorkspaceFn, &ours),
+            destroy: lookup!(lib, c"cublasDestroy_v2", DestroyFn, &ours),
+            set_stream: lookup!(lib, c"cublasSetStream_v2", SetStreamFn, &ours),
         }
     })
 }

@@ -429,3 +429,93 @@ fn no_real_library_means_not_initialized_and_a_message() {
         );
     }
 }
+
+/// Builds the fakes as a CUDA 11 host's (`libcublas.so.11` without `cublasGetSmCountTarget` /
+/// `cublasSetSmCountTarget`, which cuBLAS 11.0-11.2 lack, and `libcublasLt.so.11`) and
+/// mixed_test.c linked against them; returns the program's path.
+fn mixed_program() -> PathBuf {
+    let out = program().parent().unwrap().to_path_buf();
+    let lib11 = out.join("lib11");
+    std::fs::create_dir_all(&lib11).unwrap();
+    let s = |f: &str| format!("{SRC}/{f}");
+    let p = |f: &Path| f.to_str().unwrap().to_string();
+    cc(
+        &[
+            "-shared",
+            "-fPIC",
+            "-Wl,-soname,libcublasLt.so.11",
+            &s("fake_cublasLt.c"),
+            "-o",
+            &p(&lib11.join("libcublasLt.so.11")),
+        ],
+        "fake_cublasLt.c as .so.11",
+    );
+    cc(
+        &[
+            "-shared",
+            "-fPIC",
+            "-DcublasGetSmCountTarget=absent_in_cublas_11_0",
+            "-DcublasSetSmCountTarget=absent_set_in_cublas_11_0",
+            "-Wl,-soname,libcublas.so.11",
+            &s("fake_cublas.c"),
+            "-o",
+            &p(&lib11.join("libcublas.so.11")),
+            "-L",
+            &p(&lib11),
+            "-l:libcublasLt.so.11",
+            "-Wl,--disable-new-dtags",
+            &format!("-Wl,-rpath,{}", p(&lib11)),
+        ],
+        "fake_cublas.c as .so.11",
+    );
+    let exe = out.join("mixed_test");
+    cc(
+        &[
+            &s("mixed_test.c"),
+            "-o",
+            &p(&exe),
+            "-L",
+            &p(&lib11),
+            "-l:libcublasLt.so.11",
+            "-l:libcublas.so.11",
+            "-ldl",
+            "-Wl,--disable-new-dtags",
+            &format!("-Wl,-rpath,{}", p(&lib11)),
+        ],
+        "mixed_test.c",
+    );
+    exe
+}
+
+#[test]
+fn a_cuda_11_host_keeps_its_own_cublas_beside_a_cublas_13_on_the_path() {
+    let exe = mixed_program();
+    // The .so.13 fakes on the loader path, where a lookup by name would find them.
+    let lib13 = program().parent().unwrap().join("lib");
+    for preload in [false, true] {
+        let mut cmd = Command::new(&exe);
+        for var in [
+            "DEEPGEMM_PRELOAD",
+            "DEEPGEMM_PRELOAD_LOG",
+            "DEEPGEMM_PRELOAD_LOG_FILE",
+        ] {
+            cmd.env_remove(var);
+        }
+        cmd.env("LD_LIBRARY_PATH", &lib13)
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .env_remove("LD_PRELOAD");
+        if preload {
+            cmd.env("LD_PRELOAD", common::preload_lib());
+        }
+        let out = cmd.output().expect("run mixed_test");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(
+            out.status.success() && stdout.contains("all checks passed (mixed)"),
+            "preload {preload}: {stdout}{stderr}"
+        );
+        assert!(!stderr.contains("WARNING"), "preload {preload}: {stderr}");
+    }
+}
