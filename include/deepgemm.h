@@ -3078,8 +3078,9 @@ enum deepgemmStatus_t deepgemmLtMatmulDescCreate(deepgemmLtMatmulDesc_t *matmulD
  * (`size` bytes at `matmulDesc`, at least sizeof(deepgemmLtMatmulDescOpaque_t) and 8-byte
  * aligned), as Create does on the heap; there is nothing to destroy, and a copy of its bytes
  * is an independent descriptor. The header's static inline deepgemmLtMatmulDescInit passes
- * the size. INVALID_VALUE for NULL, too little storage, misaligned storage, or an unknown
- * compute or scale type (the storage is then left as it was).
+ * the size. ALLOC_FAILED for too little storage (cublasLt.h's status), INVALID_VALUE for
+ * NULL, misaligned storage, or an unknown compute or scale type (the storage is then left
+ * as it was).
  */
 enum deepgemmStatus_t deepgemmLtMatmulDescInit_internal(deepgemmLtMatmulDesc_t matmulDesc,
                                                         size_t size,
@@ -3127,8 +3128,9 @@ enum deepgemmStatus_t deepgemmLtMatrixLayoutCreate(deepgemmLtMatrixLayout_t *mat
  * cublasLtMatrixLayoutInit_internal: builds a matrix layout in the caller's storage (`size`
  * bytes at `matLayout`, at least sizeof(deepgemmLtMatrixLayoutOpaque_t) and 8-byte aligned),
  * as Create does on the heap; nothing to destroy, and its bytes may be copied. The header's
- * static inline deepgemmLtMatrixLayoutInit passes the size. INVALID_VALUE as Create's, and
- * for NULL, too little or misaligned storage (left as it was).
+ * static inline deepgemmLtMatrixLayoutInit passes the size. ALLOC_FAILED for too little
+ * storage (cublasLt.h's status); INVALID_VALUE as Create's, and for NULL or misaligned
+ * storage (left as it was).
  */
 enum deepgemmStatus_t deepgemmLtMatrixLayoutInit_internal(deepgemmLtMatrixLayout_t matLayout,
                                                           size_t size,
@@ -3169,8 +3171,8 @@ enum deepgemmStatus_t deepgemmLtMatmulPreferenceCreate(deepgemmLtMatmulPreferenc
  * cublasLtMatmulPreferenceInit_internal: builds a preference with cuBLASLt's defaults in the
  * caller's storage (`size` bytes at `pref`, at least
  * sizeof(deepgemmLtMatmulPreferenceOpaque_t) and 8-byte aligned); nothing to destroy. The
- * header's static inline deepgemmLtMatmulPreferenceInit passes the size. INVALID_VALUE for
- * NULL, too little or misaligned storage.
+ * header's static inline deepgemmLtMatmulPreferenceInit passes the size. ALLOC_FAILED for
+ * too little storage (cublasLt.h's status), INVALID_VALUE for NULL or misaligned storage.
  */
 enum deepgemmStatus_t deepgemmLtMatmulPreferenceInit_internal(deepgemmLtMatmulPreference_t pref,
                                                               size_t size);

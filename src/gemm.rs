@@ -211,19 +211,30 @@ pub fn run_accepted(
     }
     // Once a launch that writes D is enqueued, a later failure leaves D partly written: said
     // so (`Error::PartlyDone`), since C (often D itself) may no longer be the caller's.
+    // A panic between launches counts the same (the LD_PRELOAD library would otherwise
+    // forward the call to cuBLAS, which would read a C already overwritten): a review.
     let mut d_written = false;
-    for w in &mut work {
-        if let Err(e) = w.enqueue(stream, &mut d_written) {
-            return Err(if d_written {
-                Error::PartlyDone(format!(
-                    "{e} (after launches that wrote part of D: D is not C + the product)"
-                ))
-            } else {
-                e
-            });
+    let enqueued = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        work.iter_mut()
+            .try_for_each(|w| w.enqueue(stream, &mut d_written))
+    }));
+    let e = match enqueued {
+        Ok(Ok(())) => return Ok(true),
+        Ok(Err(e)) => e,
+        Err(payload) if d_written => {
+            // Dropping a panic payload may itself panic: leak it.
+            std::mem::forget(payload);
+            Error::Internal("a panic between launches".into())
         }
-    }
-    Ok(true)
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
+    Err(if d_written {
+        Error::PartlyDone(format!(
+            "{e} (after launches that wrote part of D: D is not C + the product)"
+        ))
+    } else {
+        e
+    })
 }
 
 /// Which copies of each block (`packs[block]`) to make: not one the block before made with

@@ -181,6 +181,10 @@ fn extent(name: &str, rows: u64, cols: u64, s: Strides, batch: u64) -> Result<u6
     if batch > 1 && s.batch > 0 {
         max += last(batch, s.batch)?;
     }
+    // Batches before the base (a negative stride) must be addressable too (a review).
+    if batch > 1 && s.batch < 0 && last(batch, s.batch)? < i64::MIN as i128 {
+        return Err(ovf());
+    }
     if max < 0 || max >= i64::MAX as i128 {
         return Err(ovf());
     }
@@ -762,6 +766,24 @@ mod tests {
             Err(Error::NotSupported(_))
         ));
         a.order = 17;
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c, &c),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    #[test]
+    fn negative_batch_strides_must_stay_within_int64() {
+        let o = op();
+        let (mut a, b, c) = specs(4, 5, 6, 0, 0, R_32F, R_32F);
+        let (mut b, mut c) = (b, c);
+        for s in [&mut a, &mut b, &mut c] {
+            s.batch_count = 4;
+        }
+        a.batch_stride = -(1 << 40);
+        assert!(GemmProblem::new(&o, &a, &b, &c, &c).is_ok());
+        // (4 - 1) * -2^62 is below INT64_MIN.
+        a.batch_stride = -(1 << 62);
         assert!(matches!(
             GemmProblem::new(&o, &a, &b, &c, &c),
             Err(Error::InvalidValue(_))

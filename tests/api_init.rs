@@ -203,11 +203,12 @@ fn a_copy_of_the_storage_is_an_independent_object() {
     );
 }
 
-/// NULL, too little storage, storage off 8 bytes and bad arguments are INVALID_VALUE, and
-/// the storage keeps its bytes.
+/// NULL, storage off 8 bytes and bad arguments are INVALID_VALUE, too little storage
+/// ALLOC_FAILED (cublasLt.h's status for it), and the storage keeps its bytes.
 #[test]
 fn bad_storage_or_arguments_are_invalid_value_and_write_nothing() {
     let inv = DEEPGEMM_STATUS_INVALID_VALUE;
+    let small = DEEPGEMM_STATUS_ALLOC_FAILED;
     assert_eq!(
         deepgemmLtMatmulDescInit_internal(std::ptr::null_mut(), 256, 68, 0),
         inv
@@ -215,7 +216,7 @@ fn bad_storage_or_arguments_are_invalid_value_and_write_nothing() {
     let mut s = desc_storage();
     assert_eq!(
         deepgemmLtMatmulDescInit_internal(&mut s, 255, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
-        inv
+        small
     );
     assert_eq!(init_desc(&mut s, 12345, DEEPGEMM_R_32F), inv);
     assert_eq!(init_desc(&mut s, DEEPGEMM_COMPUTE_32F, 12345), inv);
@@ -224,7 +225,7 @@ fn bad_storage_or_arguments_are_invalid_value_and_write_nothing() {
     let mut l = layout_storage();
     assert_eq!(
         deepgemmLtMatrixLayoutInit_internal(&mut l, 63, DEEPGEMM_R_16BF, 8, 8, 8),
-        inv
+        small
     );
     assert_eq!(init_layout(&mut l, DEEPGEMM_R_16BF, 8, 8, -1), inv);
     assert_eq!(init_layout(&mut l, 12345, 8, 8, 8), inv);
@@ -232,7 +233,7 @@ fn bad_storage_or_arguments_are_invalid_value_and_write_nothing() {
     assert!(l.data.iter().all(|&w| w == POISON));
 
     let mut p = pref_storage();
-    assert_eq!(deepgemmLtMatmulPreferenceInit_internal(&mut p, 8), inv);
+    assert_eq!(deepgemmLtMatmulPreferenceInit_internal(&mut p, 8), small);
     assert_eq!(
         deepgemmLtMatmulPreferenceInit_internal(std::ptr::null_mut(), 64),
         inv
@@ -307,6 +308,119 @@ fn storage_that_was_never_built_or_is_initd_is_refused_where_it_should_be() {
     let mut ps = pref_storage();
     assert_eq!(init_pref(&mut ps), DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(deepgemmLtMatmulPreferenceDestroy(&mut ps), inv);
+}
+
+/// An object Create made and Init rebuilt in place is still freed by Destroy (SUCCESS, as in
+/// cuBLASLt, whose Init takes any pre-allocated space); a copy of a Created object's bytes
+/// elsewhere is not Create's to free (INVALID_VALUE, and the original is still destroyable).
+#[test]
+fn created_objects_initd_in_place_are_destroyed_and_copies_are_not() {
+    let ok = DEEPGEMM_STATUS_SUCCESS;
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        init_desc(unsafe { &mut *d }, DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F),
+        ok
+    );
+    assert_eq!(deepgemmLtMatmulDescDestroy(d), ok);
+    let l = layout(DEEPGEMM_R_16BF, 4, 4, 4);
+    assert_eq!(
+        init_layout(unsafe { &mut *l }, DEEPGEMM_R_16BF, 8, 8, 8),
+        ok
+    );
+    assert_eq!(deepgemmLtMatrixLayoutDestroy(l), ok);
+    let p = pref();
+    assert_eq!(init_pref(unsafe { &mut *p }), ok);
+    assert_eq!(deepgemmLtMatmulPreferenceDestroy(p), ok);
+
+    let l = layout(DEEPGEMM_R_16BF, 4, 4, 4);
+    let mut copy = unsafe { std::ptr::read(l) };
+    assert_eq!(
+        deepgemmLtMatrixLayoutDestroy(&mut copy),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    assert_eq!(deepgemmLtMatrixLayoutDestroy(l), ok);
+    // Destroyed: its address is no longer Create's.
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(deepgemmLtMatmulDescDestroy(d), ok);
+}
+
+/// Results and ids written to arrays off their C alignment (a typed copy there aborted a
+/// debug build): the same bytes as into aligned ones. A layout at a misaligned address is
+/// INVALID_VALUE, not a misaligned reference.
+#[test]
+fn misaligned_caller_arrays_are_written_bytewise() {
+    let h = deepgemm::ffi::testing::recording_lt_handle(DeviceSpec::H200);
+    let (m, n, k) = (256u64, 512u64, 1024u64);
+    let d = desc(DEEPGEMM_COMPUTE_32F, DEEPGEMM_R_32F);
+    assert_eq!(
+        Obj::Desc(d).set(DEEPGEMMLT_MATMUL_DESC_TRANSA, DEEPGEMM_OP_T),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    let a = layout(DEEPGEMM_R_16BF, k, m, k as i64);
+    let b = layout(DEEPGEMM_R_16BF, k, n, k as i64);
+    let c = layout(DEEPGEMM_R_16BF, m, n, m as i64);
+    let p = pref();
+    let aligned = heuristic(h, d, [a, b, c], p);
+    assert!(!aligned.is_empty());
+    let each = size_of::<deepgemmLtMatmulHeuristicResult_t>();
+    let mut raw = vec![0u64; (16 * each) / 8 + 2];
+    let odd =
+        unsafe { raw.as_mut_ptr().cast::<u8>().add(4) }.cast::<deepgemmLtMatmulHeuristicResult_t>();
+    let mut count = 0;
+    assert_eq!(
+        deepgemmLtMatmulAlgoGetHeuristic(h, d, a, b, c, c, p, 16, odd, &mut count),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(count as usize, aligned.len());
+    let bytes = unsafe { std::slice::from_raw_parts(odd.cast::<u8>(), count as usize * each) };
+    let want =
+        unsafe { std::slice::from_raw_parts(aligned.as_ptr().cast::<u8>(), aligned.len() * each) };
+    assert_eq!(bytes, want);
+
+    let mut ids = [0u32; 40];
+    let odd_ids = unsafe { ids.as_mut_ptr().cast::<u8>().add(2) }.cast::<i32>();
+    let mut n_ids = 0;
+    assert_eq!(
+        deepgemmLtMatmulAlgoGetIds(
+            h,
+            DEEPGEMM_COMPUTE_32F,
+            DEEPGEMM_R_32F,
+            DEEPGEMM_R_16BF,
+            DEEPGEMM_R_16BF,
+            DEEPGEMM_R_16BF,
+            DEEPGEMM_R_16BF,
+            8,
+            odd_ids,
+            &mut n_ids
+        ),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert!(n_ids >= 1);
+
+    let mut storage = [0u64; 9];
+    let off = unsafe { storage.as_mut_ptr().cast::<u8>().add(4) }
+        .cast::<deepgemmLtMatrixLayoutOpaque_t>();
+    unsafe { std::ptr::copy_nonoverlapping(a.cast::<u8>(), off.cast::<u8>(), 64) };
+    let mut rows = 0u64;
+    let mut written = 0usize;
+    assert_eq!(
+        deepgemmLtMatrixLayoutGetAttribute(
+            off,
+            DEEPGEMMLT_MATRIX_LAYOUT_ROWS,
+            (&mut rows as *mut u64).cast(),
+            8,
+            &mut written
+        ),
+        DEEPGEMM_STATUS_INVALID_VALUE
+    );
+    for l in [a, b, c] {
+        assert_eq!(deepgemmLtMatrixLayoutDestroy(l), DEEPGEMM_STATUS_SUCCESS);
+    }
+    assert_eq!(deepgemmLtMatmulDescDestroy(d), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        deepgemmLtMatmulPreferenceDestroy(p),
+        DEEPGEMM_STATUS_SUCCESS
+    );
 }
 
 fn heuristic(

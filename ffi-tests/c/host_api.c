@@ -339,10 +339,10 @@ static void init_in_callers_storage(void) {
                      NULL),
                  DEEPGEMM_STATUS_SUCCESS);
     CHECK(align == 256);
-    /* Too little storage (an older header's struct): refused. */
+    /* Too little storage (an older header's struct): ALLOC_FAILED, as cublasLt.h says. */
     CHECK_STATUS(deepgemmLtMatmulDescInit_internal(&desc, 96, DEEPGEMM_COMPUTE_32F,
                                                    DEEPGEMM_R_32F),
-                 DEEPGEMM_STATUS_INVALID_VALUE);
+                 DEEPGEMM_STATUS_ALLOC_FAILED);
     /* Destroy has nothing to free here: refused, and the object stays usable. */
     CHECK_STATUS(deepgemmLtMatmulDescDestroy(&desc), DEEPGEMM_STATUS_INVALID_VALUE);
     CHECK_STATUS(deepgemmLtMatmulDescGetAttribute(&desc, DEEPGEMMLT_MATMUL_DESC_TRANSA, &out,

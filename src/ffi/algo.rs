@@ -65,8 +65,14 @@ pub extern "C" fn deepgemmLtMatmulAlgoGetIds(
         };
         let n = ids.len().min(requestedAlgoCount as usize);
         // SAFETY: non-NULL (check_out); the caller promises room for requestedAlgoCount ints,
-        // and n <= requestedAlgoCount.
-        unsafe { std::ptr::copy_nonoverlapping(ids.as_ptr(), algoIdsArray, n) };
+        // and n <= requestedAlgoCount. Copied as bytes: the array may be off 4 bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                ids.as_ptr().cast::<u8>(),
+                algoIdsArray.cast::<u8>(),
+                std::mem::size_of_val(&ids[..n]),
+            )
+        };
         write_out(returnAlgoCount, n as i32)
     })
 }

@@ -135,17 +135,17 @@ pub fn try_stored<'a, C: Stored>(p: *const C, what: &str) -> Result<&'a C::RustT
 }
 
 /// Builds `v` in the caller's storage `p` of `size` bytes (an Init function): INVALID_VALUE
-/// for NULL, a size under the C struct's (what cuBLASLt's `*_internal` checks) or storage off
-/// its 8-byte alignment. The old contents are overwritten, not freed (cuBLASLt's Init'd
+/// for NULL or storage off its 8-byte alignment, ALLOC_FAILED for a size under the C
+/// struct's (what cuBLASLt's `*_internal` checks, and the status cublasLt.h documents). The old contents are overwritten, not freed (cuBLASLt's Init'd
 /// objects own nothing).
 pub fn init_stored<C: Stored>(p: *mut C, size: usize, v: C::RustType) -> Result<()> {
     check_out(p, C::WHAT)?;
     let need = std::mem::size_of::<C>();
     if size < need {
-        return Err(invalid!(
+        return Err(Error::AllocFailed(format!(
             "{} storage of {size} bytes: it needs {need} (sizeof the header's struct)",
             C::WHAT
-        ));
+        )));
     }
     if (p as usize) % std::mem::align_of::<C>() != 0 {
         return Err(invalid!(
@@ -162,23 +162,53 @@ pub fn init_stored<C: Stored>(p: *mut C, size: usize, v: C::RustType) -> Result<
     Ok(())
 }
 
-/// Destroy for a stored object: frees one made by Create (clearing its tag first); NULL is a
-/// no-op; one made by Init owns nothing and is INVALID_VALUE (cuBLASLt leaves it undefined).
+/// Addresses of the stored objects Create made and Destroy has not yet freed, in shards
+/// (Create and Destroy run per GEMM call in some engines, from many threads). Destroy frees
+/// exactly these: a Created object that Init rebuilt in place is still freed (cuBLASLt's Init
+/// works "in pre-allocated space", whoever allocated it; a review found it refused and
+/// leaked), and a copy of a Created object's bytes elsewhere never is.
+static CREATED: once_cell::sync::Lazy<[parking_lot::Mutex<std::collections::HashSet<usize>>; 16]> =
+    once_cell::sync::Lazy::new(Default::default);
+
+fn created_shard(p: usize) -> &'static parking_lot::Mutex<std::collections::HashSet<usize>> {
+    // Blocks are at least 64 bytes apart: the bits above those tell neighbours apart.
+    &CREATED[(p >> 6) % CREATED.len()]
+}
+
+/// Create for a stored object: `v` on the heap, tagged and registered as Created.
+pub fn create_stored<C: Stored>(v: C::RustType) -> *mut C {
+    v.set_tag(api::attr::TAG_CREATED);
+    let p = to_boxed_ptr::<C>(v);
+    created_shard(p as usize).lock().insert(p as usize);
+    p
+}
+
+/// Destroy for a stored object: frees one made by Create (clearing its tag first), also after
+/// an Init rebuilt it in place; NULL is a no-op; one made by Init in the caller's storage owns
+/// nothing and is INVALID_VALUE (cuBLASLt leaves it undefined), as is anything else.
 pub fn destroy_stored<C: Stored>(p: *mut C) -> Result<()> {
     if p.is_null() {
         return Ok(());
     }
+    if created_shard(p as usize).lock().remove(&(p as usize)) {
+        // SAFETY: registered by `create_stored`, so a live box of C::RustType until now.
+        unsafe { &*p.cast::<C::RustType>() }.set_tag(0);
+        free_box(p);
+        return Ok(());
+    }
     let o = try_stored(p, C::WHAT)?;
-    if o.tag() == api::attr::TAG_INITIALISED {
-        return Err(invalid!(
+    Err(if o.tag() == api::attr::TAG_INITIALISED {
+        invalid!(
             "this {} was made by its Init function in the caller's storage: there is nothing \
              to destroy",
             C::WHAT
-        ));
-    }
-    o.set_tag(0);
-    free_box(p);
-    Ok(())
+        )
+    } else {
+        invalid!(
+            "this {} was not made by its Create function, or was destroyed",
+            C::WHAT
+        )
+    })
 }
 
 /// Moves `v` to the heap; the C side owns the pointer until it calls the Destroy function.
@@ -191,6 +221,10 @@ pub fn to_boxed_ptr<C: Castable>(v: C::RustType) -> *mut C {
 pub fn try_ref<'a, C: Castable>(p: *const C, what: &str) -> Result<&'a C::RustType> {
     if p.is_null() {
         return Err(invalid!("{what} ({}) is NULL", C::WHAT));
+    }
+    if (p as usize) % std::mem::align_of::<C::RustType>() != 0 {
+        // No Create or Init makes one (a reference to it would be undefined behaviour).
+        return Err(invalid!("{what} ({}) at {p:p} is misaligned", C::WHAT));
     }
     // SAFETY: non-NULL pointers of type *C are only ever made by `to_boxed_ptr` (the C
     // contract: pass back what Create returned and not yet Destroyed), so this points at a
@@ -288,9 +322,14 @@ pub fn write_results(
 ) -> Result<()> {
     check_out(out, "heuristicResultsArray")?;
     // SAFETY: the caller promises room for requestedAlgoCount results, and
-    // results.len() <= requestedAlgoCount.
+    // results.len() <= requestedAlgoCount. Copied as bytes: C callers are not bound to Rust's
+    // alignment (a typed copy to a misaligned array aborted a debug build: a review).
     unsafe {
-        std::ptr::copy_nonoverlapping(results.as_ptr(), out, results.len());
+        std::ptr::copy_nonoverlapping(
+            results.as_ptr().cast::<u8>(),
+            out.cast::<u8>(),
+            std::mem::size_of_val(results),
+        );
     }
     Ok(())
 }

@@ -3,8 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
-    try_stored, write_out,
+    check_out, create_stored, destroy_stored, ffi_boundary, get_attribute, init_stored,
+    input_bytes, try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -22,7 +22,7 @@ pub extern "C" fn deepgemmLtMatmulDescCreate(
     ffi_boundary("deepgemmLtMatmulDescCreate", || {
         check_out(matmulDesc, "matmulDesc")?;
         let d = api::MatmulDesc::new(computeType, scaleType)?;
-        write_out(matmulDesc, to_boxed_ptr::<deepgemmLtMatmulDescOpaque_t>(d))
+        write_out(matmulDesc, create_stored::<deepgemmLtMatmulDescOpaque_t>(d))
     })
 }
 
@@ -30,8 +30,9 @@ pub extern "C" fn deepgemmLtMatmulDescCreate(
 /// (`size` bytes at `matmulDesc`, at least sizeof(deepgemmLtMatmulDescOpaque_t) and 8-byte
 /// aligned), as Create does on the heap; there is nothing to destroy, and a copy of its bytes
 /// is an independent descriptor. The header's static inline deepgemmLtMatmulDescInit passes
-/// the size. INVALID_VALUE for NULL, too little storage, misaligned storage, or an unknown
-/// compute or scale type (the storage is then left as it was).
+/// the size. ALLOC_FAILED for too little storage (cublasLt.h's status), INVALID_VALUE for
+/// NULL, misaligned storage, or an unknown compute or scale type (the storage is then left
+/// as it was).
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmLtMatmulDescInit_internal(

@@ -3,8 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
-    try_stored, write_out,
+    check_out, create_stored, destroy_stored, ffi_boundary, get_attribute, init_stored,
+    input_bytes, try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -25,15 +25,19 @@ pub extern "C" fn deepgemmLtMatrixLayoutCreate(
     ffi_boundary("deepgemmLtMatrixLayoutCreate", || {
         check_out(matLayout, "matLayout")?;
         let l = api::MatrixLayout::new(dataType, rows, cols, ld)?;
-        write_out(matLayout, to_boxed_ptr::<deepgemmLtMatrixLayoutOpaque_t>(l))
+        write_out(
+            matLayout,
+            create_stored::<deepgemmLtMatrixLayoutOpaque_t>(l),
+        )
     })
 }
 
 /// cublasLtMatrixLayoutInit_internal: builds a matrix layout in the caller's storage (`size`
 /// bytes at `matLayout`, at least sizeof(deepgemmLtMatrixLayoutOpaque_t) and 8-byte aligned),
 /// as Create does on the heap; nothing to destroy, and its bytes may be copied. The header's
-/// static inline deepgemmLtMatrixLayoutInit passes the size. INVALID_VALUE as Create's, and
-/// for NULL, too little or misaligned storage (left as it was).
+/// static inline deepgemmLtMatrixLayoutInit passes the size. ALLOC_FAILED for too little
+/// storage (cublasLt.h's status); INVALID_VALUE as Create's, and for NULL or misaligned
+/// storage (left as it was).
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmLtMatrixLayoutInit_internal(

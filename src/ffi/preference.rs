@@ -3,8 +3,8 @@
 use std::ffi::c_void;
 
 use super::boundary::{
-    check_out, destroy_stored, ffi_boundary, get_attribute, init_stored, input_bytes, to_boxed_ptr,
-    try_stored, write_out,
+    check_out, create_stored, destroy_stored, ffi_boundary, get_attribute, init_stored,
+    input_bytes, try_stored, write_out,
 };
 use super::types::*;
 use crate::api;
@@ -19,7 +19,7 @@ pub extern "C" fn deepgemmLtMatmulPreferenceCreate(
         check_out(pref, "pref")?;
         write_out(
             pref,
-            to_boxed_ptr::<deepgemmLtMatmulPreferenceOpaque_t>(api::MatmulPreference::new()),
+            create_stored::<deepgemmLtMatmulPreferenceOpaque_t>(api::MatmulPreference::new()),
         )
     })
 }
@@ -27,8 +27,8 @@ pub extern "C" fn deepgemmLtMatmulPreferenceCreate(
 /// cublasLtMatmulPreferenceInit_internal: builds a preference with cuBLASLt's defaults in the
 /// caller's storage (`size` bytes at `pref`, at least
 /// sizeof(deepgemmLtMatmulPreferenceOpaque_t) and 8-byte aligned); nothing to destroy. The
-/// header's static inline deepgemmLtMatmulPreferenceInit passes the size. INVALID_VALUE for
-/// NULL, too little or misaligned storage.
+/// header's static inline deepgemmLtMatmulPreferenceInit passes the size. ALLOC_FAILED for
+/// too little storage (cublasLt.h's status), INVALID_VALUE for NULL or misaligned storage.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmLtMatmulPreferenceInit_internal(

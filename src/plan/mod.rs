@@ -466,9 +466,8 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     let grid_for = |tiles: u64, cap: u64| -> u32 { tiles.clamp(1, cap) as u32 };
     let m_tiles = ceil_div(p.m, variant.tile.m as u64);
     let n_tiles = ceil_div(p.n, variant.tile.n as u64);
-    if m_tiles > MAX_GRID_X {
-        return Err(invalid!("m = {} is too large", p.m));
-    }
+    // More tile rows than a grid holds: the kernel walks them `gridDim.x` apart
+    // (kernels/gemm/portable.cuh), as it walks batches.
     Ok(Plan {
         kernel: Kernel::Portable(variant),
         grid: [
@@ -1512,6 +1511,15 @@ mod tests {
             Kernel::Portable(v) => v,
             k => panic!("not portable: {k:?}"),
         }
+    }
+
+    #[test]
+    fn more_tile_rows_than_a_grid_holds_clamp_the_portable_grid() {
+        // m = 2^38 (k = n = 1): 2^32 tile rows of 64, more than grid.x's 2^31 - 1; the
+        // kernel walks them gridDim.x apart. (Planned only: no such buffer exists.)
+        let p = problem(1 << 38, 1, 1, 1, R_16BF, R_16BF, COMPUTE_32F);
+        let plan = portable(&p, &DeviceSpec::H200).unwrap();
+        assert_eq!(plan.grid[0] as u64, MAX_GRID_X);
     }
 
     #[test]
