@@ -65,6 +65,42 @@ fn table_path() -> Option<std::path::PathBuf> {
     crate::jit::cache::default_dir().map(|d| d.join(tuned::FILE))
 }
 
+/// The table's text, if `path` is a regular file (not a link, FIFO or device, as the kernel
+/// cache reads its entries: the directory may be shared) of at most `TABLE_MAX_BYTES`; bytes
+/// that are not UTF-8 spoil only their own line (a review: one such byte dropped the whole
+/// table, and every shape was tuned again).
+fn read_table(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_file() || meta.len() > TABLE_MAX_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The table's size limit: ~200 bytes a line, far more lines than a process tunes.
+const TABLE_MAX_BYTES: u64 = 64 << 20;
+
+/// Appends `line` to the table at `path`, never through a link planted at its name nor
+/// blocking on a FIFO there (O_NOFOLLOW, O_NONBLOCK, then a regular file or nothing), and
+/// after a newline: a line an earlier writer left torn (a full disk, a kill) then spoils
+/// only itself, not this one (`Table::parse` skips empty lines).
+fn append_line(path: &std::path::Path, line: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::create_dir_all(path.parent().unwrap_or(path))?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    if !f.metadata()?.file_type().is_file() {
+        return Err(std::io::Error::other(
+            "the tuning table is not a regular file",
+        ));
+    }
+    f.write_all(format!("\n{line}").as_bytes())
+}
+
 /// The GPU part of a tuning key for the guard's device.
 fn device_key(ctx: &ContextGuard) -> Result<String> {
     let mut name = [0 as c_char; 256];
@@ -148,7 +184,7 @@ pub fn tuned_name(
         let mut st = STATE.lock();
         let table = st.table.get_or_insert_with(|| {
             table_path()
-                .and_then(|f| std::fs::read_to_string(f).ok())
+                .and_then(|f| read_table(&f))
                 .map(|t| Table::parse(&t))
                 .unwrap_or_default()
         });
@@ -195,13 +231,7 @@ pub fn tuned_name(
             if let Some(path) = table_path() {
                 let line = Table::line(&key, &best);
                 // One short append per result; a failure only costs the next process a retune.
-                let _ = std::fs::create_dir_all(path.parent().unwrap_or(&path)).and_then(|_| {
-                    std::fs::OpenOptions::new()
-                        .create(true)
-                        .append(true)
-                        .open(&path)?
-                        .write_all(line.as_bytes())
-                });
+                let _ = append_line(&path, &line);
             }
             let name = best.plan.clone();
             if let Some(table) = STATE.lock().table.as_mut() {
@@ -474,6 +504,64 @@ fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Ent
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("dg-autotune-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn entry(plan: &str) -> (Key, Entry) {
+        (
+            Key {
+                device: "GPU|132".into(),
+                signature: 7,
+            },
+            Entry {
+                plan: plan.into(),
+                micros: 1.5,
+            },
+        )
+    }
+
+    #[test]
+    fn the_table_is_never_read_or_appended_through_a_planted_link() {
+        let d = scratch("link");
+        let victim = d.join("victim");
+        std::fs::write(&victim, "mine\n").unwrap();
+        let table = d.join(tuned::FILE);
+        std::os::unix::fs::symlink(&victim, &table).unwrap();
+        let (k, e) = entry("dg_x");
+        assert!(append_line(&table, &Table::line(&k, &e)).is_err());
+        assert!(read_table(&table).is_none());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_bad_byte_or_a_torn_line_spoils_only_itself() {
+        let d = scratch("torn");
+        let table = d.join(tuned::FILE);
+        let (k, e) = entry("dg_first");
+        append_line(&table, &Table::line(&k, &e)).unwrap();
+        // A byte that is not UTF-8 on a line of its own, and a line torn mid-way.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&table)
+            .unwrap();
+        f.write_all(b"\xff\xfe junk\nGPU|132\t0000").unwrap();
+        drop(f);
+        let k2 = Key {
+            device: "GPU|132".into(),
+            signature: 8,
+        };
+        append_line(&table, &Table::line(&k2, &entry("dg_second").1)).unwrap();
+        let t = Table::parse(&read_table(&table).unwrap());
+        assert_eq!(t.get(&k).map(|e| e.plan.as_str()), Some("dg_first"));
+        assert_eq!(t.get(&k2).map(|e| e.plan.as_str()), Some("dg_second"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
     use crate::plan::DeviceSpec;
     use crate::problem::{MatrixSpec, OpSpec};
     use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
