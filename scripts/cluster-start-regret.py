@@ -48,15 +48,7 @@ def pairs(min_session):
 def repick(lay, min_session):
     sw = sk.read_sweeps(min_session, lay)
     for delta in (0.5, 1, 2, 3, 4):
-        moved = []
-        for s, c in sw:
-            if len(c) < 2:
-                continue
-            old = min(c, key=lambda x: x[0])
-            new = min(c, key=lambda x: x[0] - (delta if '_c2x1' in x[2] else 0))
-            if new is not old:
-                moved.append((new[1] / old[1], s, old[2].split('_', 4)[-1], new[2].split('_', 4)[-1]))
-        moved.sort()
+        moved = sk.repick(sw, lambda n: '_c2x1' in n, delta)
         print(f'{lay} delta {delta}: {len(sw)} swept shapes, {len(moved)} moved, '
               f'{sum(m[0] < 1 for m in moved)} faster, geomean {sk.geomean([math.log(m[0]) for m in moved]):.3f}')
         for m in moved[:2] + moved[-2:]:

@@ -51,6 +51,21 @@ def geomean(logs):
     return math.exp(sum(logs) / len(logs)) if logs else 1.0
 
 
+def repick(sweeps, hit, delta):
+    """Each sweep's first plan re-picked among its measured candidates with `delta` us taken off
+    the estimates of those `hit(name)` selects: [(new / old measured, shape, old, new)] of the
+    moved picks, fastest first (also scripts/cluster-start-regret.py)."""
+    moved = []
+    for shape, c in sweeps:
+        if len(c) < 2:
+            continue
+        old = min(c, key=lambda x: x[0])
+        new = min(c, key=lambda x: x[0] - (delta if hit(x[2]) else 0))
+        if new is not old:
+            moved.append((new[1] / old[1], shape, old[2].split('_', 4)[-1], new[2].split('_', 4)[-1]))
+    return sorted(moved)
+
+
 def own_estimates(min_session):
     sweeps = read_sweeps(min_session)
     both = [c for _, c in sweeps
@@ -64,14 +79,7 @@ def own_estimates(min_session):
               f'data-parallel median {statistics.median(r):.3f} (faster in {sum(x < 1 for x in r)}); '
               f'its model error over the data-parallel one median {statistics.median(e):.1f} us')
     for delta in (2, 4, 6, 8, 10, 13):
-        moved = []
-        for _, c in sweeps:
-            if len(c) < 2:
-                continue
-            old = min(c, key=lambda x: x[0])
-            new = min(c, key=lambda x: x[0] - (delta if two_a_tile(x[2]) else 0))
-            if new is not old:
-                moved.append(math.log(new[1] / old[1]))
+        moved = [math.log(m[0]) for m in repick(sweeps, two_a_tile, delta)]
         print(f'delta {delta:2d} us: {len(sweeps)} swept shapes, {len(moved)} moved '
               f'({sum(x < 0 for x in moved)} faster), moved geomean {geomean(moved):.3f} of the time')
 

@@ -219,22 +219,15 @@ const BLAS_SONAMES: [&CStr; 4] = [
     c"libcublas.so",
 ];
 
-/// Where a table's functions are looked up: one library's handle, or (where the library found
-/// through `RTLD_NEXT` cannot be reopened by its file name) `RTLD_NEXT` itself.
-#[derive(Clone, Copy)]
-enum Library {
-    Handle(*mut c_void),
-    Next,
-}
-
 /// `p` unless it is NULL or one of `ours` (our own exports).
 fn accept(p: *mut c_void, ours: &[usize]) -> Option<*mut c_void> {
     (!p.is_null() && !ours.contains(&(p as usize))).then_some(p)
 }
 
-/// The library of `sonames` whose `anchor` a forwarded call should reach (the module
-/// comment's three steps); `None` when none has it.
-fn library(sonames: &[&CStr], anchor: &CStr, ours: &[usize]) -> Option<Library> {
+/// The `dlsym` handle of the library of `sonames` whose `anchor` a forwarded call should
+/// reach (the module comment's three steps; `RTLD_NEXT` itself where the library found
+/// through it cannot be reopened by its file name); `None` when none has it.
+fn library(sonames: &[&CStr], anchor: &CStr, ours: &[usize]) -> Option<*mut c_void> {
     let open = |flags: c_int| {
         sonames.iter().find_map(|so| {
             // SAFETY: dlopen/dlsym with NUL-terminated names; a NULL handle is checked. The
@@ -245,7 +238,7 @@ fn library(sonames: &[&CStr], anchor: &CStr, ours: &[usize]) -> Option<Library> 
                     return None;
                 }
                 if accept(libc::dlsym(h, anchor.as_ptr()), ours).is_some() {
-                    Some(Library::Handle(h))
+                    Some(h)
                 } else {
                     libc::dlclose(h);
                     None
@@ -263,24 +256,23 @@ fn library(sonames: &[&CStr], anchor: &CStr, ours: &[usize]) -> Option<Library> 
                 let mut info: libc::Dl_info = std::mem::zeroed();
                 if libc::dladdr(p, &mut info) != 0 && !info.dli_fname.is_null() {
                     let h = libc::dlopen(info.dli_fname, libc::RTLD_NOLOAD | libc::RTLD_LAZY);
-                    if !h.is_null() && libc::dlsym(h, anchor.as_ptr()) == p {
-                        return Some(Library::Handle(h));
+                    if !h.is_null() {
+                        if libc::dlsym(h, anchor.as_ptr()) == p {
+                            return Some(h);
+                        }
+                        libc::dlclose(h);
                     }
                 }
-                Some(Library::Next)
+                Some(libc::RTLD_NEXT)
             }
         })
         .or_else(|| open(libc::RTLD_LAZY | libc::RTLD_LOCAL))
 }
 
 /// `name` in `lib`, `None` when it lacks it (or it is one of `ours`).
-fn resolve(lib: Option<Library>, name: &CStr, ours: &[usize]) -> Option<*mut c_void> {
+fn resolve(lib: Option<*mut c_void>, name: &CStr, ours: &[usize]) -> Option<*mut c_void> {
     // SAFETY: dlsym of a NUL-terminated name in a handle dlopen returned, or RTLD_NEXT.
-    let p = match lib? {
-        Library::Handle(h) => unsafe { libc::dlsym(h, name.as_ptr()) },
-        Library::Next => unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) },
-    };
-    accept(p, ours)
+    accept(unsafe { libc::dlsym(lib?, name.as_ptr()) }, ours)
 }
 
 macro_rules! lookup {

@@ -39,6 +39,50 @@ fn cc(args: &[&str], what: &str) {
     );
 }
 
+/// Builds the fake `libcublasLt.so.{major}` and `libcublas.so.{major}` (the cuBLAS linked to
+/// the cuBLASLt beside it, which it calls as the real one may) in `libdir`, the cuBLAS with
+/// `defines` (`-D...`) added.
+fn fakes(libdir: &Path, major: u32, defines: &[&str]) {
+    let s = |f: &str| format!("{SRC}/{f}");
+    let p = |f: &Path| f.to_str().unwrap().to_string();
+    let (lt, blas) = (
+        format!("libcublasLt.so.{major}"),
+        format!("libcublas.so.{major}"),
+    );
+    cc(
+        &[
+            "-shared",
+            "-fPIC",
+            &format!("-Wl,-soname,{lt}"),
+            &s("fake_cublasLt.c"),
+            "-o",
+            &p(&libdir.join(&lt)),
+        ],
+        &format!("fake_cublasLt.c as {lt}"),
+    );
+    let soname = format!("-Wl,-soname,{blas}");
+    let (src, out, link) = (
+        s("fake_cublas.c"),
+        p(&libdir.join(&blas)),
+        format!("-l:{lt}"),
+    );
+    let rpath = format!("-Wl,-rpath,{}", p(libdir));
+    let mut args = vec!["-shared", "-fPIC"];
+    args.extend_from_slice(defines);
+    args.extend_from_slice(&[
+        &soname,
+        &src,
+        "-o",
+        &out,
+        "-L",
+        libdir.to_str().unwrap(),
+        &link,
+        "-Wl,--disable-new-dtags",
+        &rpath,
+    ]);
+    cc(&args, &format!("fake_cublas.c as {blas}"));
+}
+
 /// Builds the fakes and the program once per test binary; returns the program's path.
 fn program() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
@@ -49,35 +93,7 @@ fn program() -> &'static Path {
         std::fs::create_dir_all(&libdir).unwrap();
         let s = |f: &str| format!("{SRC}/{f}");
         let p = |f: &Path| f.to_str().unwrap().to_string();
-        let lt = libdir.join("libcublasLt.so.13");
-        cc(
-            &[
-                "-shared",
-                "-fPIC",
-                "-Wl,-soname,libcublasLt.so.13",
-                &s("fake_cublasLt.c"),
-                "-o",
-                &p(&lt),
-            ],
-            "fake_cublasLt.c",
-        );
-        cc(
-            &[
-                "-shared",
-                "-fPIC",
-                "-Wl,-soname,libcublas.so.13",
-                &s("fake_cublas.c"),
-                "-o",
-                &p(&libdir.join("libcublas.so.13")),
-                // The fake cuBLAS calls the fake cuBLASLt, as the real one may.
-                "-L",
-                &p(&libdir),
-                "-l:libcublasLt.so.13",
-                "-Wl,--disable-new-dtags",
-                &format!("-Wl,-rpath,{}", p(&libdir)),
-            ],
-            "fake_cublas.c",
-        );
+        fakes(&libdir, 13, &[]);
         let exe = out.join("preload_test");
         cc(
             &[
@@ -437,37 +453,16 @@ fn mixed_program() -> PathBuf {
     let out = program().parent().unwrap().to_path_buf();
     let lib11 = out.join("lib11");
     std::fs::create_dir_all(&lib11).unwrap();
-    let s = |f: &str| format!("{SRC}/{f}");
-    let p = |f: &Path| f.to_str().unwrap().to_string();
-    cc(
+    fakes(
+        &lib11,
+        11,
         &[
-            "-shared",
-            "-fPIC",
-            "-Wl,-soname,libcublasLt.so.11",
-            &s("fake_cublasLt.c"),
-            "-o",
-            &p(&lib11.join("libcublasLt.so.11")),
-        ],
-        "fake_cublasLt.c as .so.11",
-    );
-    cc(
-        &[
-            "-shared",
-            "-fPIC",
             "-DcublasGetSmCountTarget=absent_in_cublas_11_0",
             "-DcublasSetSmCountTarget=absent_set_in_cublas_11_0",
-            "-Wl,-soname,libcublas.so.11",
-            &s("fake_cublas.c"),
-            "-o",
-            &p(&lib11.join("libcublas.so.11")),
-            "-L",
-            &p(&lib11),
-            "-l:libcublasLt.so.11",
-            "-Wl,--disable-new-dtags",
-            &format!("-Wl,-rpath,{}", p(&lib11)),
         ],
-        "fake_cublas.c as .so.11",
     );
+    let s = |f: &str| format!("{SRC}/{f}");
+    let p = |f: &Path| f.to_str().unwrap().to_string();
     let exe = out.join("mixed_test");
     cc(
         &[

@@ -136,8 +136,8 @@ pub fn try_stored<'a, C: Stored>(p: *const C, what: &str) -> Result<&'a C::RustT
 
 /// Builds `v` in the caller's storage `p` of `size` bytes (an Init function): INVALID_VALUE
 /// for NULL or storage off its 8-byte alignment, ALLOC_FAILED for a size under the C
-/// struct's (what cuBLASLt's `*_internal` checks, and the status cublasLt.h documents). The old contents are overwritten, not freed (cuBLASLt's Init'd
-/// objects own nothing).
+/// struct's (what cuBLASLt's `*_internal` checks, and the status cublasLt.h documents). The
+/// old contents are overwritten, not freed (cuBLASLt's Init'd objects own nothing).
 pub fn init_stored<C: Stored>(p: *mut C, size: usize, v: C::RustType) -> Result<()> {
     check_out(p, C::WHAT)?;
     let need = std::mem::size_of::<C>();
@@ -175,9 +175,8 @@ fn created_shard(p: usize) -> &'static parking_lot::Mutex<std::collections::Hash
     &CREATED[(p >> 6) % CREATED.len()]
 }
 
-/// Create for a stored object: `v` on the heap, tagged and registered as Created.
+/// Create for a stored object: `v` (built tagged as Created) on the heap, registered.
 pub fn create_stored<C: Stored>(v: C::RustType) -> *mut C {
-    v.set_tag(api::attr::TAG_CREATED);
     let p = to_boxed_ptr::<C>(v);
     created_shard(p as usize).lock().insert(p as usize);
     p

@@ -504,6 +504,9 @@ fn tune(p: &GemmProblem, plans: &[Plan], misaligned: Which) -> Result<Option<Ent
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::DeviceSpec;
+    use crate::problem::{MatrixSpec, OpSpec};
+    use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("dg-autotune-{name}-{}", std::process::id()));
@@ -562,9 +565,6 @@ mod tests {
         assert_eq!(t.get(&k2).map(|e| e.plan.as_str()), Some("dg_second"));
         let _ = std::fs::remove_dir_all(&d);
     }
-    use crate::plan::DeviceSpec;
-    use crate::problem::{MatrixSpec, OpSpec};
-    use crate::types::{compute_type::COMPUTE_32F, cuda_data_type::*};
 
     /// Every plan a tuning may time decodes back to itself through the list it came from,
     /// packed and transposed-packed plans of misaligned calls included (session 54: they were
