@@ -48,18 +48,72 @@ pub fn device_id(name: &str, sm_count: u32, driver_version: i32) -> String {
 }
 
 /// A stable 128-bit hash of everything that decides the candidates: the problem (shape,
-/// types, transposes, strides, batch, epilogue), the workspace limit and which of A and B sit
+/// types, transposes, strides, batch, epilogue), the workspace limit, which of A and B sit
 /// at base addresses TMA cannot take (`misaligned`: the list the plans come from, an algo's
-/// word 6; 0, aligned, hashes as before it was part of the key, so earlier tables still hit).
-pub fn signature(p: &GemmProblem, max_workspace: u64, misaligned: u64) -> u128 {
+/// word 6) and the planner's environment (`environment`: `environment_word`, the knobs that
+/// change the candidates, their kernels or their timing). 0 in either hashes as before it was
+/// part of the key, so earlier tables still hit.
+pub fn signature(p: &GemmProblem, max_workspace: u64, misaligned: u64, environment: u64) -> u128 {
     let problem = format!("{p:?}");
     let ws = max_workspace.to_le_bytes();
     let mis = misaligned.to_le_bytes();
-    if misaligned == 0 {
-        crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws])
-    } else {
-        crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws, &mis])
+    let env = environment.to_le_bytes();
+    match (misaligned, environment) {
+        (0, 0) => crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws]),
+        (_, 0) => crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws, &mis]),
+        _ => crate::jit::cache::fnv1a128(&[problem.as_bytes(), &ws, &mis, &env]),
     }
+}
+
+/// DEEPGEMM_* variables that change no plan, kernel or timing (logging, where the caches
+/// live, the LD_PRELOAD library's own switches, test harnesses), by prefix.
+const NOT_PLANNING: &[&str] = &[
+    "DEEPGEMM_LOG",
+    "DEEPGEMM_AUTOTUNE",
+    "DEEPGEMM_CACHE",
+    "DEEPGEMM_HEURISTICS_CACHE_CAPACITY",
+    "DEEPGEMM_PRELOAD",
+    "DEEPGEMM_SKIP",
+    "DEEPGEMM_EXPECT",
+    "DEEPGEMM_BLESS",
+    "DEEPGEMM_DUMP",
+    "DEEPGEMM_CASE",
+    "DEEPGEMM_TEST",
+    "DEEPGEMM_MULTI_SECONDS",
+    "DEEPGEMM_REGISTRY_TEST",
+    "DEEPGEMM_SM90_",
+];
+
+/// The tuning key's word for a process environment: a hash of every DEEPGEMM_* variable
+/// not in `NOT_PLANNING` (name and value, in name order), 0 when there is none. Every other
+/// one counts, so a knob added later cannot make a process reuse (or, its winner missing
+/// from the list, tune again and append on every run) what another configuration tuned (a
+/// session-73 review: `DEEPGEMM_COLSPLIT=0` read the default's winners).
+pub fn environment_word<I: IntoIterator<Item = (String, String)>>(vars: I) -> u64 {
+    let mut knobs: Vec<String> = vars
+        .into_iter()
+        .filter(|(k, _)| {
+            k.starts_with("DEEPGEMM_") && !NOT_PLANNING.iter().any(|p| k.starts_with(p))
+        })
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    if knobs.is_empty() {
+        return 0;
+    }
+    knobs.sort();
+    // Odd, so never 0 (no knobs).
+    crate::jit::cache::fnv1a128(&[knobs.join("\n").as_bytes()]) as u64 | 1
+}
+
+/// `environment_word` of this process (read once: the planner reads its knobs once too).
+pub fn planner_environment() -> u64 {
+    static WORD: once_cell::sync::Lazy<u64> =
+        once_cell::sync::Lazy::new(|| {
+            environment_word(std::env::vars_os().filter_map(|(k, v)| {
+                Some((k.into_string().ok()?, v.to_string_lossy().into_owned()))
+            }))
+        });
+    *WORD
 }
 
 /// The winner of one tuning: the plan's name and its median time.
@@ -122,6 +176,13 @@ impl Table {
         self.map.len()
     }
 
+    /// Every result as its on-disk line, in key order: what a compacted table file holds.
+    pub fn text(&self) -> String {
+        let mut keys: Vec<&Key> = self.map.keys().collect();
+        keys.sort_by(|a, b| (&a.device, a.signature).cmp(&(&b.device, b.signature)));
+        keys.iter().map(|k| Table::line(k, &self.map[*k])).collect()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
@@ -143,6 +204,18 @@ pub fn prefer<T>(items: &mut Vec<T>, name: &str, plan_of: impl Fn(&T) -> &Plan) 
 /// How many of the ranked candidates a tuning times.
 pub const CANDIDATES: usize = 6;
 
+/// Whether a table file of `text` whose results are `table` is worth rewriting with only
+/// them (`Table::text`): when most of its lines are dead (replaced results, torn or foreign
+/// lines), at least `COMPACT_MIN_DEAD` of them.
+pub fn worth_compacting(text: &str, table: &Table) -> bool {
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let dead = lines.saturating_sub(table.len());
+    dead >= COMPACT_MIN_DEAD && dead > table.len()
+}
+
+/// Dead lines a table file carries before a load rewrites it.
+pub const COMPACT_MIN_DEAD: usize = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,21 +236,21 @@ mod tests {
     fn signatures_separate_problems_and_workspace_limits() {
         let p = tn(4096, 4096, 4096);
         assert_eq!(
-            signature(&p, 1 << 25, 0),
-            signature(&tn(4096, 4096, 4096), 1 << 25, 0)
+            signature(&p, 1 << 25, 0, 0),
+            signature(&tn(4096, 4096, 4096), 1 << 25, 0, 0)
         );
-        assert_ne!(signature(&p, 1 << 25, 0), signature(&p, 0, 0));
+        assert_ne!(signature(&p, 1 << 25, 0, 0), signature(&p, 0, 0, 0));
         assert_ne!(
-            signature(&p, 1 << 25, 0),
-            signature(&tn(4096, 4096, 4095), 1 << 25, 0)
+            signature(&p, 1 << 25, 0, 0),
+            signature(&tn(4096, 4096, 4095), 1 << 25, 0, 0)
         );
         assert_ne!(
-            signature(&p, 1 << 25, 0),
-            signature(&tn(4096, 4095, 4096), 1 << 25, 0)
+            signature(&p, 1 << 25, 0, 0),
+            signature(&tn(4096, 4095, 4096), 1 << 25, 0, 0)
         );
         // Each list of misaligned operands its own; the aligned one hashes as before it was
         // part of the key (a table written then still hits).
-        let lists: Vec<u128> = (0..4).map(|w| signature(&p, 1 << 25, w)).collect();
+        let lists: Vec<u128> = (0..4).map(|w| signature(&p, 1 << 25, w, 0)).collect();
         for i in 0..4 {
             for j in 0..i {
                 assert_ne!(lists[i], lists[j], "lists {i} and {j}");
@@ -231,6 +304,95 @@ mod tests {
             signature: 0x1234,
         };
         assert_eq!(t.get(&other), None);
+    }
+
+    #[test]
+    fn planner_knobs_key_their_own_results() {
+        let vars = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        // No knob, or only ones that change no plan: 0, the key as before knobs counted.
+        assert_eq!(environment_word(vars(&[])), 0);
+        let quiet = vars(&[
+            ("PATH", "/usr/bin"),
+            ("DEEPGEMM_LOG_LEVEL", "3"),
+            ("DEEPGEMM_AUTOTUNE", "1"),
+            ("DEEPGEMM_CACHE_DIR", "/tmp/x"),
+            ("DEEPGEMM_PRELOAD_LOG", "summary"),
+        ]);
+        assert_eq!(environment_word(quiet.clone()), 0);
+        // A planner knob counts, by value, in any order, beside the quiet ones.
+        let off = environment_word(vars(&[("DEEPGEMM_COLSPLIT", "0")]));
+        let only = environment_word(vars(&[("DEEPGEMM_COLSPLIT", "only")]));
+        assert!(off != 0 && only != 0 && off != only);
+        let mut both = vars(&[("DEEPGEMM_COLSPLIT", "0"), ("DEEPGEMM_PDL", "0")]);
+        let w = environment_word(both.clone());
+        both.reverse();
+        both.extend(quiet);
+        assert_eq!(environment_word(both), w);
+        assert_ne!(w, off);
+        // A knob no code reads yet counts too (a deny-list: new knobs are keyed by default).
+        assert_ne!(
+            environment_word(vars(&[("DEEPGEMM_SOMETHING_NEW", "1")])),
+            0
+        );
+        // And the signature: 0 hashes as before; a knob gives another key.
+        let p = tn(1000, 3000, 4000);
+        assert_eq!(
+            signature(&p, 1 << 25, 0, 0),
+            crate::jit::cache::fnv1a128(&[
+                format!("{p:?}").as_bytes(),
+                &(1u64 << 25).to_le_bytes()
+            ])
+        );
+        assert_ne!(signature(&p, 1 << 25, 0, off), signature(&p, 1 << 25, 0, 0));
+        assert_ne!(
+            signature(&p, 1 << 25, 0, off),
+            signature(&p, 1 << 25, 0, only)
+        );
+        assert_ne!(
+            signature(&p, 1 << 25, 1, off),
+            signature(&p, 1 << 25, 0, off)
+        );
+    }
+
+    #[test]
+    fn a_table_mostly_dead_lines_is_compacted_to_its_results() {
+        let dev = device_id("NVIDIA H200", 132, 13000);
+        let key = |s: u128| Key {
+            device: dev.clone(),
+            signature: s,
+        };
+        let entry = |us: f64| Entry {
+            plan: format!("dg_sm90_bf16_bf16_tn_m128n256k64_s4_c1x1+dp{us}"),
+            micros: us,
+        };
+        // 10 results, each written 40 times (the last wins), torn and empty lines between.
+        let mut text = String::new();
+        for round in 0..40 {
+            for s in 0..10u128 {
+                text += "\n";
+                text += &Table::line(&key(s), &entry((round * 10) as f64 + s as f64));
+            }
+            text += "torn\t12";
+        }
+        let t = Table::parse(&text);
+        assert_eq!(t.len(), 10);
+        assert!(worth_compacting(&text, &t));
+        let compact = t.text();
+        assert_eq!(compact.lines().count(), 10);
+        let again = Table::parse(&compact);
+        for s in 0..10u128 {
+            assert_eq!(again.get(&key(s)), t.get(&key(s)));
+            assert_eq!(again.get(&key(s)).unwrap().micros, 390.0 + s as f64);
+        }
+        assert!(!worth_compacting(&compact, &again));
+        assert_eq!(again.text(), compact, "stable: sorted by key");
+        // A few dead lines are left alone (a rewrite costs more than they do).
+        let few = Table::line(&key(1), &entry(1.0)) + &Table::line(&key(1), &entry(2.0));
+        assert!(!worth_compacting(&few, &Table::parse(&few)));
     }
 
     #[test]

@@ -78,8 +78,55 @@ fn read_table(path: &std::path::Path) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The table's size limit: ~200 bytes a line, far more lines than a process tunes.
+/// The table's size limit: ~200 bytes a line, far more lines than a process tunes. A table
+/// this large is neither read nor appended to (a review: past it every process tuned again
+/// and appended, without end); the load's compaction keeps it well under.
 const TABLE_MAX_BYTES: u64 = 64 << 20;
+
+/// The on-disk table, compacted first when most of its lines are dead (`tuned::worth_compacting`:
+/// results tuned again under another configuration or by processes racing, torn lines).
+fn load_table() -> Table {
+    table_path().map(|p| load_table_at(&p)).unwrap_or_default()
+}
+
+fn load_table_at(path: &std::path::Path) -> Table {
+    let Some(text) = read_table(path) else {
+        return Table::default();
+    };
+    let table = Table::parse(&text);
+    if tuned::worth_compacting(&text, &table) {
+        match rewrite_table(path, &table.text()) {
+            Ok(()) => crate::log::hint(
+                "autotune",
+                format!("tuning table compacted to its {} results", table.len()),
+            ),
+            Err(e) => crate::log::hint("autotune", format!("tuning table not compacted: {e}")),
+        }
+    }
+    table
+}
+
+/// Replaces the table at `path` with `text`: written to a new file beside it (created, never
+/// opened through a planted link) and renamed over it, so a reader sees the old table or the
+/// new one, never half. A line another process appends between this process's read and the
+/// rename is lost, which only costs a later process that tuning again.
+fn rewrite_table(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let tmp = path.with_extension(format!("tsv.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
 
 /// Appends `line` to the table at `path`, never through a link planted at its name nor
 /// blocking on a FIFO there (O_NOFOLLOW, O_NONBLOCK, then a regular file or nothing), and
@@ -93,10 +140,14 @@ fn append_line(path: &std::path::Path, line: &str) -> std::io::Result<()> {
         .append(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)?;
-    if !f.metadata()?.file_type().is_file() {
+    let meta = f.metadata()?;
+    if !meta.file_type().is_file() {
         return Err(std::io::Error::other(
             "the tuning table is not a regular file",
         ));
+    }
+    if meta.len() + line.len() as u64 + 1 > TABLE_MAX_BYTES {
+        return Err(std::io::Error::other("the tuning table is full"));
     }
     f.write_all(format!("\n{line}").as_bytes())
 }
@@ -176,18 +227,18 @@ pub fn tuned_name(
         };
         Key {
             device,
-            signature: tuned::signature(p, max_ws, Misaligned::of(misaligned).word()),
+            signature: tuned::signature(
+                p,
+                max_ws,
+                Misaligned::of(misaligned).word(),
+                tuned::planner_environment(),
+            ),
         }
     };
     // The tuned winner, if this signature was tuned (here or by an earlier process).
     let known = || -> Option<String> {
         let mut st = STATE.lock();
-        let table = st.table.get_or_insert_with(|| {
-            table_path()
-                .and_then(|f| read_table(&f))
-                .map(|t| Table::parse(&t))
-                .unwrap_or_default()
-        });
+        let table = st.table.get_or_insert_with(load_table);
         let e = table.get(&key)?;
         plans
             .iter()
@@ -231,7 +282,12 @@ pub fn tuned_name(
             if let Some(path) = table_path() {
                 let line = Table::line(&key, &best);
                 // One short append per result; a failure only costs the next process a retune.
-                let _ = append_line(&path, &line);
+                if let Err(e) = append_line(&path, &line) {
+                    crate::log::hint(
+                        "autotune",
+                        format!("result not saved in {}: {e}", path.display()),
+                    );
+                }
             }
             let name = best.plan.clone();
             if let Some(table) = STATE.lock().table.as_mut() {
@@ -563,6 +619,74 @@ mod tests {
         let t = Table::parse(&read_table(&table).unwrap());
         assert_eq!(t.get(&k).map(|e| e.plan.as_str()), Some("dg_first"));
         assert_eq!(t.get(&k2).map(|e| e.plan.as_str()), Some("dg_second"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_full_table_is_left_alone() {
+        let d = scratch("full");
+        let table = d.join(tuned::FILE);
+        // Sparse: the size is what counts.
+        let f = std::fs::File::create(&table).unwrap();
+        f.set_len(TABLE_MAX_BYTES).unwrap();
+        drop(f);
+        let (k, e) = entry("dg_x");
+        let err = append_line(&table, &Table::line(&k, &e)).unwrap_err();
+        assert!(err.to_string().contains("full"), "{err}");
+        assert_eq!(std::fs::metadata(&table).unwrap().len(), TABLE_MAX_BYTES);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_load_compacts_a_table_of_dead_lines_in_place() {
+        let d = scratch("compact");
+        let table = d.join(tuned::FILE);
+        let key = |s: u128| Key {
+            device: "GPU|132".into(),
+            signature: s,
+        };
+        for round in 0..100 {
+            for s in 0..5u128 {
+                let e = Entry {
+                    plan: format!("dg_r{round}"),
+                    micros: 1.0,
+                };
+                append_line(&table, &Table::line(&key(s), &e)).unwrap();
+            }
+        }
+        let before = Table::parse(&read_table(&table).unwrap());
+        let loaded = load_table_at(&table);
+        let text = read_table(&table).unwrap();
+        assert_eq!(text.lines().count(), 5, "rewritten with its results only");
+        for s in 0..5u128 {
+            assert_eq!(loaded.get(&key(s)).unwrap().plan, "dg_r99");
+            assert_eq!(loaded.get(&key(s)), before.get(&key(s)));
+        }
+        assert_eq!(
+            std::fs::read_dir(&d).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+        // Appends go on after it, and a second load leaves it as it is.
+        append_line(&table, &Table::line(&key(9), &entry("dg_new").1)).unwrap();
+        let again = load_table_at(&table);
+        assert_eq!(again.get(&key(9)).unwrap().plan, "dg_new");
+        assert_eq!(read_table(&table).unwrap().lines().count(), 7);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_rewrite_never_writes_through_a_planted_link() {
+        let d = scratch("rewrite-link");
+        let victim = d.join("victim");
+        std::fs::write(&victim, "mine\n").unwrap();
+        let table = d.join(tuned::FILE);
+        std::fs::write(&table, "old\n").unwrap();
+        let tmp = table.with_extension(format!("tsv.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+        assert!(rewrite_table(&table, "new\n").is_err());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
+        assert_eq!(std::fs::read_to_string(&table).unwrap(), "old\n");
         let _ = std::fs::remove_dir_all(&d);
     }
 
