@@ -753,7 +753,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       mbarrier_init(smem_addr(&smem.turn[5]), kThreadsPerWarpgroup);
     }
     fence_barrier_init();
-    if constexpr (kClustered) {
+    if constexpr (kSplitCluster) {
       cluster_arrive_relaxed();
     }
     trace.mark<5>();
@@ -770,20 +770,20 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       trace.mark<4>();
     }
   }
-  // The peers' barriers must be initialised before the first multicast or remote arrival:
-  // every thread arrives now and waits only where it first needs a peer (multicast: the
-  // producer before its first load, the consumers before their first stage; split-K
-  // clusters after their first mainloop, `await_peer`). A whole cluster_sync here kept the
-  // consumers from their first stage for ~7,000 cycles (split-K clusters, DG_TRACE on the
-  // H200, session 11), and multicast CTAs ~2,700 cycles past the unclustered twin's 240
-  // (session 74, H100). Multicast waits at fixed places, no flag: one live across the
-  // mainloop made the column split's consumers spill.
-  if constexpr (kClustered) {
+  // The peers' barriers must be initialised before the first multicast or remote arrival.
+  // Split-K clusters touch the peer only after their first mainloop: every thread arrives now
+  // and waits there (`await_peer`); a whole cluster_sync here kept the consumers from their
+  // first stage for ~7,000 cycles (DG_TRACE on the H200, session 11).
+  if constexpr (kSplitCluster) {
     if (threadIdx.x != 0) {
       cluster_arrive_relaxed();
     }
   }
-  __syncthreads();
+  if constexpr (kMulticast) {
+    cluster_sync();
+  } else {
+    __syncthreads();
+  }
   bool peer_ready = !kSplitCluster;
   const auto await_peer = [&]() {
     if constexpr (kSplitCluster) {
@@ -800,11 +800,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 
   if (warpgroup == 0) {
     // ---- Producer: one thread issues every TMA load; the other 127 retire at once. ----
-    if constexpr (kMulticast) {
-      // Before the first multicast (the peers' barriers initialised), and before the register
-      // cut: after it, the wait made the column split's 24-register producer spill.
-      cluster_wait();
-    }
     setmaxnreg_dec<kColSplit ? kProducerRegsColSplit : kProducerRegs>();
     if (threadIdx.x == 0) {
       trace.mark<2>();
@@ -824,11 +819,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // After thread 0's wait (the CTA barrier orders it), so already satisfied: kept so that no
     // consumer's global access (alpha_ptr, C, bias, the workspace, D) depends on that ordering.
     griddep_wait();
-    if constexpr (kMulticast) {
-      // Before any release can arrive on a peer's barrier; the first stage, which waits for
-      // the producers' own wait, comes no sooner.
-      cluster_wait();
-    }
     trace.mark<2>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -1272,7 +1262,6 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // No CTA of a cluster may exit while a peer can still arrive on its barriers or multicast
   // or store into its shared memory.
   if constexpr (kClustered) {
-    // Multicast: every thread waited already (each role where it first needs a peer).
     await_peer();
     cluster_sync();
   }
