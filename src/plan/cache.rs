@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use once_cell::sync::Lazy;
 use parking_lot::RwLock;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::plan::algo::{self, CONFIG_MAGIC};
 use crate::plan::{self, ALGO_MAGIC, DeviceSpec, Plan, pack::Which, streamk};
 use crate::problem::{GemmPointers, GemmProblem};
@@ -401,16 +401,21 @@ fn from_algo_within(
         .map(Ok)
         .unwrap_or_else(|| {
             let family = algo::View::configured_words(&algo::Config::init(config.id), &types);
-            let unsupported = |r: &Result<Plan>| matches!(r, Err(Error::NotSupported(_)));
-            let mut r = resolve_configured(&twin, p, dev, m.which(), workspace_size, &accepts);
-            if unsupported(&r) {
-                r = resolve_configured(&family, p, dev, m.which(), workspace_size, &accepts);
-            }
-            // Not even the family has a plan here (the solo tiles at an m whose lines are off
-            // TMA's grid): deepgemm's own choice for it, as for a NULL algo.
+            let fit = resolve_fit(&twin, p, dev, m.which(), workspace_size, &accepts)?;
+            let fit = match fit {
+                Fit::Found(c) => return Ok(c),
+                _ => match resolve_fit(&family, p, dev, m.which(), workspace_size, &accepts)? {
+                    Fit::Found(c) => return Ok(c),
+                    _ => fit,
+                },
+            };
+            // Not even the family has a plan here that fits (the solo tiles at an m whose
+            // lines are off TMA's grid; every plan of the configuration copying A or B into
+            // more workspace than the call has, where the algo's own problem needed none):
+            // deepgemm's own choice for it, as for a NULL algo.
             match own().next() {
-                Some(c) if unsupported(&r) => Ok(*c),
-                _ => r,
+                Some(c) => Ok(*c),
+                None => fit.into_result(&twin, workspace_size),
             }
         });
     if let Ok(c) = &found {
@@ -611,46 +616,91 @@ fn resolve_configured(
     workspace_size: u64,
     accepts: impl Fn(&Plan) -> bool,
 ) -> Result<Plan> {
+    resolve_fit(data, p, dev, misaligned, workspace_size, accepts)?
+        .into_result(data, workspace_size)
+}
+
+/// `resolve_configured` before its verdict becomes a status (a reused algo falls back on
+/// every kind of miss).
+fn resolve_fit(
+    data: &[u64; 8],
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+    workspace_size: u64,
+    accepts: impl Fn(&Plan) -> bool,
+) -> Result<Fit> {
     let config = configured_config(data, p, dev)?;
     let u = universe(p, dev, misaligned)?;
     if no_work(p) && u.admitted(&config).next().is_none() {
         let listed = candidates_for(p, dev, misaligned)?;
-        return fitting_configured(listed.plans().iter(), data, workspace_size, accepts);
+        return Ok(fitting_configured(
+            listed.plans().iter(),
+            workspace_size,
+            accepts,
+        ));
     }
-    fitting_configured(u.admitted(&config), data, workspace_size, accepts)
+    Ok(fitting_configured(
+        u.admitted(&config),
+        workspace_size,
+        accepts,
+    ))
 }
 
-/// The first of a configured algo's plans that fits `workspace_size` and `accepts`:
-/// NOT_SUPPORTED when it has none, INVALID_VALUE when every one needs more workspace
-/// (cuBLASLt's status for a workspace below the algo's), NOT_SUPPORTED when the rest refuse
-/// the pointers.
+/// What a configured algo's plans offer a call (built and consumed once a call's lookup:
+/// the plan is held by value as everywhere on this path).
+#[allow(clippy::large_enum_variant)]
+enum Fit {
+    /// The first that fits the workspace and accepts the call.
+    Found(Plan),
+    /// The configuration has no plan for the problem.
+    NoPlan,
+    /// Every plan needs more workspace than the call has: the least of them.
+    Short(u64),
+    /// Those that fit the workspace refuse the call's pointers.
+    Refused,
+}
+
+impl Fit {
+    /// NOT_SUPPORTED for no plan or refused pointers, INVALID_VALUE for too little workspace
+    /// (cuBLASLt's status for a workspace below the algo's).
+    fn into_result(self, data: &[u64; 8], workspace_size: u64) -> Result<Plan> {
+        match self {
+            Fit::Found(c) => Ok(c),
+            Fit::NoPlan => Err(no_plan(data)),
+            Fit::Short(least) => Err(invalid!(
+                "the algo needs {least} workspace bytes, {workspace_size} given"
+            )),
+            Fit::Refused => Err(unsupported!(
+                "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
+            )),
+        }
+    }
+}
+
+/// The first of a configured algo's plans that fits `workspace_size` and `accepts`.
 fn fitting_configured<'a>(
     plans: impl Iterator<Item = &'a Plan>,
-    data: &[u64; 8],
     workspace_size: u64,
     accepts: impl Fn(&Plan) -> bool,
-) -> Result<Plan> {
+) -> Fit {
     let (mut any, mut roomy, mut least) = (false, false, u64::MAX);
     for c in plans {
         any = true;
         if c.workspace > workspace_size {
             least = least.min(c.workspace);
         } else if accepts(c) {
-            return Ok(*c);
+            return Fit::Found(*c);
         } else {
             roomy = true;
         }
     }
     if !any {
-        Err(no_plan(data))
+        Fit::NoPlan
     } else if !roomy {
-        Err(invalid!(
-            "the algo needs {least} workspace bytes, {workspace_size} given"
-        ))
+        Fit::Short(least)
     } else {
-        Err(unsupported!(
-            "the algo's plans need 16-byte aligned A and B (TMA) here; choose another algo"
-        ))
+        Fit::Refused
     }
 }
 
@@ -705,6 +755,7 @@ pub fn for_call(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use crate::problem::{MatrixSpec, OpSpec, Scalar};
     use crate::types::{compute_type::*, cuda_data_type::*};
 
@@ -1023,6 +1074,44 @@ mod tests {
         let zeroed = [0u64; 8];
         assert!(matches!(
             from_algo(&zeroed, &p, &dev),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    /// A heuristic algo reused on a problem where every plan of its configuration needs more
+    /// workspace than the call has (an aligned k's algo at an odd k: A and B must be copied
+    /// first) runs the problem's own best plan within it, as a NULL algo would, not
+    /// INVALID_VALUE (a review: the configuration's shortfall skipped the fall-backs); the
+    /// algo's own problem still gets INVALID_VALUE for too little workspace.
+    #[test]
+    fn a_reused_algo_short_of_workspace_falls_back_to_the_problems_own_plan() {
+        let dev = DeviceSpec::H200;
+        let aligned = tn(4096, 4096, 4096, R_16BF, None);
+        let ragged = tn(4096, 4096, 4095, R_16BF, None);
+        let reused: Vec<Plan> = plan::candidates(&aligned, &dev)
+            .unwrap()
+            .into_iter()
+            .filter(|c| c.workspace == 0 && matches!(c.kernel, plan::Kernel::Sm90(_)))
+            .collect();
+        assert!(!reused.is_empty());
+        let own = for_call(&ragged, &dev, &ptrs(0x10000), None, 0).unwrap();
+        assert_eq!(own.workspace, 0);
+        for c in &reused {
+            let r = for_call(&ragged, &dev, &ptrs(0x10000), Some(&c.to_algo()), 0);
+            let got = r.unwrap_or_else(|e| panic!("{}: {e:?}", c.name()));
+            assert_eq!(got.workspace, 0, "{} ran as {}", c.name(), got.name());
+            // With room for the copies, its configuration's plan (copying A and B).
+            let roomy = for_call(&ragged, &dev, &ptrs(0x10000), Some(&c.to_algo()), 1 << 30);
+            assert!(roomy.unwrap().workspace > 0, "{}", c.name());
+        }
+        // A plan that needs workspace, on its own problem with too little: INVALID_VALUE.
+        let needy = plan::candidates(&ragged, &dev)
+            .unwrap()
+            .into_iter()
+            .find(|c| c.workspace > 0)
+            .unwrap();
+        assert!(matches!(
+            for_call(&ragged, &dev, &ptrs(0x10000), Some(&needy.to_algo()), 0),
             Err(Error::InvalidValue(_))
         ));
     }
