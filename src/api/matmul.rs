@@ -224,7 +224,7 @@ pub fn heuristic(
         pl.workspace <= pref.max_workspace
             && (!below_tma || pl.accepts(p, &worst))
             // deepgemm's splits add fp32 partials: listed only where the mask allows that.
-            && (!pl.reduces() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
+            && (!pl.may_reduce() || pref.reduction_mask & REDUCTION_COMPUTE_TYPE != 0)
             && pl.types().imp().numerical_flags() & !pref.impl_mask == 0
             && (pref.max_waves <= 0.0 || pl.waves(&dev) <= pref.max_waves)
     };

@@ -370,6 +370,15 @@ impl Plan {
         self.decomposition.sk_tiles > 0 || matches!(self.kernel, Kernel::Sm90(v) if v.split_k > 1)
     }
 
+    /// Whether a call running this plan may add fp32 partials of split tiles: `reduces`, or a
+    /// slab plan, whose blocks each choose their own plan when they run (`slab::block_plan`),
+    /// some of which split k where the listed first block's does not (a review: 4097³ with
+    /// both operands copied, `+slab6x6` on a 64x128 tile, runs its 768x257 blocks as
+    /// 128x64 Stream-K). What REDUCTION_SCHEME_MASK filters.
+    pub fn may_reduce(&self) -> bool {
+        self.reduces() || self.is_slabbed()
+    }
+
     /// Waves of CTAs over the device (cuBLASLt's heuristic `wavesCount`).
     pub fn waves(&self, dev: &DeviceSpec) -> f32 {
         let ctas = self.grid.iter().map(|&g| g as f64).product::<f64>();

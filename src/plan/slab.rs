@@ -308,6 +308,38 @@ mod tests {
         assert_eq!((q.c, q.bias), (q.d, 0));
     }
 
+    /// Every slab plan counts as possibly reducing (`Plan::may_reduce`, what the heuristic's
+    /// REDUCTION_SCHEME_MASK filters): its blocks' own plans may split k where the listed
+    /// one does not, and on these shapes some do.
+    #[test]
+    fn slab_plans_whose_blocks_split_k_count_as_reducing() {
+        let dev = h200();
+        let ptrs = crate::problem::aligned_ptrs();
+        let mut splitting = 0;
+        for p in [
+            tn(4097, 4097, 4097, 4097, 4097, 4097),
+            tn(1000, 3001, 4001, 4001, 4001, 1000),
+        ] {
+            for s in candidates(&p, &dev)
+                .unwrap()
+                .iter()
+                .filter(|c| c.is_slabbed())
+            {
+                assert!(s.may_reduce(), "{}", s.name());
+                splitting += blocks(&p, s.slabs).iter().any(|&(m0, mc, n0, nc)| {
+                    let b = p.block(m0, mc, n0, nc);
+                    block_plan(&b, &dev, &ptrs.block(&p, m0, n0), s.workspace)
+                        .unwrap()
+                        .reduces()
+                }) as u32;
+            }
+        }
+        assert!(
+            splitting > 0,
+            "no slab plan's block splits k here: the test lost its case"
+        );
+    }
+
     #[test]
     fn odd_operands_get_slab_plans_that_fit_smaller_workspaces() {
         let dev = h200();
