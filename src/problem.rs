@@ -234,8 +234,10 @@ impl GemmProblem {
         }
         let ord_a = check_layout("A", a)?;
         let ord_b = check_layout("B", b)?;
-        let ord_c = check_layout("C", c)?;
+        // D before C: a NULL Cdesc is Ddesc, and D's ld of 0 is malformed (INVALID_VALUE),
+        // not the C broadcast deepgemm lacks (NOT_SUPPORTED; a review).
         let ord_d = check_layout("D", d)?;
+        let ord_c = check_layout("C", c)?;
 
         // Shapes: op(A) is m x k, op(B) k x n, C and D m x n.
         let (m, k) = match op_a {
@@ -597,7 +599,14 @@ impl GemmPointers {
                 need(name, ptr, true, 4)?;
             }
         }
-        if self.c == self.d && c_used && p.c != p.d {
+        // One batch: the batch strides are never used, so descriptors that differ only there
+        // are the same layout (a review: such an in-place call was INVALID_VALUE).
+        let same_layout = if p.batch > 1 {
+            p.c == p.d
+        } else {
+            (p.c.row, p.c.col) == (p.d.row, p.d.col)
+        };
+        if self.c == self.d && c_used && !same_layout {
             return Err(invalid!(
                 "C aliases D but their layouts differ (in-place needs identical layouts)"
             ));
@@ -734,6 +743,11 @@ mod tests {
         ));
         assert!(matches!(
             GemmProblem::new(&o, &a, &b, &c, &c0),
+            Err(Error::InvalidValue(_))
+        ));
+        // A NULL Cdesc is Ddesc: D's ld of 0 is malformed, not a broadcast C.
+        assert!(matches!(
+            GemmProblem::new(&o, &a, &b, &c0, &c0),
             Err(Error::InvalidValue(_))
         ));
         let mut a0 = a;
@@ -1050,6 +1064,15 @@ mod tests {
         inplace.beta = Scalar::Host(2.0);
         inplace.c = inplace.d;
         inplace.check(&p).unwrap();
+        // ... also where C's and D's batch strides differ but there is one batch; with more,
+        // they must match.
+        for (batch, ok) in [(1u64, true), (2, false)] {
+            let mut q = p;
+            q.batch = batch;
+            q.c.batch = 0;
+            q.d.batch = 16;
+            assert_eq!(inplace.check(&q).is_ok(), ok, "batch {batch}");
+        }
         // Empty problems need no pointers at all.
         let e = problem(&op(), 0, 4, 4, R_32F, R_32F).unwrap();
         let none = GemmPointers {
