@@ -66,7 +66,6 @@ pub struct DiskCache {
     /// Set after the first other write failure (a full disk, ...), which is warned about once
     /// and does not stop later writes.
     write_warned: AtomicBool,
-    tmp_counter: AtomicU64,
     /// Set once this process has swept the directory's stale temporary files and trimmed its
     /// entries to `max_bytes`.
     swept: AtomicBool,
@@ -127,7 +126,6 @@ impl DiskCache {
             dir,
             write_failed: AtomicBool::new(false),
             write_warned: AtomicBool::new(false),
-            tmp_counter: AtomicU64::new(0),
             swept: AtomicBool::new(false),
             max_bytes,
         }
@@ -218,45 +216,55 @@ impl DiskCache {
                 trim_entries(dir, self.max_bytes);
             }
         }
-        // A name no other writer uses (processes in other containers share pids) and that
-        // only this call creates (O_EXCL: never through a link planted at it).
-        let mut opened = None;
-        for _ in 0..4 {
-            let tmp = dir.join(format!(
-                ".tmp-{}-{}-{:016x}-{}",
-                std::process::id(),
-                self.tmp_counter.fetch_add(1, Ordering::Relaxed),
-                random_u64(),
-                path.file_name().and_then(|f| f.to_str()).unwrap_or("entry")
-            ));
-            match create_new(&tmp) {
-                Ok(f) => {
-                    opened = Some((f, tmp));
-                    break;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        let Some((mut f, tmp)) = opened else {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::AlreadyExists,
-                "no free temporary name",
-            ));
-        };
-        let result = (|| {
-            f.write_all(MAGIC)?;
-            f.write_all(&(data.len() as u64).to_le_bytes())?;
-            f.write_all(&checksum(data).to_le_bytes())?;
-            f.write_all(data)?;
-            f.sync_all()?;
-            fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        result
+        let len = (data.len() as u64).to_le_bytes();
+        let sum = checksum(data).to_le_bytes();
+        write_atomically(path, &[MAGIC, &len, &sum, data])
     }
+}
+
+/// Writes `parts` into a new temporary file beside `path` and renames it over `path`, so a
+/// reader sees the old file or the new one, never half. The temporary name is one no other
+/// writer uses (processes in other containers share pids) and that only this call creates
+/// (O_EXCL: never through a link planted at it); a crashed writer's is swept
+/// (`sweep_stale_tmp`). Also the autotuning table's rewrite (runtime::autotune).
+pub(crate) fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let dir = path.parent().expect("a file path has a parent");
+    let mut opened = None;
+    for _ in 0..4 {
+        let tmp = dir.join(format!(
+            ".tmp-{}-{}-{:016x}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed),
+            random_u64(),
+            path.file_name().and_then(|f| f.to_str()).unwrap_or("entry")
+        ));
+        match create_new(&tmp) {
+            Ok(f) => {
+                opened = Some((f, tmp));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let Some((mut f, tmp)) = opened else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "no free temporary name",
+        ));
+    };
+    let result = (|| {
+        for part in parts {
+            f.write_all(part)?;
+        }
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
 }
 
 /// Removes temporary files that writers which crashed mid-write left in `dir` (once a

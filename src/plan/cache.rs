@@ -401,14 +401,15 @@ fn from_algo_within(
         .map(Ok)
         .unwrap_or_else(|| {
             let family = algo::View::configured_words(&algo::Config::init(config.id), &types);
-            let fit = resolve_fit(&twin, p, dev, m.which(), workspace_size, &accepts)?;
-            let fit = match fit {
+            let fit = match resolve_fit(&twin, p, dev, m.which(), workspace_size, &accepts)? {
                 Fit::Found(c) => return Ok(c),
-                _ => match resolve_fit(&family, p, dev, m.which(), workspace_size, &accepts)? {
-                    Fit::Found(c) => return Ok(c),
-                    _ => fit,
-                },
+                miss => miss,
             };
+            if let Fit::Found(c) =
+                resolve_fit(&family, p, dev, m.which(), workspace_size, &accepts)?
+            {
+                return Ok(c);
+            }
             // Not even the family has a plan here that fits (the solo tiles at an m whose
             // lines are off TMA's grid; every plan of the configuration copying A or B into
             // more workspace than the call has, where the algo's own problem needed none):

@@ -106,26 +106,11 @@ fn load_table_at(path: &std::path::Path) -> Table {
     table
 }
 
-/// Replaces the table at `path` with `text`: written to a new file beside it (created, never
-/// opened through a planted link) and renamed over it, so a reader sees the old table or the
-/// new one, never half. A line another process appends between this process's read and the
-/// rename is lost, which only costs a later process that tuning again.
+/// Replaces the table at `path` with `text` (`jit::cache::write_atomically`: a reader sees
+/// the old table or the new one, never half). A line another process appends between this
+/// process's read and the rename is lost, which only costs a later process that tuning again.
 fn rewrite_table(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let tmp = path.with_extension(format!("tsv.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    crate::jit::cache::write_atomically(path, &[text.as_bytes()])
 }
 
 /// Appends `line` to the table at `path`, never through a link planted at its name nor
@@ -677,16 +662,22 @@ mod tests {
 
     #[test]
     fn a_rewrite_never_writes_through_a_planted_link() {
+        // A link planted at the table's name is replaced, its target left alone (the
+        // temporary file's name cannot be planted: `write_atomically`).
         let d = scratch("rewrite-link");
         let victim = d.join("victim");
         std::fs::write(&victim, "mine\n").unwrap();
         let table = d.join(tuned::FILE);
-        std::fs::write(&table, "old\n").unwrap();
-        let tmp = table.with_extension(format!("tsv.{}.tmp", std::process::id()));
-        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
-        assert!(rewrite_table(&table, "new\n").is_err());
+        std::os::unix::fs::symlink(&victim, &table).unwrap();
+        rewrite_table(&table, "new\n").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "mine\n");
-        assert_eq!(std::fs::read_to_string(&table).unwrap(), "old\n");
+        assert_eq!(std::fs::read_to_string(&table).unwrap(), "new\n");
+        assert!(
+            std::fs::symlink_metadata(&table)
+                .unwrap()
+                .file_type()
+                .is_file()
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
