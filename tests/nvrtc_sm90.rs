@@ -412,6 +412,8 @@ mod gpu {
         /// A solo tile with the whole SM's shared memory for its ring, one CTA an SM
         /// (`Sm90Variant::with_full_ring`; 128-deep).
         full_ring: bool,
+        /// Ping-pong over 128-row tiles (`sm90::WIDE_PINGPONG_TILES_N`; `block_m` 128).
+        wide_pingpong: bool,
     }
 
     const BASE: Case = Case {
@@ -442,6 +444,7 @@ mod gpu {
         solo: false,
         deep: false,
         full_ring: false,
+        wide_pingpong: false,
     };
 
     fn cases() -> Vec<Case> {
@@ -746,6 +749,7 @@ mod gpu {
         v.extend(cluster_n_cases());
         v.extend(fill_cases());
         v.extend(pingpong_cases());
+        v.extend(wide_pingpong_cases());
         v.extend(solo_cases());
         v.extend(split_k_cases());
         v.extend(ring_cases());
@@ -1816,6 +1820,108 @@ mod gpu {
         v
     }
 
+    /// Wide ping-pong (128-row tiles, each consumer's two m64 blocks, in turn): every layout,
+    /// both 16-bit types, ragged m (the second block past m, or a last tile of 1 row) and n;
+    /// CTAs with several tiles each (the turns) and with one; short and long k; the TMA-store
+    /// epilogue with bias and activations, the general one with beta (C aliasing D, fp32 out,
+    /// an odd D leading dimension), row-major storage, batches, device scalars, clusters of
+    /// 2 x 1.
+    fn wide_pingpong_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let wide = Case {
+            wide_pingpong: true,
+            ..BASE
+        };
+        let layouts = [(1, 0), (0, 0), (1, 1), (0, 1)];
+        let mut v = Vec::new();
+        for (x, &(ta, tb)) in layouts.iter().enumerate() {
+            // 23 x 19 = 437 tiles: 3-4 a CTA, the last tile row 1 (x odd) or 65 rows.
+            v.push(Case {
+                ta,
+                tb,
+                ab: if x % 2 == 0 { BF16 } else { F16 },
+                cd: if x % 2 == 0 { BF16 } else { F16 },
+                // (An M-major A needs m 16-byte aligned: its last tile 8 rows.)
+                m: if ta == 0 {
+                    2824
+                } else if x % 2 == 1 {
+                    2817
+                } else {
+                    2881
+                },
+                n: if tb == 1 { 2376 } else { 2380 },
+                k: [136, 520, 72, 1032][x],
+                epilogue: [
+                    epilogue::DEFAULT,
+                    epilogue::GELU_BIAS,
+                    epilogue::RELU,
+                    epilogue::BIAS,
+                ][x],
+                ..wide
+            });
+            // One tile a CTA, beta (general epilogue), fp32 out or C aliasing D.
+            v.push(Case {
+                ta,
+                tb,
+                cd: if x % 2 == 0 { F32 } else { BF16 },
+                alias: x % 2 == 1,
+                m: if ta == 0 { 296 } else { 300 },
+                n: 200,
+                k: 264,
+                ab_pad: 8,
+                cd_pad: if x % 2 == 1 { 3 } else { 0 },
+                alpha: 0.5,
+                beta: [0.5, 1.0, -1.0, 0.25][x],
+                epilogue: [
+                    epilogue::GELU,
+                    epilogue::DEFAULT,
+                    epilogue::RELU_BIAS,
+                    epilogue::GELU_BIAS,
+                ][x],
+                ..wide
+            });
+        }
+        v.extend([
+            // Row-major storage, fp16, batches, device scalars.
+            Case {
+                ab: F16,
+                cd: F16,
+                row_major: true,
+                m: 520,
+                n: 904,
+                k: 264,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                beta: 0.5,
+                epilogue: epilogue::GELU,
+                ..wide
+            },
+            // Clusters of 2 x 1 (B multicast): an odd number of tile rows, several tiles a
+            // cluster, bias + GELU through the TMA store; fp32 out with beta.
+            Case {
+                cluster: 2,
+                m: 2945,
+                n: 2304,
+                k: 200,
+                epilogue: epilogue::GELU_BIAS,
+                bias_f32: true,
+                ..wide
+            },
+            Case {
+                cluster: 2,
+                cd: F32,
+                ta: 0,
+                m: 600,
+                n: 400,
+                k: 1032,
+                beta: 0.5,
+                ..wide
+            },
+        ]);
+        v
+    }
+
     /// Two cases per layout and 64-row tile width (ping-pong or `solo`): ragged m (a last tile
     /// of 1 row) and n, short and long k, beta, each epilogue in turn, both 16-bit types and
     /// fp32 out.
@@ -2445,6 +2551,7 @@ mod gpu {
                     && v.solo() == c.solo
                     && v.deep() == c.deep
                     && (v.solo() && v.ctas_per_sm() == 1) == c.full_ring
+                    && v.wide_pingpong == c.wide_pingpong
                     && v.fits(&p)
             })
             .unwrap_or_else(|| panic!("no sm90 variant takes {c:?}"));

@@ -33,6 +33,11 @@
 //     a stage, and a consumer that skipped the other's unit would otherwise wait on a stage
 //     several phases early and take an earlier unit's data. Data-parallel only (the host
 //     launches no Stream-K phase), like split-K clusters.
+//   - wide ping-pong (BLOCK_M = 128, kWidePingPong): ping-pong over 128-row tiles, each
+//     consumer computing its tile in two m64 blocks (two m64nBLOCK_N wgmmas a k-slice, 128
+//     accumulators a thread at 128 wide), so that each tile's epilogue hides under the other
+//     consumer's mainloop as with 64-row tiles, at 1.33x the loaded bytes a multiply-add of
+//     128 x 256 (64-row tiles: 1.67x). 16-bit inputs, unclustered or 2 x 1 (B multicast).
 //
 // Split-K in a cluster (kSplitK CTAs; pairs are built): the CTAs of a cluster compute equal
 // shares of the k-loop of the same tiles. CTA c (c = 0, 1) finishes consumer c's 64 rows:
@@ -163,10 +168,11 @@ struct SplitLanding {
 // ones compile with it without spills, session 36). Each consumer warpgroup stages the
 // tile's bias as fp32 in kBytes / 2 bytes of shared memory past the epilogue's staging
 // (sm90/store.cuh `stage_bias_cols`). Mirrored by `Sm90Variant::bias_col_smem_bytes`.
-template <typename OutT, int BLOCK_M, int BLOCK_N, int kSplitK, bool kRingEpilogue>
+template <typename OutT, int BLOCK_M, int BLOCK_N, int kSplitK, bool kRingEpilogue,
+          bool kWidePingPong>
 struct TmaBiasCol {
   static constexpr bool kAny =
-      CanTmaStore<OutT, BLOCK_N>::kValue && BLOCK_M == 128 &&
+      CanTmaStore<OutT, BLOCK_N>::kValue && BLOCK_M == 128 && !kWidePingPong &&
       (BLOCK_N <= 64 || (BLOCK_N <= 240 && BLOCK_N % 16 == 0 && !kRingEpilogue && kSplitK == 1));
   static constexpr bool kEvery = kAny && BLOCK_N <= 64;
   static constexpr bool kOwn = kAny && BLOCK_N > 64;
@@ -178,7 +184,7 @@ struct TmaBiasCol {
 // the staging start on a 1024-byte boundary, the period of the 128-byte swizzle, which the
 // wgmma descriptors (base offset 0) and the TMA store's staging layout assume.
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
-          int kSplitK, bool kRingEpilogue, int kNumConsumers>
+          int kSplitK, bool kRingEpilogue, int kNumConsumers, bool kWidePingPong>
 struct SharedStorage {
   alignas(1024) T a[kNumStages][BLOCK_M * BLOCK_K];
   alignas(1024) T b[kNumStages][BLOCK_N * BLOCK_K];
@@ -191,7 +197,8 @@ struct SharedStorage {
                     : EpilogueSmem<OutT, kNumConsumers, CanTmaStore<OutT, BLOCK_N>::kValue>::kBytes +
                           SplitLanding<BLOCK_N, kSplitK>::kBytes;
   alignas(1024) unsigned char
-      epilogue[kBiasOffset + TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>::kBytes];
+      epilogue[kBiasOffset +
+               TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue, kWidePingPong>::kBytes];
   unsigned long long full[kNumStages];
   unsigned long long empty[kNumStages];
   // Ping-pong: turn[c] completes a phase when the other consumer has issued a mainloop.
@@ -402,17 +409,19 @@ __device__ __forceinline__ void load_a_fragment_tf32_mn(unsigned tile, int kk, i
 
 template <typename T, typename OutT, int BLOCK_M, int BLOCK_N, int BLOCK_K, int kNumStages,
           int kSmemBytes, int kClusterM, int kClusterN, int kSplitK, int kTransA, int kTransB,
-          bool kRingEpilogue, int kConsumers>
+          bool kRingEpilogue, int kConsumers, bool kWidePingPong>
 __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& tmap_a,
                                      const TmaDescriptor& tmap_b, const TmaDescriptor& tmap_d,
                                      const TmaDescriptor& tmap_c) {
   // ---- Template constants, derived sizes, and every assumption checked. ----
   constexpr int kNumConsumers = kConsumers;
   constexpr bool kSolo = kNumConsumers == 1;
-  constexpr bool kPingPong = BLOCK_M == 64 && !kSolo;
+  // Ping-pong over 64-row tiles (BLOCK_M = 64), or over 128-row ones (kWidePingPong: each
+  // consumer two m64 blocks of the whole tile, as the column split's three).
+  constexpr bool kPingPong = (BLOCK_M == 64 && !kSolo) || kWidePingPong;
   // A bias along n in the TMA-store epilogue (see TmaBiasCol): in every instantiation of the
   // 64-wide tiles, in instantiations of their own on wider ones.
-  using BiasCol = TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue>;
+  using BiasCol = TmaBiasCol<OutT, BLOCK_M, BLOCK_N, kSplitK, kRingEpilogue, kWidePingPong>;
   constexpr bool kTmaBiasCol = BiasCol::kEvery;
   constexpr bool kWideBiasCol = BiasCol::kOwn;
   // Consumer warpgroups that read each stage: both (cooperative) or the one whose unit it is.
@@ -421,7 +430,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   // Column split (see the top): a consumer's m64 blocks and columns; one block of the whole
   // width otherwise.
   constexpr bool kColSplit = BLOCK_M == 192 && kNumConsumers == 2;
-  constexpr int kBlocks = kColSplit ? BLOCK_M / 64 : 1;
+  constexpr int kBlocks = kColSplit || kWidePingPong ? BLOCK_M / 64 : 1;
   constexpr int kSubN = kColSplit ? BLOCK_N / 2 : BLOCK_N;
   constexpr int kAccRegs = kSubN / 2;
   constexpr unsigned kRowBytes = BLOCK_K * sizeof(T);
@@ -439,7 +448,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
   using TileB = OperandTile<T, BLOCK_N, BLOCK_K, kTransB>;
   using Storage =
       SharedStorage<T, OutT, BLOCK_M, BLOCK_N, BLOCK_K, kNumStages, kSplitK, kRingEpilogue,
-                    kNumConsumers>;
+                    kNumConsumers, kWidePingPong>;
   // Per consumer block (a column-split consumer's blocks are kSubN wide).
   constexpr bool kCanTmaStore = CanTmaStore<OutT, kSubN>::kValue;
   static_assert(kCanTmaStore == CanTmaStore<OutT, BLOCK_N>::kValue,
@@ -515,6 +524,13 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                                !kRingEpilogue && kSubN % 8 == 0 && BLOCK_N >= 128 &&
                                (kClusterSize == 1 || kClusterSize == 2)),
                 "column split: 16-bit TN, unclustered, 2 x 1 or 1 x 2, halves a multiple of 8");
+  // Wide ping-pong: two consumers of whole 128-row tiles, 16-bit inputs (no register A),
+  // unclustered or 2 x 1 (B multicast), data-parallel; C through the general epilogue's
+  // reads (its TMA loads of C are sized for one block a consumer), no bias along n by TMA.
+  static_assert(!kWidePingPong ||
+                    (BLOCK_M == 128 && kNumConsumers == 2 && sizeof(T) == 2 && !kSplitCluster &&
+                     !kRingEpilogue && kClusterN == 1 && BLOCK_N <= 160),
+                "wide ping-pong: 128-row 16-bit tiles up to 160 wide, unclustered or 2 x 1");
   static_assert(!kRingEpilogue ||
                     sizeof(T) * kNumStages * BLOCK_M * BLOCK_K >=
                         EpilogueSmem<OutT, kNumConsumers, kCanTmaStore>::kBytes,
@@ -837,6 +853,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
     // Nor into a row-major D's 8-column slabs (store.cuh: those reads are not built).
     constexpr bool kSlabs8 = StoreShape::kStoreCols<BLOCK_N> == 8;
     const bool load_c = kCanTmaStore && !kSplitCluster && !kRingEpilogue && !kColSplit &&
+                        !kWidePingPong &&
                         beta != 0.f &&
                         (p.flags & SM90_FLAG_C_TMA) != 0 &&
                         !(kSlabs8 && (p.flags & SM90_FLAG_D_ROW_MAJOR) != 0);
@@ -943,7 +960,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
 #pragma unroll
           for (int b = 0; b < kBlocks; ++b) {
             prefetch_c_block<OutT, kSubN>(
-                p, tid, rows0 + (kPingPong ? 0 : kColSplit ? 64 * b : consumer * 64),
+                p, tid, rows0 + (kPingPong || kColSplit ? 64 * b : consumer * 64),
                 cols0 + (kColSplit ? consumer * kSubN : 0), tile.batch);
           }
         }
@@ -969,7 +986,8 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // A data-parallel tile's first boxes of C by TMA into the staging (one thread), before
       // its mainloop. (A Stream-K owner's tile reads C in the general epilogue: with both the
       // partials and C in the TMA-store epilogue ptxas spilled at BLOCK_N = 256.)
-      if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue && !kColSplit) {
+      if constexpr (kCanTmaStore && !kSplitCluster && !kRingEpilogue && !kColSplit &&
+                    !kWidePingPong) {
         if (tma_store && load_c && unit.k_begin == 0 && unit.k_end == num_k_iters && tid == 0) {
           const int c_row_lo = tile_row(tile) * BLOCK_M;
           const int c_col_lo = tile_col(tile) * BLOCK_N;
@@ -1161,7 +1179,7 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
         epilogue(sum, row_base);
         continue;
       }
-      if (!kSplitCluster && !kTall && !kColSplit &&
+      if (!kSplitCluster && !kTall && !kColSplit && !kWidePingPong &&
           (unit.k_begin > 0 || unit.k_end < num_k_iters)) {
         // A tile shared with other CTAs (Stream-K; never a tall tile's, see kTall).
         const StreamKSlots sl = sk_slots();
@@ -1227,13 +1245,17 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
       // that ptxas did not unroll put the accumulators on the stack and serialised the
       // wgmmas). A block past m or wholly the tile before's has nothing to store (uniform in
       // the warpgroup, so no named barrier is skipped alone).
-      static_assert(kBlocks == 1 || kBlocks == 3, "one block, or a column split's three");
+      static_assert(kBlocks == 1 || kBlocks == 2 || kBlocks == 3,
+                    "one block, a wide ping-pong's two, or a column split's three");
       const auto block_epilogue = [&](const float (&x)[kAccRegs], long long rows) {
-        if (!kColSplit || (rows < p.m && rows >= row_lo)) {
+        if (kBlocks == 1 || (rows < p.m && rows >= row_lo)) {
           epilogue(x, rows);
         }
       };
       block_epilogue(acc[0], row_base);
+      if constexpr (kBlocks == 2) {
+        block_epilogue(acc[kBlocks == 2 ? 1 : 0], row_base + 64);
+      }
       if constexpr (kBlocks == 3) {
         block_epilogue(acc[kBlocks == 3 ? 1 : 0], row_base + 64);
         block_epilogue(acc[kBlocks == 3 ? 2 : 0], row_base + 128);

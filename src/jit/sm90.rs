@@ -37,7 +37,7 @@ pub fn render(v: &Sm90Variant) -> String {
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_b,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_d,\n    \
              const __grid_constant__ dg_sm90::TmaDescriptor tmap_c) {{\n  \
-           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}, {consumers}>(\n      \
+           dg_sm90::gemm<{ab}, {cd}, {bm}, {bn}, {bk}, {stages}, {smem}, {cm}, {cn}, {ks}, {ta}, {tb}, {re}, {consumers}, {pp}>(\n      \
                params, tmap_a, tmap_b, tmap_d, tmap_c);\n\
          }}\n",
         threads = v.threads(),
@@ -57,6 +57,7 @@ pub fn render(v: &Sm90Variant) -> String {
         tb = v.major_b.trans(),
         re = v.ring_epilogue,
         consumers = v.consumers,
+        pp = v.wide_pingpong,
     );
     out
 }
@@ -107,7 +108,7 @@ mod tests {
             };
             assert!(src.contains(&format!("__launch_bounds__{bounds} {}(", v.name())));
             assert!(src.contains(&format!(
-                ", {}, {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
+                ", {}, {}, {}, {}, {}, {}, {}, {}, {}, {}>(\n      params, tmap_a, tmap_b, tmap_d, tmap_c);",
                 v.stages,
                 v.smem_bytes(),
                 v.cluster_m,
@@ -116,7 +117,8 @@ mod tests {
                 v.major_a.trans(),
                 v.major_b.trans(),
                 v.ring_epilogue,
-                v.consumers
+                v.consumers,
+                v.wide_pingpong
             )));
             // Each header appears once even though several files include it.
             assert_eq!(src.matches("struct Sm90Params {").count(), 1);

@@ -212,6 +212,17 @@ pub const TALL_BLOCK_M: u32 = 192;
 /// -> 0.948x cuBLASLt).
 pub const COLUMN_SPLIT_TILES_N: [u32; 3] = [160, 176, 192];
 
+/// Widths of the wide ping-pong 128-row tiles (`Sm90Variant::wide_pingpong_tile`; kernels/sm90/
+/// gemm.cuh `kWidePingPong`): the consumers take whole 128 x block_n tiles in turn, each in two
+/// m64 blocks (128 accumulators a thread at 128 wide), so that one tile's epilogue runs under
+/// the other consumer's mainloop, the tensor pipe's idle time that the cooperative tiles pay
+/// every tile (~2,100-3,300 cycles against mainloops of 16-256 k-steps of ~1,000 on set A,
+/// README). A 128 x 128 tile loads 1.33x the bytes a multiply-add of 128 x 256 (the 64-row
+/// ping-pong tiles 1.67x, which lost on the H200, `PINGPONG_TILES`): its 2 x 1 twin (B
+/// multicast) asks the L2 for 128 x 256's bytes a multiply-add. 16-bit inputs, every layout,
+/// data-parallel. Planned only under `DEEPGEMM_PINGPONG=1` (with the 64-row ones) until measured.
+pub const WIDE_PINGPONG_TILES_N: [u32; 1] = [128];
+
 /// Whether the solo tiles are built for inputs `ab` in `layout` (A's, B's major): 16-bit in
 /// every layout, tf32 with both operands K-major only (the solo path reads A from shared
 /// memory: no register-A form for an M-major tf32 A, and tf32 wgmma reads B K-major only).
@@ -287,6 +298,8 @@ pub struct Sm90Variant {
     pub ring_epilogue: bool,
     /// Consumer warpgroups: 2, or 1 for the solo tiles (`solo`, `SOLO_TILES_N`).
     pub consumers: u32,
+    /// The two consumers take whole 128-row tiles in turn (`wide_pingpong_tile`).
+    pub wide_pingpong: bool,
 }
 
 impl Sm90Variant {
@@ -355,6 +368,7 @@ impl Sm90Variant {
             split_k: 1,
             ring_epilogue: false,
             consumers: 2,
+            wide_pingpong: false,
         };
         v.stages = v.stages_for(smem_budget);
         (v.stages >= 2).then_some(v)
@@ -444,6 +458,23 @@ impl Sm90Variant {
         (v.stages >= 2).then_some(v)
     }
 
+    /// The wide ping-pong 128 x `block_n` tile (`WIDE_PINGPONG_TILES_N`) for these types and
+    /// layouts, or `None` where it is not built: 16-bit inputs.
+    pub fn wide_pingpong_tile(
+        ab: ScalarType,
+        cd: ScalarType,
+        layout: (Major, Major),
+        block_n: u32,
+    ) -> Option<Sm90Variant> {
+        if !WIDE_PINGPONG_TILES_N.contains(&block_n) || ab.size_bytes() != 2 {
+            return None;
+        }
+        let mut v = Sm90Variant::with_layout(ab, cd, layout, 128, block_n, HOPPER_SMEM_BUDGET)?;
+        v.wide_pingpong = true;
+        v.stages = v.stages_for(HOPPER_SMEM_BUDGET);
+        (v.stages >= 2).then_some(v)
+    }
+
     /// Whether this is a column-split 192-row tile (two consumers, each every row and half the
     /// columns; `column_split_tile`).
     pub fn column_split(&self) -> bool {
@@ -486,6 +517,7 @@ impl Sm90Variant {
             || self.major_b != Major::K
             || self.split_k != 1
             || !(self.block_m == 128 || self.tall())
+            || self.pingpong()
             || matches!(self.block_n, 16 | 32)
         {
             return None;
@@ -530,7 +562,8 @@ impl Sm90Variant {
         (self.cluster_m == 1
             && CLUSTER_2X2_TILES_N.contains(&self.block_n)
             && !self.register_a()
-            && !self.column_split())
+            && !self.column_split()
+            && !self.pingpong())
         .then_some(Sm90Variant { cluster_n: 2, ..v })
     }
 
@@ -547,6 +580,7 @@ impl Sm90Variant {
             && !self.ring_epilogue
             && !self.deep()
             && !self.register_a()
+            && !self.pingpong()
             && self.ab.size_bytes() == 2
             && ((self.block_m == 128 && CLUSTER_N_TILES_N.contains(&self.block_n))
                 || ((self.tall() || self.column_split()) && cluster_n == 2)))
@@ -594,6 +628,7 @@ impl Sm90Variant {
             || self.multicast_size() != 1
             || self.block_m != 128
             || self.register_a()
+            || self.pingpong()
             || !SPLIT_K_TILES_N.contains(&self.block_n)
         {
             return None;
@@ -659,7 +694,7 @@ impl Sm90Variant {
     /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of
     /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
     pub fn pingpong(&self) -> bool {
-        self.block_m == 64 && self.consumers == 2
+        (self.block_m == 64 && self.consumers == 2) || self.wide_pingpong
     }
 
     /// Whether one consumer warpgroup computes whole 64-row tiles, two CTAs an SM
@@ -753,6 +788,9 @@ impl Sm90Variant {
         if self.column_split() {
             split.push_str("_cs");
         }
+        if self.wide_pingpong {
+            split.push_str("_pp");
+        }
         format!(
             "dg_sm90_{}_{}_{}_m{}n{}k{}_s{}_c{}x{}{split}",
             self.ab.tag(),
@@ -826,6 +864,7 @@ impl Sm90Variant {
     pub fn tma_bias_col(&self) -> bool {
         self.has_tma_store()
             && self.block_m == 128
+            && !self.wide_pingpong
             && (self.block_n <= MAX_BIAS_ALONG_N_TILE
                 || (self.block_n <= MAX_WIDE_BIAS_COL_TILE
                     && self.block_n % 16 == 0
@@ -953,6 +992,11 @@ impl Sm90Variant {
                         v.extend(cs);
                         v.extend(cs.and_then(|b| b.with_cluster(2)));
                         v.extend(cs.and_then(|b| b.with_cluster_n(2)));
+                    }
+                    for bn in WIDE_PINGPONG_TILES_N {
+                        let pp = Sm90Variant::wide_pingpong_tile(ab, cd, layout, bn);
+                        v.extend(pp);
+                        v.extend(pp.and_then(|b| b.with_cluster(2)));
                     }
                     for bn in TALL_TILES_N {
                         let tall = Sm90Variant::tall_tile(ab, cd, layout, bn);
@@ -2027,7 +2071,8 @@ mod tests {
                 + 2 * 2 * 2 * TALL_TILES_N.len()
                 + 2 * 2 * TALL_TILES_N.len()
                 + 2 * 11
-                + 2 * 2 * 3 * COLUMN_SPLIT_TILES_N.len(),
+                + 2 * 2 * 3 * COLUMN_SPLIT_TILES_N.len()
+                + 2 * 2 * 4 * 2 * WIDE_PINGPONG_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
              layouts x 3 ping-pong tiles + 128-deep stages (16-bit in: 4 layouts x 4 tiles + 2 \
@@ -2046,7 +2091,9 @@ mod tests {
              and their ring epilogues (16-bit in and out) both ways; ring epilogues of TN's \
              multicast clusters where they gain a stage (16-bit in and out): 2 x 1 of 128, 144, \
              160, 192, 208, 224, 2 x 2 of 128, 1 x 2 and 1 x 4 of 64 and 96; column-split \
-             192-row tiles: 2 x 2 types x TN x COLUMN_SPLIT_TILES_N, unclustered, 2 x 1 and 1 x 2"
+             192-row tiles: 2 x 2 types x TN x COLUMN_SPLIT_TILES_N, unclustered, 2 x 1 and 1 x 2; \
+             wide ping-pong tiles: 2 x 2 types x 4 layouts x WIDE_PINGPONG_TILES_N, \
+             unclustered and 2 x 1"
         );
         let pp = Sm90Variant::new(
             ScalarType::BF16,
@@ -2061,8 +2108,26 @@ mod tests {
         assert!(pp.with_cluster(2).is_none());
         assert!(
             all.iter()
-                .all(|v| v.pingpong() == (v.block_m == 64 && !v.solo()))
+                .all(|v| v.pingpong() == ((v.block_m == 64 && !v.solo()) || v.wide_pingpong))
         );
+        // The wide ping-pong tiles: 128 rows, 16-bit in, unclustered or 2 x 1, named apart
+        // from their cooperative twins.
+        let wide: Vec<&Sm90Variant> = all.iter().filter(|v| v.wide_pingpong).collect();
+        assert!(wide.iter().all(|v| v.block_m == 128
+            && v.ab.size_bytes() == 2
+            && v.cluster_n == 1
+            && v.split_k == 1
+            && !v.ring_epilogue
+            && !v.deep()
+            && !v.tma_bias_col()
+            && v.name().ends_with("_pp")));
+        use ScalarType::{BF16, F32};
+        let wpp = Sm90Variant::wide_pingpong_tile(BF16, BF16, (Major::K, Major::K), 128).unwrap();
+        assert_eq!(wpp.name(), "dg_sm90_bf16_bf16_tn_m128n128k64_s6_c1x1_pp");
+        assert_eq!(wpp.threads(), 384);
+        assert!(wpp.with_cluster(2).is_some() && wpp.with_cluster_2x2().is_none());
+        assert!(wpp.with_cluster_n(2).is_none() && wpp.with_split_k(2).is_none());
+        assert!(Sm90Variant::wide_pingpong_tile(F32, F32, (Major::K, Major::K), 128).is_none());
         assert!(all.iter().all(|v| !v.solo() || v.block_m == 64));
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
@@ -2382,6 +2447,7 @@ mod tests {
                     + CLUSTER_TILES_N.len()
                     + CLUSTER_2X2_TILES_N.len()
                     + PINGPONG_TILES.len()
+                    + 2 * WIDE_PINGPONG_TILES_N.len()
                     + SOLO_TILES_N.len()
                     + split
                     + ring
@@ -3359,8 +3425,16 @@ mod tests {
         let v = with_pingpong(all.clone(), false);
         assert!(!v.is_empty() && v.iter().all(|v| !v.pingpong()));
         let forced = with_pingpong(all.clone(), true);
-        assert_eq!(forced.len(), PINGPONG_TILES.len());
-        assert!(forced.iter().all(|v| v.pingpong() && v.cluster_m == 1));
+        // The 64-row ones, and the wide ones unclustered and in 2 x 1.
+        assert_eq!(
+            forced.len(),
+            PINGPONG_TILES.len() + 2 * WIDE_PINGPONG_TILES_N.len()
+        );
+        assert!(
+            forced
+                .iter()
+                .all(|v| v.pingpong() && (v.cluster_m == 1 || v.wide_pingpong))
+        );
         // tf32 has no ping-pong variant: forcing it leaves the problem its variants.
         let f32p = problem(512, 512, 512, 1, 0, R_32F, R_32F, None);
         let tf32 = fitting_with(&f32p, &dev, None);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Session 75, first call: the wide ping-pong tiles (128 x 128 a consumer, in turn:
+# kernels/sm90/gemm.cuh kWidePingPong, src/plan/sm90.rs WIDE_PINGPONG_TILES_N), correctness
+# first (the direct cases of every `_pp` variant; gpu_matmul's shapes with them forced where
+# they take the problem), then set A against the default plans and cuBLASLt in the same run,
+# unclustered and in 2 x 1; then the owed checks of session 74's algo fixes.
+# Predicted (README, session 74's sizing): c1x1_pp 0.90-0.95 of the default's speed (its 32 KB
+# a 512-cycle k-step asks the L2 for 1.33x 128 x 256's bytes a multiply-add); c2x1_pp
+# 0.97-1.03, best where the cooperative epilogue's share is largest (8192x8192x1024,
+# 4096x24576x1536, 2048³, 4096x7168x2048: up to ~1.08x the default there).
+#     here:  CUBINS="_pp,bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n256k64_s4_c2x1,bf16_bf16_tn_m128n240k64_s4_c1x1,bf16_bf16_tn_m128n176k64_s5_c1x1" bash scripts/gpu-pack.sh
+#     there: timeout 590 bash scripts/gpu-session75b.sh (DEADLINE=S for a shorter call)
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+DEADLINE=${DEADLINE:-575}
+have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
+nvidia-smi -L
+DEEPGEMM_SM90_VARIANTS=_pp direct pp-direct 150 || { finish; exit 1; }
+S=.gpu/shapes
+PP="DEEPGEMM_PINGPONG=1"
+have 60 && bench base-bf16 --shapes $S/set-a.txt
+have 60 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
+have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
+have 60 && bench base2-bf16 --shapes $S/set-a.txt
+have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2b-bf16 --shapes $S/set-a.txt
+have 50 && env $PP DEEPGEMM_VARIANT=_pp bench pp-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
+have 40 && bench base-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
+have 60 && timeout 100 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture configured_algos \
+    heuristic_algos_reused_on_other_shapes >"$OUT/configured.txt" 2>&1 &&
+    echo "configured + reused algos ${SECONDS}s: $(grep -E '^test result' "$OUT/configured.txt")"
+grep -m4 -E "FAIL|panicked" "$OUT/configured.txt" 2>/dev/null
+have 60 && env $PP DEEPGEMM_VARIANT=_pp matmul_groups pp "$DEADLINE" shapes_types_transposes \
+    alpha_beta_in_place epilogues tiles_past_the_edges
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader
+finish
