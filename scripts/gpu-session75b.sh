@@ -29,7 +29,13 @@ have 60 && timeout 100 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapt
     heuristic_algos_reused_on_other_shapes >"$OUT/configured.txt" 2>&1 &&
     echo "configured + reused algos ${SECONDS}s: $(grep -E '^test result' "$OUT/configured.txt")"
 grep -m4 -E "FAIL|panicked" "$OUT/configured.txt" 2>/dev/null
-have 60 && env $PP DEEPGEMM_VARIANT=_pp matmul_groups pp "$DEADLINE" shapes_types_transposes \
+# Then as much of issue 3's and 4's tables (scripts/gpu-session74c.sh) as time leaves, and
+# gpu_matmul's groups with the wide ping-pong tiles forced in what is left.
+have 30 && bench gelu-bias --epilogue gelu_bias --shape 4096x14336x4096
+have 60 && bench seta-fp16 --dtype fp16 --shapes $S/set-a.txt
+have 60 && bench cliffs --workspace-mib 160 --check sample --shapes $S/cliffs.txt
+have 40 && bench tf32-1 --dtype tf32 --shape 8192x8192x8192 --iters 20
+have 40 && env $PP DEEPGEMM_VARIANT=_pp matmul_groups pp "$DEADLINE" shapes_types_transposes \
     alpha_beta_in_place epilogues tiles_past_the_edges
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader
 finish
