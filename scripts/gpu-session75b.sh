@@ -15,12 +15,12 @@ set -uo pipefail
 DEADLINE=${DEADLINE:-575}
 have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
 nvidia-smi -L
-DEEPGEMM_SM90_VARIANTS=_pp direct pp-direct 150 || { finish; exit 1; }
+DEEPGEMM_SM90_VARIANTS=_pp direct pp-direct ${DIRECT_SECS:-150} || echo "pp-direct failed: timings below for the record only"
 S=.gpu/shapes
 PP="DEEPGEMM_PINGPONG=1"
 have 60 && bench base-bf16 --shapes $S/set-a.txt
-have 60 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
 have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
+have 50 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
 have 60 && bench base2-bf16 --shapes $S/set-a.txt
 have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2b-bf16 --shapes $S/set-a.txt
 have 50 && env $PP DEEPGEMM_VARIANT=_pp bench pp-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
