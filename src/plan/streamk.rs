@@ -372,6 +372,14 @@ fn column_split_efficiency(block_n: u32) -> f64 {
     }
 }
 
+/// The wide ping-pong tiles' mainloop efficiency (`sm90::WIDE_PINGPONG_TILES_N`: one consumer
+/// warpgroup's two m64n128 wgmmas a k-slice while the other stores). First set before any GPU
+/// run: the cooperative 128 x 128's 0.79 (the same wgmmas and bytes a k-step, issued by one
+/// warpgroup instead of two); the mainloop probe ran 256 x 128 with two m64 blocks a consumer
+/// at 128 x 256's rate (scripts/probes/tile-forms.cu, session 69: 604 cycles a 128 x 128 block
+/// against 610), so it may run nearer 0.86 where its loads keep up.
+const WIDE_PINGPONG_EFFICIENCY: f64 = 0.79;
+
 /// What a column-split launch costs beyond the model's other tiles: `COLUMN_SPLIT_LAUNCH_S` once
 /// and `COLUMN_SPLIT_EPILOGUE_S` a wave beyond `EPILOGUE_S` (each consumer stores its three
 /// 64-row blocks one after another). Fitted (least squares, affine in the waves) to session
@@ -573,6 +581,8 @@ pub fn iteration_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     };
     let efficiency = if v.column_split() {
         column_split_efficiency(v.block_n)
+    } else if v.wide_pingpong {
+        WIDE_PINGPONG_EFFICIENCY
     } else {
         mainloop_efficiency(v.block_n)
     };
@@ -790,7 +800,15 @@ pub fn estimate_s(v: &Sm90Variant, p: &GemmProblem, d: &Decomposition, dev: &Dev
     } else {
         (EPILOGUE_S, 0.0)
     };
-    let mut busiest = dp_waves * (tile_iters as f64 * tile_it + epilogue) + launch;
+    let mainloop = tile_iters as f64 * tile_it;
+    let mut busiest = if v.wide_pingpong {
+        // The consumers' mainloops take the tensor pipe in turn and each tile's epilogue runs
+        // under the other consumer's next mainloop: a tile costs its mainloop, or half its
+        // mainloop and epilogue where the epilogue is the longer; the last one is exposed.
+        dp_waves * mainloop.max((mainloop + epilogue) / 2.0) + epilogue + launch
+    } else {
+        dp_waves * (mainloop + epilogue) + launch
+    };
     // A fixup of split tiles starts when the mainloops end, after the operands have streamed
     // in: it adds to the HBM floor below instead of hiding under it.
     let mut fixup = handoff;
@@ -1286,6 +1304,35 @@ pub(crate) mod tests {
             crate::plan::Kernel::Sm90(v) => v,
             k => panic!("not sm90: {k:?}"),
         }
+    }
+
+    /// The wide ping-pong tiles hide every epilogue but the last under the other consumer's
+    /// mainloop: over several tiles a CTA they are charged less than the cooperative 128 x 128
+    /// (the same mainloop rate) by about an epilogue a tile, and where the epilogue outlasts
+    /// the mainloop (a short k) by half of it at most.
+    #[test]
+    fn wide_pingpong_hides_all_but_the_last_epilogue() {
+        use crate::plan::sm90::Major;
+        let dev = DeviceSpec::H200;
+        let bf16 = ScalarType::BF16;
+        let coop = Sm90Variant::new(bf16, bf16, 128, 128, HOPPER_SMEM_BUDGET).unwrap();
+        let wide = Sm90Variant::wide_pingpong_tile(bf16, bf16, (Major::K, Major::K), 128).unwrap();
+        let dp = |v: &Sm90Variant, p: &GemmProblem| {
+            let d = Decomposition {
+                sk_tiles: 0,
+                sk_ctas: 0,
+                grid: 132,
+            };
+            estimate_s(v, p, &d, &dev)
+        };
+        // 4096 x 4096: 1024 tiles, 8 a CTA (7.76 waves), k = 4096 (64 k-steps).
+        let p = tn(4096, 4096, 4096);
+        let gain = dp(&coop, &p) - dp(&wide, &p);
+        assert!(gain > 6.0 * EPILOGUE_S && gain < 8.0 * EPILOGUE_S, "{gain}");
+        // k = 64: one k-step a tile, shorter than the epilogue.
+        let p = tn(4096, 4096, 64);
+        let (c, w) = (dp(&coop, &p), dp(&wide, &p));
+        assert!(w < c && w > 0.5 * c, "{w} against {c}");
     }
 
     /// The column-split tiles' charges, fitted to `71b`: ranked over the tall 192 x 96 in 1 x 2
