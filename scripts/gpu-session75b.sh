@@ -21,6 +21,11 @@ PP="DEEPGEMM_PINGPONG=1"
 have 60 && bench base-bf16 --shapes $S/set-a.txt
 have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
 have 50 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
+# Phase clocks (DG_TRACE, consumer 0's first tile: marks 3 -> 4 its mainloop, 64 k-steps at
+# 4096³): the wide tile's cycles a k-step against 128 x 256's, halved (the efficiency the model
+# holds at 0.79, README item 2).
+have 40 && env $PP DEEPGEMM_VARIANT=c1x1_pp trace pp1 --shape 4096x4096x4096
+have 30 && trace base --shape 4096x4096x4096
 have 60 && bench base2-bf16 --shapes $S/set-a.txt
 have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2b-bf16 --shapes $S/set-a.txt
 have 50 && env $PP DEEPGEMM_VARIANT=_pp bench pp-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
