@@ -1835,20 +1835,15 @@ mod gpu {
         let layouts = [(1, 0), (0, 0), (1, 1), (0, 1)];
         let mut v = Vec::new();
         for (x, &(ta, tb)) in layouts.iter().enumerate() {
-            // 23 x 19 = 437 tiles: 3-4 a CTA, the last tile row 1 (x odd) or 65 rows.
+            // 23 x 19 = 437 tiles: 3-4 a CTA, the TMA-store epilogue (a column-major D's m a
+            // multiple of 8); the last tile row 72 rows (its second block partly past m) or 8
+            // (moved back 64 rows: its first block is the tile before's and skipped).
             v.push(Case {
                 ta,
                 tb,
                 ab: if x % 2 == 0 { BF16 } else { F16 },
                 cd: if x % 2 == 0 { BF16 } else { F16 },
-                // (An M-major A needs m 16-byte aligned: its last tile 8 rows.)
-                m: if ta == 0 {
-                    2824
-                } else if x % 2 == 1 {
-                    2817
-                } else {
-                    2881
-                },
+                m: [2888, 2824][x % 2],
                 n: if tb == 1 { 2376 } else { 2380 },
                 k: [136, 520, 72, 1032][x],
                 epilogue: [
@@ -1882,6 +1877,17 @@ mod gpu {
             });
         }
         v.extend([
+            // A last tile row of 1 row, several tiles a CTA, the general epilogue (beta, C
+            // aliasing D).
+            Case {
+                m: 2689,
+                n: 1000,
+                k: 200,
+                beta: -1.0,
+                alias: true,
+                epilogue: epilogue::RELU,
+                ..wide
+            },
             // Row-major storage, fp16, batches, device scalars.
             Case {
                 ab: F16,
@@ -1897,11 +1903,12 @@ mod gpu {
                 epilogue: epilogue::GELU,
                 ..wide
             },
-            // Clusters of 2 x 1 (B multicast): an odd number of tile rows, several tiles a
-            // cluster, bias + GELU through the TMA store; fp32 out with beta.
+            // Clusters of 2 x 1 (B multicast): an odd number of tile rows (23, the last of 8
+            // rows: the last cluster's second tile wholly past m), several tiles a cluster,
+            // bias + GELU through the TMA store; fp32 out with beta.
             Case {
                 cluster: 2,
-                m: 2945,
+                m: 2824,
                 n: 2304,
                 k: 200,
                 epilogue: epilogue::GELU_BIAS,
@@ -2500,12 +2507,15 @@ mod gpu {
 
     /// Whether the case's epilogue loads C by TMA (beta != 0, SM90_FLAG_C_TMA): C (D's layout
     /// here) suits it, and the variant neither stages in the ring nor is a split-K cluster
-    /// (those read C in the general epilogue).
+    /// (those read C in the general epilogue), nor runs two m64 blocks a consumer (the wide
+    /// ping-pong and column-split tiles: kernels/sm90/gemm.cuh `load_c`).
     fn takes_c_tma(c: &Case, p: &GemmProblem, v: &Sm90Variant) -> bool {
         c.beta != 0.0
             && v.tma_store_cols(p).is_some()
             && v.split_k == 1
             && !v.ring_epilogue
+            && !v.wide_pingpong
+            && !v.column_split()
             && !(c.row_major && v.store_box_cols() == 8)
             && tma_store(p, 0x100, Scalar::Host(0.0)).is_ok_and(|l| c_tma(p, 0x100, l).is_ok())
     }
@@ -2596,6 +2606,7 @@ mod gpu {
         let mut seen = std::collections::HashSet::new();
         let mut tma = std::collections::HashSet::new();
         let mut pingpong = std::collections::HashSet::new();
+        let mut wide_pingpong = std::collections::HashSet::new();
         let mut solo = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
         let mut c_tma_paths = std::collections::HashSet::new();
@@ -2656,6 +2667,9 @@ mod gpu {
             }
             if v.pingpong() {
                 pingpong.insert((v.layout_tag(), v.block_n, v.cluster_m));
+            }
+            if v.wide_pingpong {
+                wide_pingpong.insert((v.layout_tag(), v.cluster_m, tma_path));
             }
             if v.solo() {
                 solo.insert((v.layout_tag(), v.block_n, tma_path, takes_c_tma(&c, &p, &v)));
@@ -2731,6 +2745,21 @@ mod gpu {
                     );
                 }
             }
+        }
+        // Wide ping-pong: every layout through both epilogues, unclustered; 2 x 1 through both.
+        for tag in ["tn", "nn", "tt", "nt"] {
+            for tma in [true, false] {
+                assert!(
+                    wide_pingpong.contains(&(tag, 1, tma)),
+                    "wide ping-pong {tag}, TMA store {tma}"
+                );
+            }
+        }
+        for tma in [true, false] {
+            assert!(
+                wide_pingpong.iter().any(|&(_, cm, t)| cm == 2 && t == tma),
+                "wide ping-pong in 2 x 1, TMA store {tma}"
+            );
         }
         // Ping-pong: every layout and width.
         for tag in ["tn", "nn", "tt", "nt"] {
