@@ -7,8 +7,10 @@
 # Predicted (README, session 74's sizing): c1x1_pp 0.90-0.95 of the default's speed (its 32 KB
 # a 512-cycle k-step asks the L2 for 1.33x 128 x 256's bytes a multiply-add); c2x1_pp
 # 0.97-1.03, best where the cooperative epilogue's share is largest (8192x8192x1024,
-# 4096x24576x1536, 2048³, 4096x7168x2048: up to ~1.08x the default there).
-#     here:  CUBINS="_pp,bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n256k64_s4_c2x1,bf16_bf16_tn_m128n240k64_s4_c1x1,bf16_bf16_tn_m128n176k64_s5_c1x1" bash scripts/gpu-pack.sh
+# 4096x24576x1536, 2048³, 4096x7168x2048: up to ~1.08x the default there). The model's prior
+# (`--plans`, the mainloop at the cooperative 128 x 128's rate): c1x1_pp 0.92-0.97 on set A,
+# 1.10-1.13 at k = 256 on short-k-75.
+#     here:  CUBINS="_pp,bf16_bf16_tn_m128n176k64_s5_c1x1,bf16_bf16_tn_m128n216k64_s4_c1x1,bf16_bf16_tn_m128n224k64_s4_c1x1,bf16_bf16_tn_m128n240k64_s4_c1x1,bf16_bf16_tn_m128n248k64_s4_c1x1,bf16_bf16_tn_m128n256k64_s4_c1x1,bf16_bf16_tn_m128n256k64_s4_c2x1" bash scripts/gpu-pack.sh
 #     there: timeout 590 bash scripts/gpu-session75b.sh (DEADLINE=S for a shorter call)
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
@@ -21,6 +23,12 @@ PP="DEEPGEMM_PINGPONG=1"
 have 60 && bench base-bf16 --shapes $S/set-a.txt
 have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
 have 50 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
+# Short-k multi-wave shapes (the epilogue's largest share; the model's prior puts the wide tile
+# at 1.10-1.13x the default at k = 256, 0.85-1.01 elsewhere on this list).
+K=$S/short-k-75.txt
+have 40 && bench base-shortk --shapes $K
+have 40 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-shortk --shapes $K
+have 40 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-shortk --shapes $K
 # Phase clocks (DG_TRACE, consumer 0's first tile: marks 3 -> 4 its mainloop, 64 k-steps at
 # 4096³): the wide tile's cycles a k-step against 128 x 256's, halved (the efficiency the model
 # holds at 0.79, README item 2).
