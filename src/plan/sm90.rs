@@ -539,7 +539,9 @@ impl Sm90Variant {
         if cluster_m == 1 {
             return Some(Sm90Variant { cluster_m, ..self });
         }
-        // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6).
+        // Ping-pong in clusters ran 4-10% behind unclustered on the H200 (set A, session 6): the
+        // 64-row tiles have no cluster; the wide ones are built in 2 x 1 (their B multicast
+        // brings their L2 bytes a multiply-add to 128 x 256's).
         (cluster_m == 2
             && self.multicast_size() == 1
             && self.split_k == 1
@@ -691,8 +693,9 @@ impl Sm90Variant {
         self.ab == ScalarType::F32 && self.major_a == Major::MN
     }
 
-    /// Whether the consumers run ping-pong (one 64-row tile each, in turn) instead of
-    /// cooperatively (64 rows each of one 128-row tile): kernels/sm90/gemm.cuh `kPingPong`.
+    /// Whether the consumers run ping-pong (one 64-row tile each, or one 128-row tile each on
+    /// the wide tiles, in turn) instead of cooperatively (64 rows each of one 128-row tile):
+    /// kernels/sm90/gemm.cuh `kPingPong`.
     pub fn pingpong(&self) -> bool {
         (self.block_m == 64 && self.consumers == 2) || self.wide_pingpong
     }
