@@ -450,9 +450,9 @@ fn strided_batched() {
 }
 
 /// deepgemmSetWorkspace (cublasSetWorkspace): GemmEx and GemmStridedBatchedEx then run with
-/// that workspace (before, always none: no Stream-K or split-K plan, and operands TMA cannot
-/// read ran the portable kernel); a misaligned address, or NULL with a size, is refused and
-/// leaves the workspace as it was; SetStream resets it to none, as cublasSetStream does.
+/// that workspace instead of the handle's default; a misaligned address, or NULL with a
+/// size, is refused and leaves the workspace as it was; NULL with 0 is none; SetStream resets
+/// it to the default, as cublasSetStream does.
 #[test]
 fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
     let h = handle();
@@ -464,7 +464,17 @@ fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
         (c.workspace, c.workspace_size)
     };
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
-    assert_eq!(recorded_ws(&h), (0, 0), "a new handle has none");
+    let first = testing::recorded_buffers(h.0).allocated;
+    assert_eq!(
+        first.len(),
+        1,
+        "a new handle's first GEMM allocates its default"
+    );
+    assert_eq!(
+        recorded_ws(&h),
+        (first[0].ptr, 32 << 20),
+        "cuBLAS's Hopper default"
+    );
     assert_eq!(
         deepgemmSetWorkspace(h.0, ws as *mut c_void, 32 << 20),
         DEEPGEMM_STATUS_SUCCESS
@@ -499,7 +509,10 @@ fn workspace_reaches_gemm_ex_and_set_stream_resets_it() {
         DEEPGEMM_STATUS_SUCCESS
     );
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
-    assert_eq!(recorded_ws(&h), (0, 0));
+    let bufs = testing::recorded_buffers(h.0).allocated;
+    assert_eq!(bufs.len(), 2, "the new stream's default");
+    assert_eq!(recorded_ws(&h), (bufs[1].ptr, 32 << 20));
+    assert_ne!(bufs[1].ptr, bufs[0].ptr, "one a stream");
     assert_eq!(
         deepgemmSetWorkspace(null_mut(), ws as *mut c_void, 4096),
         DEEPGEMM_STATUS_NOT_INITIALIZED
@@ -794,4 +807,137 @@ fn sm_count_target_reaches_gemm_ex() {
     assert_eq!(deepgemmSetSmCountTarget(h.0, 0), DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(recorded(&h), 0);
+}
+
+/// The workspace a GemmEx call ran with (the last recorded call's).
+fn last_ws(h: &H) -> (u64, u64) {
+    let c = *testing::recorded(h.0)
+        .last()
+        .expect("a call reached the runtime");
+    (c.workspace, c.workspace_size)
+}
+
+fn set_stream(h: &H, s: usize) {
+    assert_eq!(
+        deepgemmSetStream(h.0, s as deepgemmStream_t),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+}
+
+/// A handle's default workspaces (cuBLAS's default pool): one buffer a stream, allocated at
+/// the stream's first GEMM and reused after (NULL and the legacy handle are one stream), at
+/// most eight streams (the ninth runs with none), each 256-byte aligned, freed (all of them,
+/// once) when the handle goes.
+#[test]
+fn default_workspace_one_a_stream_freed_at_destroy() {
+    let h = handle();
+    let mib32 = 32u64 << 20;
+    assert!(
+        testing::recorded_buffers(h.0).allocated.is_empty(),
+        "none at create"
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    let null_ws = last_ws(&h);
+    assert_eq!(null_ws.1, mib32);
+    assert_eq!(null_ws.0 % 256, 0);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), null_ws, "reused on the same stream");
+    set_stream(&h, 1); // cudaStreamLegacy: the NULL stream
+    assert_eq!(strided(&h, 2, [20, 15, 12]), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), null_ws, "the legacy handle is the NULL stream");
+    set_stream(&h, 0x5000);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    let s1 = last_ws(&h);
+    assert_ne!(s1.0, null_ws.0);
+    set_stream(&h, 0);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), null_ws, "back on NULL: its buffer");
+    // Six more streams fill the pool; a ninth gets none, and an old one keeps its buffer.
+    for i in 0..6 {
+        set_stream(&h, 0x6000 + 0x100 * i);
+        assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+        assert_eq!(last_ws(&h).1, mib32, "stream {i}");
+    }
+    set_stream(&h, 0x9000);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), (0, 0), "past eight streams: none");
+    set_stream(&h, 0x5000);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), s1);
+    let rec = testing::recorded_buffers(h.0);
+    assert_eq!(rec.allocated.len(), 8);
+    let mut ptrs: Vec<u64> = rec.allocated.iter().map(|b| b.ptr).collect();
+    ptrs.sort_unstable();
+    ptrs.dedup();
+    assert_eq!(ptrs.len(), 8, "distinct buffers");
+    assert!(rec.freed.is_empty());
+    testing::release_default_workspaces(h.0);
+    let rec = testing::recorded_buffers(h.0);
+    assert_eq!(rec.freed, rec.allocated, "each freed once");
+    // The pool starts again after a release (deepgemmDestroy's, so only in tests).
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(testing::recorded_buffers(h.0).allocated.len(), 9);
+}
+
+/// No default workspace while the stream captures a graph (its buffer would serve the graph's
+/// replays and eager calls at once), nor for a stream of another device (the call is refused
+/// and allocates nothing); a workspace the caller set is used while capturing.
+#[test]
+fn default_workspace_none_while_capturing_or_on_another_device() {
+    let h = handle();
+    let (cap, other) = (0x7000usize, 0x7100usize);
+    testing::place_capture(h.0, cap as *mut c_void);
+    set_stream(&h, cap);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), (0, 0));
+    assert_eq!(
+        deepgemmSetWorkspace(h.0, 0x100_0000usize as *mut c_void, 4096),
+        DEEPGEMM_STATUS_SUCCESS
+    );
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), (0x100_0000, 4096));
+    testing::place_stream(h.0, other as *mut c_void, 1);
+    set_stream(&h, other);
+    let calls = testing::recorded(h.0).len();
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(testing::recorded(h.0).len(), calls);
+    assert!(testing::recorded_buffers(h.0).allocated.is_empty());
+}
+
+/// Many threads on one handle: one default buffer for the NULL stream however the first calls
+/// race; the per-thread default stream (cudaStreamPerThread, handle 0x2) is a stream of each
+/// thread, so each thread gets its own.
+#[test]
+fn default_workspace_from_many_threads() {
+    let h = handle();
+    let hp = h.0 as usize;
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                let h = H(hp as deepgemmHandle_t);
+                for _ in 0..20 {
+                    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+                }
+                std::mem::forget(h);
+            });
+        }
+    });
+    let rec = testing::recorded_buffers(h.0);
+    assert_eq!(rec.allocated.len(), 1);
+    let calls = testing::recorded(h.0);
+    assert_eq!(calls.len(), 160);
+    assert!(calls.iter().all(|c| c.workspace == rec.allocated[0].ptr));
+    set_stream(&h, 2);
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                let h = H(hp as deepgemmHandle_t);
+                for _ in 0..5 {
+                    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+                }
+                std::mem::forget(h);
+            });
+        }
+    });
+    assert_eq!(testing::recorded_buffers(h.0).allocated.len(), 4);
 }

@@ -310,6 +310,62 @@ fn gemm_ex_with_workspace() {
     g.finish();
 }
 
+/// GemmEx and GemmStridedBatchedEx with no workspace set: the handle's default workspace for
+/// the stream (cuBLAS's default pool, session 76), on the shapes `gemm_ex_with_workspace`
+/// runs (packed copies of operands TMA cannot read, Stream-K and split-K partials), on two
+/// streams in turn and on the NULL stream, then the handle destroyed with the last calls
+/// possibly still running (deepgemmDestroy waits before freeing).
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_ex_default_workspace() {
+    let env = Env::new();
+    let other = common::device::Stream::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_ex_default_workspace");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for j in 0..3usize {
+                let (m, n, k) =
+                    [(1024, 768, 1088), (128, 256, 8192), (255, 129, 4097)][(i + j) % 3];
+                let mut s = ex_spec(ab, cd, tf32, tr, m, n, k);
+                match (i + 2 * j) % 4 {
+                    0 => s.pad = [1, 0, 0, 0],
+                    1 => s.shift = [1, 0],
+                    2 => s.shift = [0, 3],
+                    _ => s.pad = [3, 1, 0, 2],
+                }
+                s.beta = if i % 2 == 0 { 0.0 } else { 0.5 };
+                s.c_nan = s.beta == 0.0;
+                let stream = [env.stream.raw(), other.raw(), std::ptr::null_mut()][j];
+                let r = (|| {
+                    h.set_stream(stream)?;
+                    let prep = Prepared::new(&s, &mut g.rng, true)?;
+                    let c = prep.new_output()?;
+                    let args = prep.args(&c, None, stream);
+                    blas::gemm_ex(&h, &s, j == 1, args.alpha, args.beta, args.a, args.b, c.ptr)?;
+                    env.gpu.synchronize()?;
+                    Ok(prep.check_full(&c.download()?))
+                })();
+                g.record(&s, &format!("default workspace, stream {j}"), r);
+            }
+        }
+        // Enqueued, not waited for: the handle goes while it may still run.
+        let s = ex_spec(ab, cd, tf32, TRANSPOSES[0], 512, 512, 8192);
+        let r = (|| {
+            h.set_stream(env.stream.raw())?;
+            let prep = Prepared::new(&s, &mut g.rng, true)?;
+            let c = prep.new_output()?;
+            let args = prep.args(&c, None, env.stream.raw());
+            blas::gemm_ex(&h, &s, false, args.alpha, args.beta, args.a, args.b, c.ptr)?;
+            drop(h);
+            env.stream.synchronize()?;
+            Ok(prep.check_full(&c.download()?))
+        })();
+        g.record(&s, "destroyed behind its last call", r);
+    }
+    g.finish();
+}
+
 /// GemmEx on the handle's default stream (none set: the legacy NULL stream).
 #[test]
 #[ignore = "needs a CUDA GPU"]

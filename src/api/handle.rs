@@ -12,7 +12,7 @@ use crate::gemm;
 use crate::invalid;
 use crate::plan::{self, DeviceSpec, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
-use crate::runtime::driver;
+use crate::runtime::driver::{self, DeviceBuffer};
 use crate::types::pointer_mode;
 
 /// One call a `Backend::Record` handle would have launched.
@@ -46,7 +46,18 @@ pub enum Backend {
         device: i32,
         stream_devices: Mutex<HashMap<usize, i32>>,
         calls: Mutex<Vec<RecordedCall>>,
+        /// Streams to report as capturing a graph (`place_capture`).
+        capturing: Mutex<Vec<usize>>,
+        /// Handle workspaces "allocated" (made-up addresses) and freed, in order.
+        buffers: Mutex<RecordedBuffers>,
     },
+}
+
+/// What a recording backend's handle allocated and freed (`Backend::alloc_workspace`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedBuffers {
+    pub allocated: Vec<DeviceBuffer>,
+    pub freed: Vec<DeviceBuffer>,
 }
 
 impl Backend {
@@ -71,6 +82,8 @@ impl Backend {
             device,
             stream_devices: Mutex::new(HashMap::new()),
             calls: Mutex::new(Vec::new()),
+            capturing: Mutex::new(Vec::new()),
+            buffers: Mutex::new(RecordedBuffers::default()),
         }
     }
 
@@ -85,6 +98,65 @@ impl Backend {
     pub fn place_stream(&self, stream: *mut c_void, device: i32) {
         if let Backend::Record { stream_devices, .. } = self {
             stream_devices.lock().insert(stream as usize, device);
+        }
+    }
+
+    /// Recording backends only: `stream` captures a graph from now on.
+    pub fn place_capture(&self, stream: *mut c_void) {
+        if let Backend::Record { capturing, .. } = self {
+            capturing.lock().push(stream as usize);
+        }
+    }
+
+    /// Whether work enqueued on `stream` is being captured into a graph.
+    pub fn capturing(&self, stream: *mut c_void) -> bool {
+        match self {
+            Backend::Gpu { .. } => driver::capturing(stream),
+            Backend::Record { capturing, .. } => capturing.lock().contains(&(stream as usize)),
+        }
+    }
+
+    /// `bytes` of device memory for a handle's default workspace on `stream`, in the stream's
+    /// context; `Ok(None)` when the stream is on another device than the handle's (the call
+    /// then fails its device check). Recording backends make up 256-byte aligned addresses.
+    pub fn alloc_workspace(&self, stream: *mut c_void, bytes: u64) -> Result<Option<DeviceBuffer>> {
+        match self {
+            Backend::Gpu { device } => driver::alloc_for_stream(stream, *device, bytes),
+            Backend::Record {
+                device,
+                stream_devices,
+                buffers,
+                ..
+            } => {
+                let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
+                if stream_dev.is_some_and(|d| d != *device) {
+                    return Ok(None);
+                }
+                let mut b = buffers.lock();
+                let buf = DeviceBuffer {
+                    ptr: 0x7e00_0000_0000 + ((b.allocated.len() as u64 + 1) << 32),
+                    bytes,
+                    ctx: 0,
+                };
+                b.allocated.push(buf);
+                Ok(Some(buf))
+            }
+        }
+    }
+
+    /// Frees a buffer `alloc_workspace` gave, after the device's work on it is done.
+    pub fn free_workspace(&self, buf: &DeviceBuffer) {
+        match self {
+            Backend::Gpu { .. } => driver::free_synchronized(buf),
+            Backend::Record { buffers, .. } => buffers.lock().freed.push(*buf),
+        }
+    }
+
+    /// A recording backend's allocations and frees (empty for `Gpu`).
+    pub fn recorded_buffers(&self) -> RecordedBuffers {
+        match self {
+            Backend::Gpu { .. } => RecordedBuffers::default(),
+            Backend::Record { buffers, .. } => buffers.lock().clone(),
         }
     }
 
@@ -128,6 +200,7 @@ impl Backend {
                 device,
                 stream_devices,
                 calls,
+                ..
             } => {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 driver::same_device(*device, stream_dev.unwrap_or(*device))?;
@@ -188,6 +261,41 @@ impl LtHandle {
     }
 }
 
+/// The most streams a handle keeps a default workspace for (cuBLAS's default pool,
+/// CUBLAS_WORKSPACE_CONFIG's count, is 8 buffers too).
+pub const DEFAULT_WORKSPACE_STREAMS: usize = 8;
+
+/// The bytes of a handle's default workspace: `DEEPGEMM_HANDLE_WORKSPACE_MIB` MiB where set
+/// (0: none), else cuBLAS's default, 32 MiB on Hopper and later, 4 MiB before.
+pub fn default_workspace_bytes(cc_major: u32) -> u64 {
+    let mib = std::env::var("DEEPGEMM_HANDLE_WORKSPACE_MIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(if cc_major >= 9 { 32 } else { 4 });
+    mib.min(1 << 20) << 20
+}
+
+/// A stream as a handle's default workspaces are keyed: the NULL and legacy handles are one
+/// stream, a per-thread default stream is a stream of each thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamKey(usize, u64);
+
+impl StreamKey {
+    pub fn of(stream: *mut c_void) -> StreamKey {
+        thread_local! {
+            static THREAD: u64 = {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            };
+        }
+        match stream as usize {
+            0 | 1 => StreamKey(1, 0),
+            2 => StreamKey(2, THREAD.with(|t| *t)),
+            s => StreamKey(s, 0),
+        }
+    }
+}
+
 /// The context of a cuBLAS-style handle: a stream, a pointer mode and a math mode, each set and
 /// read atomically because the handle may be shared between threads.
 #[derive(Debug)]
@@ -198,10 +306,19 @@ pub struct BlasHandle {
     /// cublasSetMathMode's cublasMath_t (`api::blas::math_mode`).
     math_mode: AtomicI32,
     /// cublasSetWorkspace's (address, bytes): the caller's device memory that GEMMs on this
-    /// handle may use (Stream-K and split-K partials, packed copies); (0, 0): none.
-    workspace: parking_lot::Mutex<(u64, u64)>,
+    /// handle may use (Stream-K and split-K partials, packed copies); (0, 0): none asked;
+    /// `None`: the default, the handle's own buffer for the stream (`defaults`).
+    workspace: parking_lot::Mutex<Option<(u64, u64)>>,
+    /// The handle's default workspaces, one a stream (`default_workspace`).
+    defaults: parking_lot::Mutex<Vec<(StreamKey, DeviceBuffer)>>,
     /// cublasSetSmCountTarget's SMs (0: all).
     sm_target: AtomicI32,
+}
+
+impl Drop for BlasHandle {
+    fn drop(&mut self) {
+        self.release_default_workspaces();
+    }
 }
 
 impl BlasHandle {
@@ -227,7 +344,8 @@ impl BlasHandle {
             stream: AtomicUsize::new(0),
             pointer_mode: AtomicI32::new(pointer_mode::HOST),
             math_mode: AtomicI32::new(super::blas::math_mode::DEFAULT),
-            workspace: parking_lot::Mutex::new((0, 0)),
+            workspace: parking_lot::Mutex::new(None),
+            defaults: parking_lot::Mutex::new(Vec::new()),
             sm_target: AtomicI32::new(0),
         }
     }
@@ -257,30 +375,90 @@ impl BlasHandle {
     pub fn set_stream(&self, stream: *mut c_void) {
         let mut ws = self.workspace.lock();
         self.stream.store(stream as usize, Ordering::Release);
-        *ws = (0, 0);
+        *ws = None;
     }
 
-    /// The workspace (address, bytes) GEMMs on this handle use now.
-    pub fn workspace(&self) -> (u64, u64) {
-        *self.workspace.lock()
-    }
-
-    /// The stream and the workspace a GEMM on this handle uses, read together: `set_stream`
-    /// stores the stream and drops the workspace under the workspace's lock, so a call racing
-    /// with SetStream + SetWorkspace on another thread never pairs one stream with the
-    /// workspace set for another (read apart, it could: a review).
+    /// The stream and the workspace (address, bytes) a GEMM on this handle uses now, read
+    /// together: `set_stream` stores the stream and drops the workspace under the workspace's
+    /// lock, so a call racing with SetStream + SetWorkspace on another thread never pairs one
+    /// stream with the workspace set for another (read apart, it could: a review). With none
+    /// set, the handle's default workspace for the stream (`default_workspace`).
     pub fn stream_and_workspace(&self) -> (*mut c_void, (u64, u64)) {
-        let ws = self.workspace.lock();
-        (self.stream(), *ws)
+        let (stream, ws) = {
+            let ws = self.workspace.lock();
+            (self.stream(), *ws)
+        };
+        (stream, ws.unwrap_or_else(|| self.default_workspace(stream)))
     }
 
     /// cublasSetWorkspace: `bytes` of device memory at `address` (256-byte aligned, as
     /// cuBLASLt's workspace; NULL only with 0 bytes, which means none), used by this handle's
-    /// later GEMMs on its stream; the caller keeps it alive while they run.
+    /// later GEMMs on its stream instead of the default; the caller keeps it alive while they
+    /// run.
     pub fn set_workspace(&self, address: u64, bytes: u64) -> Result<()> {
         super::matmul::check_workspace(address, bytes)?;
-        *self.workspace.lock() = (address, bytes);
+        *self.workspace.lock() = Some((address, bytes));
         Ok(())
+    }
+
+    /// cuBLAS's default workspace: with none set (cublasSetWorkspace), a GEMM uses memory the
+    /// handle allocates itself, so that split-K / Stream-K partials and packed copies of
+    /// operands TMA cannot read (odd leading dimensions) are planned as through
+    /// deepgemmLtMatmul with a workspace; without it they fell to plans that need none (the
+    /// portable kernel for unaligned operands). One buffer a stream (work on two streams must
+    /// not share one; a per-thread default stream is one a thread), allocated at the first
+    /// GEMM on that stream, at most `DEFAULT_WORKSPACE_STREAMS` of them (streams past that get
+    /// none), freed by deepgemmDestroy. (0, 0) while the stream is capturing a graph (a
+    /// buffer used in a graph would be shared between its replays and eager calls), when the
+    /// size is 0 (`DEEPGEMM_HANDLE_WORKSPACE_MIB=0`) or the allocation fails (logged).
+    pub fn default_workspace(&self, stream: *mut c_void) -> (u64, u64) {
+        if self.backend.capturing(stream) {
+            return (0, 0);
+        }
+        let key = StreamKey::of(stream);
+        let mut defaults = self.defaults.lock();
+        if let Some((_, b)) = defaults.iter().find(|(k, _)| *k == key) {
+            return (b.ptr, b.bytes);
+        }
+        let Ok(spec) = self.backend.device_spec() else {
+            return (0, 0);
+        };
+        let bytes = default_workspace_bytes(spec.cc_major);
+        if bytes == 0 || defaults.len() >= DEFAULT_WORKSPACE_STREAMS {
+            return (0, 0);
+        }
+        match self.backend.alloc_workspace(stream, bytes) {
+            Ok(Some(b)) => {
+                crate::log_info!(
+                    "deepgemmGemmEx",
+                    "default workspace for stream {:#x}: {} MiB at {:#x}",
+                    stream as usize,
+                    bytes >> 20,
+                    b.ptr
+                );
+                defaults.push((key, b));
+                (b.ptr, b.bytes)
+            }
+            Ok(None) => (0, 0),
+            Err(e) => {
+                crate::log::error(
+                    "deepgemmGemmEx",
+                    format_args!(
+                        "default workspace of {} MiB: {e}; running without",
+                        bytes >> 20
+                    ),
+                );
+                (0, 0)
+            }
+        }
+    }
+
+    /// Frees the default workspaces (after the device is done with them); deepgemmDestroy.
+    pub fn release_default_workspaces(&self) {
+        let buffers = std::mem::take(&mut *self.defaults.lock());
+        for (_, b) in &buffers {
+            self.backend.free_workspace(b);
+        }
     }
 
     pub fn pointer_mode(&self) -> i32 {

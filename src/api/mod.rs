@@ -12,7 +12,7 @@ pub mod matrix_layout;
 pub mod preference;
 
 pub use attr::{AttrType, AttrValue};
-pub use handle::{Backend, BlasHandle, LtHandle, RecordedCall};
+pub use handle::{Backend, BlasHandle, LtHandle, RecordedBuffers, RecordedCall};
 pub use matmul_desc::MatmulDesc;
 pub use matrix_layout::MatrixLayout;
 pub use preference::MatmulPreference;

@@ -22,7 +22,9 @@ pub extern "C" fn deepgemmCreate(handle: *mut deepgemmHandle_t) -> deepgemmStatu
     })
 }
 
-/// Destroys a handle made by deepgemmCreate; NULL is a no-op.
+/// Destroys a handle made by deepgemmCreate; NULL is a no-op. When the handle allocated
+/// default workspaces (deepgemmGemmEx with none set), it first waits for the work of their
+/// contexts to finish (as cublasDestroy synchronises) and frees them.
 #[unsafe(no_mangle)]
 pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t {
     ffi_boundary("deepgemmDestroy", || {
@@ -32,7 +34,7 @@ pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t 
 }
 
 /// Sets the stream later calls on this handle are enqueued on (NULL: default stream), and, as
-/// cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to none. As with cuBLAS
+/// cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to the handle's default. As with cuBLAS
 /// the stream is not checked here: a GEMM on a stream of another device than the handle's
 /// returns DEEPGEMM_STATUS_INVALID_VALUE.
 #[unsafe(no_mangle)]
@@ -51,7 +53,11 @@ pub extern "C" fn deepgemmSetStream(
 /// GEMMs on this handle may use (Stream-K and split-K partials, packed copies of operands TMA
 /// cannot read in place, as deepgemmLtMatmul's workspace); the caller keeps it alive while
 /// they run. 256-byte aligned; NULL with a size: DEEPGEMM_STATUS_INVALID_VALUE; NULL with 0:
-/// no workspace (a new handle's). As in cuBLAS, deepgemmSetStream resets it to none.
+/// no workspace. Without this call (and after deepgemmSetStream, which resets it, as in
+/// cuBLAS) a GEMM uses the handle's default workspace for its stream: 32 MiB on Hopper and
+/// later, 4 MiB before (cuBLAS's default sizes; `DEEPGEMM_HANDLE_WORKSPACE_MIB` sets another,
+/// 0 none), allocated at the first GEMM on each stream (at most 8 streams), none while the
+/// stream captures a graph, freed by deepgemmDestroy.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmSetWorkspace(
@@ -209,8 +215,8 @@ fn gemm_ex(
 }
 
 /// C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and
-/// output), on the handle's stream with its workspace (deepgemmSetWorkspace; none by default,
-/// which rules out split-k plans and packed copies). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
+/// output), on the handle's stream with its workspace (deepgemmSetWorkspace, else the handle's
+/// default one for the stream: see deepgemmSetWorkspace). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
 /// m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
 /// handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
 /// accepted and means "let deepgemm choose".

@@ -9,7 +9,7 @@ use std::ffi::c_void;
 
 use super::boundary::{to_boxed_ptr, try_ref};
 use super::types::*;
-use crate::api::{self, RecordedCall};
+use crate::api::{self, RecordedBuffers, RecordedCall};
 use crate::plan::DeviceSpec;
 
 /// A deepgemmLtHandle_t planning for `dev`; free it with deepgemmLtDestroy.
@@ -61,4 +61,26 @@ pub fn recorded(h: deepgemmHandle_t) -> Vec<RecordedCall> {
     try_ref(h, "handle")
         .map(|h| h.backend.recorded())
         .unwrap_or_default()
+}
+
+/// For a recording handle: `stream` captures a graph from now on.
+pub fn place_capture(h: deepgemmHandle_t, stream: *mut c_void) {
+    if let Ok(h) = try_ref(h, "handle") {
+        h.backend.place_capture(stream);
+    }
+}
+
+/// The default workspaces a recording handle allocated and freed, oldest first.
+pub fn recorded_buffers(h: deepgemmHandle_t) -> RecordedBuffers {
+    try_ref(h, "handle")
+        .map(|h| h.backend.recorded_buffers())
+        .unwrap_or_default()
+}
+
+/// Frees a handle's default workspaces now (deepgemmDestroy does it too), so that a test can
+/// see the frees in `recorded_buffers` before the handle goes.
+pub fn release_default_workspaces(h: deepgemmHandle_t) {
+    if let Ok(h) = try_ref(h, "handle") {
+        h.release_default_workspaces();
+    }
 }

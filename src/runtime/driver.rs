@@ -369,6 +369,77 @@ fn context_sm_limit(ctx: CUcontext, device_sms: u32) -> Option<u32> {
     })
 }
 
+/// Whether work enqueued on `stream` is being captured into a CUDA graph (or cannot be asked:
+/// the legacy stream while another captures in global mode answers an error, taken as yes).
+pub fn capturing(stream: *mut c_void) -> bool {
+    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
+    // SAFETY: `stream` is the caller's (or NULL / a special handle); valid out-pointer.
+    let r = guarded("cuStreamIsCapturing", || {
+        Ok(unsafe { sys::cuStreamIsCapturing(stream as CUstream, &mut status) })
+    });
+    !matches!(r, Ok(CUresult::CUDA_SUCCESS))
+        || status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
+}
+
+/// Device memory a handle owns (its default workspace): `bytes` at `ptr`, allocated in
+/// context `ctx`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceBuffer {
+    pub ptr: u64,
+    pub bytes: u64,
+    pub ctx: usize,
+}
+
+/// `bytes` of device memory (cuMemAlloc) in the context of `stream`, when that context is on
+/// device `device`; `Ok(None)` when it is on another (the call then fails its device check).
+pub fn alloc_for_stream(
+    stream: *mut c_void,
+    device: i32,
+    bytes: u64,
+) -> Result<Option<DeviceBuffer>> {
+    let guard = enter(stream)?;
+    if guard.device.ordinal != device {
+        return Ok(None);
+    }
+    guarded("cuMemAlloc", || {
+        let mut ptr: sys::CUdeviceptr = 0;
+        // SAFETY: valid out-pointer; the stream's context is current (`guard`).
+        check(
+            unsafe { sys::cuMemAlloc_v2(&mut ptr, bytes as usize) },
+            "cuMemAlloc (handle workspace)",
+        )?;
+        Ok(Some(DeviceBuffer {
+            ptr,
+            bytes,
+            ctx: guard.ctx as usize,
+        }))
+    })
+}
+
+/// Frees `buf` once every launch in its context has finished (cuCtxSynchronize first, as
+/// cublasDestroy synchronises: a GEMM still running may use it). Errors are logged, not
+/// returned: this runs when a handle is destroyed.
+pub fn free_synchronized(buf: &DeviceBuffer) {
+    let r = guarded("cuMemFree", || {
+        let ctx = buf.ctx as CUcontext;
+        // SAFETY: the context the buffer was allocated in, made current for the free only.
+        check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
+        // SAFETY: `ctx` is current; `buf.ptr` came from cuMemAlloc there and is freed once.
+        let sync = check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize");
+        let free = check(unsafe { sys::cuMemFree_v2(buf.ptr) }, "cuMemFree");
+        let mut old: CUcontext = std::ptr::null_mut();
+        // SAFETY: pops exactly the context pushed above.
+        let _ = unsafe { sys::cuCtxPopCurrent_v2(&mut old) };
+        sync.and(free)
+    });
+    if let Err(e) = r {
+        crate::log::error(
+            "deepgemmDestroy",
+            format_args!("handle workspace at {:#x}: {e}", buf.ptr),
+        );
+    }
+}
+
 /// The device of the calling thread's current context (device 0 when there is none).
 pub fn current_device() -> Result<Device> {
     Ok(enter(std::ptr::null_mut())?.device)
