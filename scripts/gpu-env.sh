@@ -179,6 +179,15 @@ pack_and_blas() {
 r21d_third() { grep -v '^#' .gpu/shapes/random-21d.txt | awk 'NR % 3 == 1' >.gpu/shapes/r21d-third.txt; }
 # `bench NAME ARGS...`: one deepgemm-bench run into $OUT/NAME.txt; prints its ratio column (shape,
 # deepgemm ms, cuBLASLt ms, ratio) and the plans it took.
+# `with VAR=VALUE... FUNCTION ARGS`: a function of this file with variables set for it only
+# (`env VAR=... bench` fails: env runs programs, not shell functions; session 76 lost 75b's
+# ping-pong runs to it).
+with() {
+    local vars=()
+    while [[ $# -gt 0 && $1 == *=* ]]; do vars+=("$1"); shift; done
+    ( export "${vars[@]}"; "$@" )
+}
+
 bench() {
     local name=$1; shift
     timeout 150 "${B:-.gpu/deepgemm-bench}" "$@" >"$OUT/$name.txt" 2>&1

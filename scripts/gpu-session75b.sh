@@ -21,22 +21,22 @@ DEEPGEMM_SM90_VARIANTS=_pp direct pp-direct ${DIRECT_SECS:-150} || echo "pp-dire
 S=.gpu/shapes
 PP="DEEPGEMM_PINGPONG=1"
 have 60 && bench base-bf16 --shapes $S/set-a.txt
-have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
-have 50 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
+have 60 && with $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-bf16 --shapes $S/set-a.txt
+have 50 && with $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-bf16 --shapes $S/set-a.txt
 # Short-k multi-wave shapes (the epilogue's largest share; the model's prior puts the wide tile
 # at 1.10-1.13x the default at k = 256, 0.85-1.01 elsewhere on this list).
 K=$S/short-k-75.txt
 have 40 && bench base-shortk --shapes $K
-have 40 && env $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-shortk --shapes $K
-have 40 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-shortk --shapes $K
+have 40 && with $PP DEEPGEMM_VARIANT=c1x1_pp bench pp1-shortk --shapes $K
+have 40 && with $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2-shortk --shapes $K
 # Phase clocks (DG_TRACE, consumer 0's first tile: marks 3 -> 4 its mainloop, 64 k-steps at
 # 4096³): the wide tile's cycles a k-step against 128 x 256's, halved (the efficiency the model
 # holds at 0.79, README item 2).
-have 40 && env $PP DEEPGEMM_VARIANT=c1x1_pp trace pp1 --shape 4096x4096x4096
+have 40 && with $PP DEEPGEMM_VARIANT=c1x1_pp trace pp1 --shape 4096x4096x4096
 have 30 && trace base --shape 4096x4096x4096
 have 60 && bench base2-bf16 --shapes $S/set-a.txt
-have 60 && env $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2b-bf16 --shapes $S/set-a.txt
-have 50 && env $PP DEEPGEMM_VARIANT=_pp bench pp-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
+have 60 && with $PP DEEPGEMM_VARIANT=c2x1_pp bench pp2b-bf16 --shapes $S/set-a.txt
+have 50 && with $PP DEEPGEMM_VARIANT=_pp bench pp-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
 have 40 && bench base-layouts --layout NN --shape 4096x4096x4096 --shape 8192x8192x1024
 have 60 && timeout 100 .gpu/tests/gpu_matmul --ignored --test-threads=1 --nocapture configured_algos \
     heuristic_algos_reused_on_other_shapes >"$OUT/configured.txt" 2>&1 &&
@@ -48,7 +48,7 @@ have 30 && bench gelu-bias --epilogue gelu_bias --shape 4096x14336x4096
 have 60 && bench seta-fp16 --dtype fp16 --shapes $S/set-a.txt
 have 60 && bench cliffs --workspace-mib 160 --check sample --shapes $S/cliffs.txt
 have 40 && bench tf32-1 --dtype tf32 --shape 8192x8192x8192 --iters 20
-have 40 && env $PP DEEPGEMM_VARIANT=_pp matmul_groups pp "$DEADLINE" shapes_types_transposes \
+have 40 && with $PP DEEPGEMM_VARIANT=_pp matmul_groups pp "$DEADLINE" shapes_types_transposes \
     alpha_beta_in_place epilogues tiles_past_the_edges
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw --format=csv,noheader
 finish
