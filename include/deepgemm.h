@@ -2713,8 +2713,10 @@ enum deepgemmStatus_t deepgemmSetStream(deepgemmHandle_t handle,
  * no workspace. Without this call (and after deepgemmSetStream, which resets it, as in
  * cuBLAS) a GEMM uses the handle's default workspace for its stream: 32 MiB on Hopper and
  * later, 4 MiB before (cuBLAS's default sizes; `DEEPGEMM_HANDLE_WORKSPACE_MIB` sets another,
- * 0 none), allocated at the first GEMM on each stream (at most 8 streams), none while the
- * stream captures a graph, freed by deepgemmDestroy.
+ * 0 none), allocated at the first GEMM on each stream (at most 8 streams; the NULL stream is
+ * one a context; a failed allocation leaves that stream without one), none while the stream
+ * captures a graph, freed by deepgemmDestroy. Threads sharing the handle and a stream take
+ * turns enqueuing their GEMMs on its default workspace.
  */
 enum deepgemmStatus_t deepgemmSetWorkspace(deepgemmHandle_t handle,
                                            void *workspace,

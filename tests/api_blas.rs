@@ -827,7 +827,7 @@ fn set_stream(h: &H, s: usize) {
 /// A handle's default workspaces (cuBLAS's default pool): one buffer a stream, allocated at
 /// the stream's first GEMM and reused after (NULL and the legacy handle are one stream), at
 /// most eight streams (the ninth runs with none), each 256-byte aligned, freed (all of them,
-/// once) when the handle goes.
+/// once) by deepgemmDestroy.
 #[test]
 fn default_workspace_one_a_stream_freed_at_destroy() {
     let h = handle();
@@ -871,12 +871,32 @@ fn default_workspace_one_a_stream_freed_at_destroy() {
     ptrs.dedup();
     assert_eq!(ptrs.len(), 8, "distinct buffers");
     assert!(rec.freed.is_empty());
-    testing::release_default_workspaces(h.0);
-    let rec = testing::recorded_buffers(h.0);
-    assert_eq!(rec.freed, rec.allocated, "each freed once");
-    // The pool starts again after a release (deepgemmDestroy's, so only in tests).
+    let log = testing::buffer_log(h.0);
+    drop(h); // deepgemmDestroy
+    let rec = log.lock().clone();
+    assert_eq!(
+        rec.freed, rec.allocated,
+        "each freed once, by deepgemmDestroy"
+    );
+}
+
+/// A failed allocation leaves its stream without a default workspace, and is not tried again
+/// at each GEMM; other streams still get theirs.
+#[test]
+fn default_workspace_allocation_failure_is_remembered() {
+    let h = handle();
+    testing::fail_allocations(h.0, true);
+    for _ in 0..3 {
+        assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+        assert_eq!(last_ws(&h), (0, 0));
+    }
+    assert_eq!(testing::recorded_buffers(h.0).failed, 1, "tried once");
+    testing::fail_allocations(h.0, false);
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
-    assert_eq!(testing::recorded_buffers(h.0).allocated.len(), 9);
+    assert_eq!(last_ws(&h), (0, 0), "still none on that stream");
+    set_stream(&h, 0x5000);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h).1, 32 << 20);
 }
 
 /// No default workspace while the stream captures a graph (its buffer would serve the graph's
@@ -886,6 +906,14 @@ fn default_workspace_one_a_stream_freed_at_destroy() {
 fn default_workspace_none_while_capturing_or_on_another_device() {
     let h = handle();
     let (cap, other) = (0x7000usize, 0x7100usize);
+    // A stream that got its buffer before it began to capture runs without it while capturing.
+    let late = 0x7200usize;
+    set_stream(&h, late);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h).1, 32 << 20);
+    testing::place_capture(h.0, late as *mut c_void);
+    assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(last_ws(&h), (0, 0), "none while capturing");
     testing::place_capture(h.0, cap as *mut c_void);
     set_stream(&h, cap);
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_SUCCESS);
@@ -901,7 +929,11 @@ fn default_workspace_none_while_capturing_or_on_another_device() {
     let calls = testing::recorded(h.0).len();
     assert_eq!(run(&h, EX), DEEPGEMM_STATUS_INVALID_VALUE);
     assert_eq!(testing::recorded(h.0).len(), calls);
-    assert!(testing::recorded_buffers(h.0).allocated.is_empty());
+    assert_eq!(
+        testing::recorded_buffers(h.0).allocated.len(),
+        1,
+        "the late stream's only"
+    );
 }
 
 /// Many threads on one handle: one default buffer for the NULL stream however the first calls
@@ -927,6 +959,10 @@ fn default_workspace_from_many_threads() {
     let calls = testing::recorded(h.0);
     assert_eq!(calls.len(), 160);
     assert!(calls.iter().all(|c| c.workspace == rec.allocated[0].ptr));
+    assert_eq!(
+        rec.overlaps, 0,
+        "one call at a time enqueues on the shared buffer"
+    );
     set_stream(&h, 2);
     std::thread::scope(|s| {
         for _ in 0..3 {

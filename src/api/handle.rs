@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 
 use parking_lot::Mutex;
 
@@ -48,8 +49,11 @@ pub enum Backend {
         calls: Mutex<Vec<RecordedCall>>,
         /// Streams to report as capturing a graph (`place_capture`).
         capturing: Mutex<Vec<usize>>,
-        /// Handle workspaces "allocated" (made-up addresses) and freed, in order.
-        buffers: Mutex<RecordedBuffers>,
+        /// Handle workspaces "allocated" (made-up addresses) and freed, in order; shared so
+        /// that a test can read it after the handle is destroyed.
+        buffers: Arc<Mutex<RecordedBuffers>>,
+        /// Allocations fail (`fail_allocations`).
+        fail_allocs: AtomicBool,
     },
 }
 
@@ -58,6 +62,13 @@ pub enum Backend {
 pub struct RecordedBuffers {
     pub allocated: Vec<DeviceBuffer>,
     pub freed: Vec<DeviceBuffer>,
+    /// Allocations that failed as told (`Backend::fail_allocations`).
+    pub failed: usize,
+    /// Workspaces of calls being recorded now (each "enqueues" for a moment).
+    pub running: Vec<u64>,
+    /// Calls recorded while another call with the same workspace was (two threads' launches
+    /// interleaved on one buffer).
+    pub overlaps: usize,
 }
 
 impl Backend {
@@ -83,7 +94,8 @@ impl Backend {
             stream_devices: Mutex::new(HashMap::new()),
             calls: Mutex::new(Vec::new()),
             capturing: Mutex::new(Vec::new()),
-            buffers: Mutex::new(RecordedBuffers::default()),
+            buffers: Arc::new(Mutex::new(RecordedBuffers::default())),
+            fail_allocs: AtomicBool::new(false),
         }
     }
 
@@ -108,6 +120,16 @@ impl Backend {
         }
     }
 
+    /// The calling thread's current context where `stream` is the NULL, legacy or per-thread
+    /// stream handle, which name a stream of that context; 0 for other streams (and on
+    /// recording backends).
+    pub fn context_of_special_stream(&self, stream: *mut c_void) -> usize {
+        match (self, stream as usize) {
+            (Backend::Gpu { .. }, 0..=2) => driver::current_context_id(),
+            _ => 0,
+        }
+    }
+
     /// Whether work enqueued on `stream` is being captured into a graph.
     pub fn capturing(&self, stream: *mut c_void) -> bool {
         match self {
@@ -118,7 +140,8 @@ impl Backend {
 
     /// `bytes` of device memory for a handle's default workspace on `stream`, in the stream's
     /// context; `Ok(None)` when the stream is on another device than the handle's (the call
-    /// then fails its device check). Recording backends make up 256-byte aligned addresses.
+    /// then fails its device check). Recording backends make up 256-byte aligned addresses,
+    /// taking 2 ms (a real allocation's window for racing threads) or failing as told.
     pub fn alloc_workspace(&self, stream: *mut c_void, bytes: u64) -> Result<Option<DeviceBuffer>> {
         match self {
             Backend::Gpu { device } => driver::alloc_for_stream(stream, *device, bytes),
@@ -126,11 +149,19 @@ impl Backend {
                 device,
                 stream_devices,
                 buffers,
+                fail_allocs,
                 ..
             } => {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 if stream_dev.is_some_and(|d| d != *device) {
                     return Ok(None);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                if fail_allocs.load(Ordering::Relaxed) {
+                    buffers.lock().failed += 1;
+                    return Err(crate::error::Error::AllocFailed(
+                        "recorded allocation told to fail".into(),
+                    ));
                 }
                 let mut b = buffers.lock();
                 let buf = DeviceBuffer {
@@ -152,11 +183,19 @@ impl Backend {
         }
     }
 
-    /// A recording backend's allocations and frees (empty for `Gpu`).
-    pub fn recorded_buffers(&self) -> RecordedBuffers {
+    /// A recording backend's log of allocations and frees, which outlives the handle (a
+    /// `Gpu` backend's: a new empty one).
+    pub fn buffer_log(&self) -> Arc<Mutex<RecordedBuffers>> {
         match self {
-            Backend::Gpu { .. } => RecordedBuffers::default(),
-            Backend::Record { buffers, .. } => buffers.lock().clone(),
+            Backend::Gpu { .. } => Arc::default(),
+            Backend::Record { buffers, .. } => buffers.clone(),
+        }
+    }
+
+    /// Recording backends only: whether later allocations fail.
+    pub fn fail_allocations(&self, fail: bool) {
+        if let Backend::Record { fail_allocs, .. } = self {
+            fail_allocs.store(fail, Ordering::Relaxed);
         }
     }
 
@@ -200,10 +239,26 @@ impl Backend {
                 device,
                 stream_devices,
                 calls,
+                buffers,
                 ..
             } => {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 driver::same_device(*device, stream_dev.unwrap_or(*device))?;
+                // A call "enqueues" for 0.3 ms, counting the calls that ran meanwhile with
+                // the same workspace (`RecordedBuffers::overlaps`).
+                if workspace != 0 {
+                    let mut b = buffers.lock();
+                    if b.running.contains(&workspace) {
+                        b.overlaps += 1;
+                    }
+                    b.running.push(workspace);
+                    drop(b);
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                    let mut b = buffers.lock();
+                    if let Some(i) = b.running.iter().position(|&w| w == workspace) {
+                        b.running.swap_remove(i);
+                    }
+                }
                 // As `gemm::run` decodes it: the algo must also take these pointers.
                 let dev = dev.with_sm_target(sm_target);
                 let plan = algo
@@ -268,20 +323,31 @@ pub const DEFAULT_WORKSPACE_STREAMS: usize = 8;
 /// The bytes of a handle's default workspace: `DEEPGEMM_HANDLE_WORKSPACE_MIB` MiB where set
 /// (0: none), else cuBLAS's default, 32 MiB on Hopper and later, 4 MiB before.
 pub fn default_workspace_bytes(cc_major: u32) -> u64 {
-    let mib = std::env::var("DEEPGEMM_HANDLE_WORKSPACE_MIB")
-        .ok()
+    workspace_bytes_for(
+        cc_major,
+        std::env::var("DEEPGEMM_HANDLE_WORKSPACE_MIB")
+            .ok()
+            .as_deref(),
+    )
+}
+
+/// `default_workspace_bytes` with the variable's value given: a number of MiB (capped at 1
+/// TiB), anything else the default.
+fn workspace_bytes_for(cc_major: u32, setting: Option<&str>) -> u64 {
+    let mib = setting
         .and_then(|v| v.trim().parse::<u64>().ok())
         .unwrap_or(if cc_major >= 9 { 32 } else { 4 });
     mib.min(1 << 20) << 20
 }
 
 /// A stream as a handle's default workspaces are keyed: the NULL and legacy handles are one
-/// stream, a per-thread default stream is a stream of each thread.
+/// stream of the calling thread's current context (`context`, 0 for real streams, whose
+/// handle names their context), a per-thread default stream is a stream of each thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StreamKey(usize, u64);
+pub struct StreamKey(usize, u64, usize);
 
 impl StreamKey {
-    pub fn of(stream: *mut c_void) -> StreamKey {
+    pub fn of(stream: *mut c_void, context: usize) -> StreamKey {
         thread_local! {
             static THREAD: u64 = {
                 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -289,11 +355,25 @@ impl StreamKey {
             };
         }
         match stream as usize {
-            0 | 1 => StreamKey(1, 0),
-            2 => StreamKey(2, THREAD.with(|t| *t)),
-            s => StreamKey(s, 0),
+            0 | 1 => StreamKey(1, 0, context),
+            2 => StreamKey(2, THREAD.with(|t| *t), context),
+            s => StreamKey(s, 0, 0),
         }
     }
+}
+
+/// The lock a call holds on a default workspace while it enqueues (`DefaultWorkspace`).
+type InUse = Arc<parking_lot::Mutex<()>>;
+
+/// One of a handle's default workspaces: its stream, its buffer (`None`: the allocation failed,
+/// and is not tried again), and the lock a call holds from choosing the buffer until its last
+/// launch is enqueued, so that two threads' calls on one stream do not interleave their
+/// launches on it (one call's packs and partials live across several launches).
+#[derive(Debug)]
+struct DefaultWorkspace {
+    key: StreamKey,
+    buffer: Option<DeviceBuffer>,
+    in_use: InUse,
 }
 
 /// The context of a cuBLAS-style handle: a stream, a pointer mode and a math mode, each set and
@@ -310,7 +390,9 @@ pub struct BlasHandle {
     /// `None`: the default, the handle's own buffer for the stream (`defaults`).
     workspace: parking_lot::Mutex<Option<(u64, u64)>>,
     /// The handle's default workspaces, one a stream (`default_workspace`).
-    defaults: parking_lot::Mutex<Vec<(StreamKey, DeviceBuffer)>>,
+    defaults: parking_lot::Mutex<Vec<DefaultWorkspace>>,
+    /// Whether a stream past `DEFAULT_WORKSPACE_STREAMS` was logged.
+    defaults_full_logged: AtomicBool,
     /// cublasSetSmCountTarget's SMs (0: all).
     sm_target: AtomicI32,
 }
@@ -346,6 +428,7 @@ impl BlasHandle {
             math_mode: AtomicI32::new(super::blas::math_mode::DEFAULT),
             workspace: parking_lot::Mutex::new(None),
             defaults: parking_lot::Mutex::new(Vec::new()),
+            defaults_full_logged: AtomicBool::new(false),
             sm_target: AtomicI32::new(0),
         }
     }
@@ -378,17 +461,27 @@ impl BlasHandle {
         *ws = None;
     }
 
-    /// The stream and the workspace (address, bytes) a GEMM on this handle uses now, read
-    /// together: `set_stream` stores the stream and drops the workspace under the workspace's
-    /// lock, so a call racing with SetStream + SetWorkspace on another thread never pairs one
-    /// stream with the workspace set for another (read apart, it could: a review). With none
-    /// set, the handle's default workspace for the stream (`default_workspace`).
-    pub fn stream_and_workspace(&self) -> (*mut c_void, (u64, u64)) {
+    /// Runs `f` with the stream and the workspace (address, bytes) a GEMM on this handle uses
+    /// now, read together: `set_stream` stores the stream and drops the workspace under the
+    /// workspace's lock, so a call racing with SetStream + SetWorkspace on another thread never
+    /// pairs one stream with the workspace set for another (read apart, it could: a review).
+    /// With none set, the handle's default workspace for the stream (`default_workspace`),
+    /// whose lock `f` runs under: `f` must only enqueue (never wait on the device).
+    pub fn with_stream_workspace<R>(&self, f: impl FnOnce(*mut c_void, (u64, u64)) -> R) -> R {
         let (stream, ws) = {
             let ws = self.workspace.lock();
             (self.stream(), *ws)
         };
-        (stream, ws.unwrap_or_else(|| self.default_workspace(stream)))
+        if let Some(ws) = ws {
+            return f(stream, ws);
+        }
+        match self.default_workspace(stream) {
+            Some((in_use, ws)) => {
+                let _enqueueing = in_use.lock();
+                f(stream, ws)
+            }
+            None => f(stream, (0, 0)),
+        }
     }
 
     /// cublasSetWorkspace: `bytes` of device memory at `address` (256-byte aligned, as
@@ -406,57 +499,92 @@ impl BlasHandle {
     /// operands TMA cannot read (odd leading dimensions) are planned as through
     /// deepgemmLtMatmul with a workspace; without it they fell to plans that need none (the
     /// portable kernel for unaligned operands). One buffer a stream (work on two streams must
-    /// not share one; a per-thread default stream is one a thread), allocated at the first
-    /// GEMM on that stream, at most `DEFAULT_WORKSPACE_STREAMS` of them (streams past that get
-    /// none), freed by deepgemmDestroy. (0, 0) while the stream is capturing a graph (a
-    /// buffer used in a graph would be shared between its replays and eager calls), when the
-    /// size is 0 (`DEEPGEMM_HANDLE_WORKSPACE_MIB=0`) or the allocation fails (logged).
-    pub fn default_workspace(&self, stream: *mut c_void) -> (u64, u64) {
+    /// not share one; a per-thread default stream is one a thread; the NULL stream one a
+    /// context), allocated at the first GEMM on that stream, at most
+    /// `DEFAULT_WORKSPACE_STREAMS` of them (streams past that get none, logged once), freed by
+    /// deepgemmDestroy. The buffer and the lock a call holds while it enqueues; `None` while
+    /// the stream is capturing a graph (a buffer used in a graph would be shared between its
+    /// replays and eager calls), when the size is 0 (`DEEPGEMM_HANDLE_WORKSPACE_MIB=0`), the
+    /// stream is on another device (the call then fails), or the allocation failed (logged
+    /// once; the stream then runs without one).
+    fn default_workspace(&self, stream: *mut c_void) -> Option<(InUse, (u64, u64))> {
         if self.backend.capturing(stream) {
-            return (0, 0);
+            return None;
         }
-        let key = StreamKey::of(stream);
-        let mut defaults = self.defaults.lock();
-        if let Some((_, b)) = defaults.iter().find(|(k, _)| *k == key) {
-            return (b.ptr, b.bytes);
-        }
-        let Ok(spec) = self.backend.device_spec() else {
-            return (0, 0);
-        };
+        let key = StreamKey::of(stream, self.backend.context_of_special_stream(stream));
+        let spec = self.backend.device_spec().ok()?;
         let bytes = default_workspace_bytes(spec.cc_major);
-        if bytes == 0 || defaults.len() >= DEFAULT_WORKSPACE_STREAMS {
-            return (0, 0);
-        }
-        match self.backend.alloc_workspace(stream, bytes) {
-            Ok(Some(b)) => {
-                crate::log_info!(
-                    "deepgemmGemmEx",
-                    "default workspace for stream {:#x}: {} MiB at {:#x}",
-                    stream as usize,
-                    bytes >> 20,
-                    b.ptr
-                );
-                defaults.push((key, b));
-                (b.ptr, b.bytes)
-            }
-            Ok(None) => (0, 0),
-            Err(e) => {
-                crate::log::error(
-                    "deepgemmGemmEx",
-                    format_args!(
-                        "default workspace of {} MiB: {e}; running without",
-                        bytes >> 20
+        let mut log: Option<(bool, String)> = None;
+        let found = {
+            let mut defaults = self.defaults.lock();
+            if let Some(d) = defaults.iter().find(|d| d.key == key) {
+                d.buffer.map(|b| (d.in_use.clone(), (b.ptr, b.bytes)))
+            } else if bytes == 0 {
+                None
+            } else if defaults.len() >= DEFAULT_WORKSPACE_STREAMS {
+                if !self.defaults_full_logged.swap(true, Ordering::Relaxed) {
+                    log = Some((
+                        false,
+                        format!(
+                            "stream {:#x}: no default workspace (the handle has one for \
+                             {DEFAULT_WORKSPACE_STREAMS} streams already; deepgemmSetWorkspace \
+                             gives one)",
+                            stream as usize
+                        ),
+                    ));
+                }
+                None
+            } else {
+                let (buffer, msg) = match self.backend.alloc_workspace(stream, bytes) {
+                    Ok(None) => return None,
+                    Ok(Some(b)) => (
+                        Some(b),
+                        (
+                            false,
+                            format!(
+                                "default workspace for stream {:#x}: {} MiB at {:#x}",
+                                stream as usize,
+                                bytes >> 20,
+                                b.ptr
+                            ),
+                        ),
                     ),
-                );
-                (0, 0)
+                    Err(e) => (
+                        None,
+                        (
+                            true,
+                            format!(
+                                "default workspace of {} MiB for stream {:#x}: {e}; the stream \
+                                 runs without one",
+                                bytes >> 20,
+                                stream as usize
+                            ),
+                        ),
+                    ),
+                };
+                log = Some(msg);
+                let in_use = Arc::new(parking_lot::Mutex::new(()));
+                defaults.push(DefaultWorkspace {
+                    key,
+                    buffer,
+                    in_use: in_use.clone(),
+                });
+                buffer.map(|b| (in_use, (b.ptr, b.bytes)))
             }
+        };
+        // Logged with no lock held: a logger callback may call back into the library.
+        match log {
+            Some((true, m)) => crate::log::error("deepgemmGemmEx", m),
+            Some((false, m)) => crate::log_info!("deepgemmGemmEx", "{m}"),
+            None => {}
         }
+        found
     }
 
     /// Frees the default workspaces (after the device is done with them); deepgemmDestroy.
     pub fn release_default_workspaces(&self) {
-        let buffers = std::mem::take(&mut *self.defaults.lock());
-        for (_, b) in &buffers {
+        let defaults = std::mem::take(&mut *self.defaults.lock());
+        for b in defaults.iter().filter_map(|d| d.buffer.as_ref()) {
             self.backend.free_workspace(b);
         }
     }
@@ -492,5 +620,38 @@ impl BlasHandle {
         }
         self.math_mode.store(mode, Ordering::Release);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// cuBLAS's default sizes by architecture; DEEPGEMM_HANDLE_WORKSPACE_MIB in MiB, 0 none,
+    /// anything unreadable the default.
+    #[test]
+    fn default_workspace_sizes() {
+        assert_eq!(workspace_bytes_for(9, None), 32 << 20);
+        assert_eq!(workspace_bytes_for(10, None), 32 << 20);
+        assert_eq!(workspace_bytes_for(8, None), 4 << 20);
+        assert_eq!(workspace_bytes_for(9, Some("0")), 0);
+        assert_eq!(workspace_bytes_for(8, Some(" 64 ")), 64 << 20);
+        assert_eq!(workspace_bytes_for(9, Some("lots")), 32 << 20);
+        assert_eq!(workspace_bytes_for(9, Some("-1")), 32 << 20);
+        assert_eq!(workspace_bytes_for(9, Some("99999999999")), 1 << 40);
+    }
+
+    /// The NULL and legacy handles are one stream of a context; per-thread streams one a
+    /// thread; real streams by handle whatever the context.
+    #[test]
+    fn stream_keys() {
+        let k = |s: usize, c: usize| StreamKey::of(s as *mut c_void, c);
+        assert_eq!(k(0, 7), k(1, 7));
+        assert_ne!(k(0, 7), k(0, 8));
+        assert_eq!(k(2, 7), k(2, 7));
+        let other = std::thread::spawn(move || k(2, 7)).join().unwrap();
+        assert_ne!(other, k(2, 7));
+        assert_eq!(k(0x5000, 0), k(0x5000, 0));
+        assert_ne!(k(0x5000, 0), k(0x5100, 0));
     }
 }

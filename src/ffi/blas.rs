@@ -56,8 +56,10 @@ pub extern "C" fn deepgemmSetStream(
 /// no workspace. Without this call (and after deepgemmSetStream, which resets it, as in
 /// cuBLAS) a GEMM uses the handle's default workspace for its stream: 32 MiB on Hopper and
 /// later, 4 MiB before (cuBLAS's default sizes; `DEEPGEMM_HANDLE_WORKSPACE_MIB` sets another,
-/// 0 none), allocated at the first GEMM on each stream (at most 8 streams), none while the
-/// stream captures a graph, freed by deepgemmDestroy.
+/// 0 none), allocated at the first GEMM on each stream (at most 8 streams; the NULL stream is
+/// one a context; a failed allocation leaves that stream without one), none while the stream
+/// captures a graph, freed by deepgemmDestroy. Threads sharing the handle and a stream take
+/// turns enqueuing their GEMMs on its default workspace.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]
 pub extern "C" fn deepgemmSetWorkspace(
@@ -201,17 +203,18 @@ fn gemm_ex(
         d: c as u64,
         bias: 0,
     };
-    let (stream, (workspace, workspace_size)) = h.stream_and_workspace();
-    api::matmul::matmul(
-        &h.backend,
-        &p,
-        &ptrs,
-        None,
-        workspace,
-        workspace_size,
-        stream,
-        h.sm_target() as u32,
-    )
+    h.with_stream_workspace(|stream, (workspace, workspace_size)| {
+        api::matmul::matmul(
+            &h.backend,
+            &p,
+            &ptrs,
+            None,
+            workspace,
+            workspace_size,
+            stream,
+            h.sm_target() as u32,
+        )
+    })
 }
 
 /// C = alpha * op(A) op(B) + beta * C (cublasGemmEx; column-major; C is both input and

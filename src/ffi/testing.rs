@@ -72,15 +72,20 @@ pub fn place_capture(h: deepgemmHandle_t, stream: *mut c_void) {
 
 /// The default workspaces a recording handle allocated and freed, oldest first.
 pub fn recorded_buffers(h: deepgemmHandle_t) -> RecordedBuffers {
+    buffer_log(h).lock().clone()
+}
+
+/// A recording handle's log of allocated and freed default workspaces, readable after
+/// deepgemmDestroy (whose frees it shows).
+pub fn buffer_log(h: deepgemmHandle_t) -> std::sync::Arc<parking_lot::Mutex<RecordedBuffers>> {
     try_ref(h, "handle")
-        .map(|h| h.backend.recorded_buffers())
+        .map(|h| h.backend.buffer_log())
         .unwrap_or_default()
 }
 
-/// Frees a handle's default workspaces now (deepgemmDestroy does it too), so that a test can
-/// see the frees in `recorded_buffers` before the handle goes.
-pub fn release_default_workspaces(h: deepgemmHandle_t) {
+/// For a recording handle: whether its later default-workspace allocations fail.
+pub fn fail_allocations(h: deepgemmHandle_t, fail: bool) {
     if let Ok(h) = try_ref(h, "handle") {
-        h.release_default_workspaces();
+        h.backend.fail_allocations(fail);
     }
 }

@@ -15,7 +15,7 @@ use cudarc::driver::sys::{self, CUdeviceptr, CUevent, CUstream};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 
-use super::driver::{ContextGuard, check, driver_version};
+use super::driver::{ContextGuard, RelaxedCapture, check, driver_version};
 use crate::error::Result;
 use crate::plan::Plan;
 use crate::plan::cache::{MISALIGNED_WORD, Misaligned};
@@ -396,34 +396,6 @@ fn list_algo(plan: &Plan, misaligned: Which) -> [u64; 8] {
     let mut algo = plan.to_algo();
     algo[MISALIGNED_WORD] = Misaligned::of(misaligned).word();
     algo
-}
-
-/// This thread's stream-capture mode set to RELAXED until dropped, then restored. Tuning
-/// allocates, copies and frees memory; under GLOBAL mode those calls are refused (and the
-/// capture invalidated) while any thread captures, and `capturing` sees only the call's own
-/// stream: the heuristic (no stream) during a capture of another stream, or another thread's
-/// capture, went unnoticed (a review). RELAXED lets this thread make them; tuning touches
-/// only its own memory and a stream of its own, nothing captured.
-struct RelaxedCapture(sys::CUstreamCaptureMode);
-
-impl RelaxedCapture {
-    fn enter() -> Result<RelaxedCapture> {
-        let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
-        // SAFETY: valid in/out pointer; affects only this thread's mode.
-        check(
-            unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) },
-            "cuThreadExchangeStreamCaptureMode",
-        )?;
-        Ok(RelaxedCapture(mode))
-    }
-}
-
-impl Drop for RelaxedCapture {
-    fn drop(&mut self) {
-        let mut mode = self.0;
-        // SAFETY: as above; puts back the mode `enter` replaced.
-        let _ = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
-    }
 }
 
 /// Times each plan on scratch copies of the problem's operands; the fastest by median.

@@ -390,8 +390,44 @@ pub struct DeviceBuffer {
     pub ctx: usize,
 }
 
+/// This thread's stream-capture mode set to RELAXED until the guard drops: a call that must
+/// allocate (cuMemAlloc) or synchronise while another stream of the process captures a graph
+/// in GLOBAL mode (PyTorch's default) would otherwise be refused and invalidate that capture.
+pub struct RelaxedCapture(sys::CUstreamCaptureMode);
+
+impl RelaxedCapture {
+    pub fn enter() -> Result<RelaxedCapture> {
+        let mut mode = sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED;
+        guarded("cuThreadExchangeStreamCaptureMode", || {
+            // SAFETY: valid in/out pointer; affects only this thread's mode.
+            check(
+                unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) },
+                "cuThreadExchangeStreamCaptureMode",
+            )
+        })?;
+        Ok(RelaxedCapture(mode))
+    }
+}
+
+impl Drop for RelaxedCapture {
+    fn drop(&mut self) {
+        let mut mode = self.0;
+        // SAFETY: as above; puts back the mode `enter` replaced.
+        let _ = unsafe { sys::cuThreadExchangeStreamCaptureMode(&mut mode) };
+    }
+}
+
+/// The calling thread's current context as a number (0 when none or the driver cannot say):
+/// what the NULL, legacy and per-thread stream handles refer to.
+pub fn current_context_id() -> usize {
+    guarded("cuCtxGetCurrent", current_context)
+        .map(|c| c as usize)
+        .unwrap_or(0)
+}
+
 /// `bytes` of device memory (cuMemAlloc) in the context of `stream`, when that context is on
 /// device `device`; `Ok(None)` when it is on another (the call then fails its device check).
+/// In relaxed capture mode, so that another stream's graph capture is not disturbed.
 pub fn alloc_for_stream(
     stream: *mut c_void,
     device: i32,
@@ -401,6 +437,7 @@ pub fn alloc_for_stream(
     if guard.device.ordinal != device {
         return Ok(None);
     }
+    let _relaxed = RelaxedCapture::enter()?;
     guarded("cuMemAlloc", || {
         let mut ptr: sys::CUdeviceptr = 0;
         // SAFETY: valid out-pointer; the stream's context is current (`guard`).
@@ -417,20 +454,26 @@ pub fn alloc_for_stream(
 }
 
 /// Frees `buf` once every launch in its context has finished (cuCtxSynchronize first, as
-/// cublasDestroy synchronises: a GEMM still running may use it). Errors are logged, not
-/// returned: this runs when a handle is destroyed.
+/// cublasDestroy synchronises: a GEMM still running may use it); where the context cannot be
+/// entered or synchronised (destroyed, or a sticky error) the buffer is left, not freed.
+/// Errors are logged, not returned: this runs when a handle is destroyed.
 pub fn free_synchronized(buf: &DeviceBuffer) {
     let r = guarded("cuMemFree", || {
+        let _relaxed = RelaxedCapture::enter()?;
         let ctx = buf.ctx as CUcontext;
         // SAFETY: the context the buffer was allocated in, made current for the free only.
         check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
-        // SAFETY: `ctx` is current; `buf.ptr` came from cuMemAlloc there and is freed once.
+        // SAFETY: `ctx` is current; `buf.ptr` came from cuMemAlloc there and is freed once,
+        // only after its context's work is done.
         let sync = check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize");
-        let free = check(unsafe { sys::cuMemFree_v2(buf.ptr) }, "cuMemFree");
+        let free = sync
+            .as_ref()
+            .map_err(|e| e.clone())
+            .and_then(|_| check(unsafe { sys::cuMemFree_v2(buf.ptr) }, "cuMemFree"));
         let mut old: CUcontext = std::ptr::null_mut();
         // SAFETY: pops exactly the context pushed above.
         let _ = unsafe { sys::cuCtxPopCurrent_v2(&mut old) };
-        sync.and(free)
+        free
     });
     if let Err(e) = r {
         crate::log::error(
