@@ -18,6 +18,13 @@ DEADLINE=${DEADLINE:-575}
 have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
 nvidia-smi -L
 S=.gpu/shapes
+# Session 76's review fixes to the handle's default workspace (`89eb4f8`: a call holds its
+# stream's buffer while it enqueues, relaxed capture mode for the allocation, keys by context)
+# ran only on the CPU: both GPU tests, the second new (four threads on one handle and stream).
+# The first try in session 76 spent its 120 s compiling; give it 200.
+have 240 && timeout 200 .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture gemm_ex_default_workspace \
+    >"$OUT/default-ws.txt" 2>&1; echo "default workspace ${SECONDS}s: $(grep -E '^(group|test result)' "$OUT/default-ws.txt" | tr '\n' ' ')"
+grep -m6 -E "FAIL|panicked" "$OUT/default-ws.txt"
 have 60 && bench cliffs --workspace-mib 160 --check sample --shapes $S/cliffs.txt
 have 60 && bench small-m --shapes $S/small-m.txt
 have 40 && bench tf32-1 --dtype tf32 --shape 8192x8192x8192 --iters 20
