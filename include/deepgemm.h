@@ -2698,8 +2698,8 @@ enum deepgemmStatus_t deepgemmDestroy(deepgemmHandle_t handle);
 
 /**
  * Sets the stream later calls on this handle are enqueued on (NULL: default stream), and, as
- * cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to the handle's default. As with cuBLAS
- * the stream is not checked here: a GEMM on a stream of another device than the handle's
+ * cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to the handle's default.
+ * As with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the handle's
  * returns DEEPGEMM_STATUS_INVALID_VALUE.
  */
 enum deepgemmStatus_t deepgemmSetStream(deepgemmHandle_t handle,

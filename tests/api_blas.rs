@@ -942,6 +942,7 @@ fn default_workspace_none_while_capturing_or_on_another_device() {
 #[test]
 fn default_workspace_from_many_threads() {
     let h = handle();
+    testing::track_overlaps(h.0, true);
     let hp = h.0 as usize;
     std::thread::scope(|s| {
         for _ in 0..8 {

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use crate::error::Result;
 use crate::gemm;
 use crate::invalid;
+use crate::log::Level;
 use crate::plan::{self, DeviceSpec, Plan};
 use crate::problem::{GemmPointers, GemmProblem};
 use crate::runtime::driver::{self, DeviceBuffer};
@@ -54,6 +55,8 @@ pub enum Backend {
         buffers: Arc<Mutex<RecordedBuffers>>,
         /// Allocations fail (`fail_allocations`).
         fail_allocs: AtomicBool,
+        /// Calls with a workspace take a moment and count overlaps (`track_overlaps`).
+        track_overlaps: AtomicBool,
     },
 }
 
@@ -96,6 +99,7 @@ impl Backend {
             capturing: Mutex::new(Vec::new()),
             buffers: Arc::new(Mutex::new(RecordedBuffers::default())),
             fail_allocs: AtomicBool::new(false),
+            track_overlaps: AtomicBool::new(false),
         }
     }
 
@@ -192,6 +196,14 @@ impl Backend {
         }
     }
 
+    /// Recording backends only: whether later calls with a workspace "enqueue" for 0.3 ms,
+    /// counting those that overlap on one buffer (`RecordedBuffers::overlaps`).
+    pub fn track_overlaps(&self, on: bool) {
+        if let Backend::Record { track_overlaps, .. } = self {
+            track_overlaps.store(on, Ordering::Relaxed);
+        }
+    }
+
     /// Recording backends only: whether later allocations fail.
     pub fn fail_allocations(&self, fail: bool) {
         if let Backend::Record { fail_allocs, .. } = self {
@@ -240,13 +252,14 @@ impl Backend {
                 stream_devices,
                 calls,
                 buffers,
+                track_overlaps,
                 ..
             } => {
                 let stream_dev = stream_devices.lock().get(&(stream as usize)).copied();
                 driver::same_device(*device, stream_dev.unwrap_or(*device))?;
-                // A call "enqueues" for 0.3 ms, counting the calls that ran meanwhile with
-                // the same workspace (`RecordedBuffers::overlaps`).
-                if workspace != 0 {
+                // Where asked, a call "enqueues" for 0.3 ms, counting the calls that ran
+                // meanwhile with the same workspace (`RecordedBuffers::overlaps`).
+                if workspace != 0 && track_overlaps.load(Ordering::Relaxed) {
                     let mut b = buffers.lock();
                     if b.running.contains(&workspace) {
                         b.overlaps += 1;
@@ -321,14 +334,12 @@ impl LtHandle {
 pub const DEFAULT_WORKSPACE_STREAMS: usize = 8;
 
 /// The bytes of a handle's default workspace: `DEEPGEMM_HANDLE_WORKSPACE_MIB` MiB where set
-/// (0: none), else cuBLAS's default, 32 MiB on Hopper and later, 4 MiB before.
+/// (0: none; read once a process), else cuBLAS's default, 32 MiB on Hopper and later, 4 MiB
+/// before.
 pub fn default_workspace_bytes(cc_major: u32) -> u64 {
-    workspace_bytes_for(
-        cc_major,
-        std::env::var("DEEPGEMM_HANDLE_WORKSPACE_MIB")
-            .ok()
-            .as_deref(),
-    )
+    static SETTING: once_cell::sync::OnceCell<Option<String>> = once_cell::sync::OnceCell::new();
+    let setting = SETTING.get_or_init(|| std::env::var("DEEPGEMM_HANDLE_WORKSPACE_MIB").ok());
+    workspace_bytes_for(cc_major, setting.as_deref())
 }
 
 /// `default_workspace_bytes` with the variable's value given: a number of MiB (capped at 1
@@ -364,6 +375,9 @@ impl StreamKey {
 
 /// The lock a call holds on a default workspace while it enqueues (`DefaultWorkspace`).
 type InUse = Arc<parking_lot::Mutex<()>>;
+
+/// A default workspace found for a call: its lock and (address, bytes).
+type Found = Option<(InUse, (u64, u64))>;
 
 /// One of a handle's default workspaces: its stream, its buffer (`None`: the allocation failed,
 /// and is not tried again), and the lock a call holds from choosing the buffer until its last
@@ -507,78 +521,82 @@ impl BlasHandle {
     /// replays and eager calls), when the size is 0 (`DEEPGEMM_HANDLE_WORKSPACE_MIB=0`), the
     /// stream is on another device (the call then fails), or the allocation failed (logged
     /// once; the stream then runs without one).
-    fn default_workspace(&self, stream: *mut c_void) -> Option<(InUse, (u64, u64))> {
+    fn default_workspace(&self, stream: *mut c_void) -> Found {
         if self.backend.capturing(stream) {
             return None;
         }
         let key = StreamKey::of(stream, self.backend.context_of_special_stream(stream));
-        let spec = self.backend.device_spec().ok()?;
-        let bytes = default_workspace_bytes(spec.cc_major);
-        let mut log: Option<(bool, String)> = None;
-        let found = {
+        let (found, log) = {
             let mut defaults = self.defaults.lock();
-            if let Some(d) = defaults.iter().find(|d| d.key == key) {
-                d.buffer.map(|b| (d.in_use.clone(), (b.ptr, b.bytes)))
-            } else if bytes == 0 {
-                None
-            } else if defaults.len() >= DEFAULT_WORKSPACE_STREAMS {
-                if !self.defaults_full_logged.swap(true, Ordering::Relaxed) {
-                    log = Some((
-                        false,
-                        format!(
-                            "stream {:#x}: no default workspace (the handle has one for \
-                             {DEFAULT_WORKSPACE_STREAMS} streams already; deepgemmSetWorkspace \
-                             gives one)",
-                            stream as usize
-                        ),
-                    ));
-                }
-                None
-            } else {
-                let (buffer, msg) = match self.backend.alloc_workspace(stream, bytes) {
-                    Ok(None) => return None,
-                    Ok(Some(b)) => (
-                        Some(b),
-                        (
-                            false,
-                            format!(
-                                "default workspace for stream {:#x}: {} MiB at {:#x}",
-                                stream as usize,
-                                bytes >> 20,
-                                b.ptr
-                            ),
-                        ),
-                    ),
-                    Err(e) => (
-                        None,
-                        (
-                            true,
-                            format!(
-                                "default workspace of {} MiB for stream {:#x}: {e}; the stream \
-                                 runs without one",
-                                bytes >> 20,
-                                stream as usize
-                            ),
-                        ),
-                    ),
-                };
-                log = Some(msg);
-                let in_use = Arc::new(parking_lot::Mutex::new(()));
-                defaults.push(DefaultWorkspace {
-                    key,
-                    buffer,
-                    in_use: in_use.clone(),
-                });
-                buffer.map(|b| (in_use, (b.ptr, b.bytes)))
+            match defaults.iter().find(|d| d.key == key) {
+                Some(d) => (d.buffer.map(|b| (d.in_use.clone(), (b.ptr, b.bytes))), None),
+                None => self.add_default_workspace(&mut defaults, key, stream),
             }
         };
         // Logged with no lock held: a logger callback may call back into the library.
-        match log {
-            Some((true, m)) => crate::log::error("deepgemmGemmEx", m),
-            Some((false, m)) => crate::log_info!("deepgemmGemmEx", "{m}"),
-            None => {}
+        if let Some((level, m)) = log {
+            crate::log::write(level, "deepgemmGemmEx", format_args!("{m}"));
         }
         found
+    }
+
+    /// `default_workspace` for a stream the handle has none for yet: allocates and adds it
+    /// (a failed allocation is added too, without a buffer, so it is not tried again), unless
+    /// the size is 0, the stream is on another device or the handle has
+    /// `DEFAULT_WORKSPACE_STREAMS` already. With what to log.
+    fn add_default_workspace(
+        &self,
+        defaults: &mut Vec<DefaultWorkspace>,
+        key: StreamKey,
+        stream: *mut c_void,
+    ) -> (Found, Option<(Level, String)>) {
+        let Ok(spec) = self.backend.device_spec() else {
+            return (None, None);
+        };
+        let bytes = default_workspace_bytes(spec.cc_major);
+        if bytes == 0 {
+            return (None, None);
+        }
+        if defaults.len() >= DEFAULT_WORKSPACE_STREAMS {
+            let first = !self.defaults_full_logged.swap(true, Ordering::Relaxed);
+            let log = first.then(|| {
+                let m = format!(
+                    "stream {:#x}: no default workspace (the handle has one for \
+                     {DEFAULT_WORKSPACE_STREAMS} streams already; deepgemmSetWorkspace gives one)",
+                    stream as usize
+                );
+                (Level::Info, m)
+            });
+            return (None, log);
+        }
+        let (buffer, log) = match self.backend.alloc_workspace(stream, bytes) {
+            Ok(None) => return (None, None),
+            Ok(Some(b)) => {
+                let m = format!(
+                    "default workspace for stream {:#x}: {} MiB at {:#x}",
+                    stream as usize,
+                    bytes >> 20,
+                    b.ptr
+                );
+                (Some(b), (Level::Info, m))
+            }
+            Err(e) => {
+                let m = format!(
+                    "default workspace of {} MiB for stream {:#x}: {e}; the stream runs without \
+                     one",
+                    bytes >> 20,
+                    stream as usize
+                );
+                (None, (Level::Error, m))
+            }
+        };
+        let in_use = InUse::default();
+        defaults.push(DefaultWorkspace {
+            key,
+            buffer,
+            in_use: in_use.clone(),
+        });
+        (buffer.map(|b| (in_use, (b.ptr, b.bytes))), Some(log))
     }
 
     /// Frees the default workspaces (after the device is done with them); deepgemmDestroy.

@@ -34,8 +34,8 @@ pub extern "C" fn deepgemmDestroy(handle: deepgemmHandle_t) -> deepgemmStatus_t 
 }
 
 /// Sets the stream later calls on this handle are enqueued on (NULL: default stream), and, as
-/// cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to the handle's default. As with cuBLAS
-/// the stream is not checked here: a GEMM on a stream of another device than the handle's
+/// cublasSetStream does, resets the workspace (deepgemmSetWorkspace) to the handle's default.
+/// As with cuBLAS the stream is not checked here: a GEMM on a stream of another device than the handle's
 /// returns DEEPGEMM_STATUS_INVALID_VALUE.
 #[unsafe(no_mangle)]
 #[allow(non_snake_case)]

@@ -83,6 +83,14 @@ pub fn buffer_log(h: deepgemmHandle_t) -> std::sync::Arc<parking_lot::Mutex<Reco
         .unwrap_or_default()
 }
 
+/// For a recording handle: whether its later calls with a workspace take a moment each and
+/// count those that overlap on one buffer (`RecordedBuffers::overlaps`).
+pub fn track_overlaps(h: deepgemmHandle_t, on: bool) {
+    if let Ok(h) = try_ref(h, "handle") {
+        h.backend.track_overlaps(on);
+    }
+}
+
 /// For a recording handle: whether its later default-workspace allocations fail.
 pub fn fail_allocations(h: deepgemmHandle_t, fail: bool) {
     if let Ok(h) = try_ref(h, "handle") {

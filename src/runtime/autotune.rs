@@ -51,16 +51,6 @@ static STATE: Lazy<Mutex<State>> = Lazy::new(|| {
 /// its candidates (a session-51 review).
 static TUNING: Lazy<Mutex<()>> = Lazy::new(|| Mutex::new(()));
 
-/// Whether work enqueued on `stream` is being captured into a CUDA graph: tuning's allocations,
-/// copies and synchronisations are illegal there, so a captured call is not tuned.
-fn capturing(stream: CUstream) -> bool {
-    let mut status = sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE;
-    // SAFETY: `stream` is the caller's (or NULL); valid out-pointer.
-    let r = unsafe { sys::cuStreamIsCapturing(stream, &mut status) };
-    r != sys::CUresult::CUDA_SUCCESS
-        || status != sys::CUstreamCaptureStatus::CU_STREAM_CAPTURE_STATUS_NONE
-}
-
 fn table_path() -> Option<std::path::PathBuf> {
     crate::jit::cache::default_dir().map(|d| d.join(tuned::FILE))
 }
@@ -236,7 +226,8 @@ pub fn tuned_name(
     if STATE.lock().untimed.contains(&key) {
         return None;
     }
-    if capturing(stream) {
+    // Tuning's allocations, copies and synchronisations are illegal in a capture.
+    if super::driver::capturing(stream.cast()) {
         crate::log::hint(
             "autotune",
             "not tuned: the stream is being captured into a graph",

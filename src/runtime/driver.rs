@@ -465,11 +465,8 @@ pub fn free_synchronized(buf: &DeviceBuffer) {
         check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
         // SAFETY: `ctx` is current; `buf.ptr` came from cuMemAlloc there and is freed once,
         // only after its context's work is done.
-        let sync = check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize");
-        let free = sync
-            .as_ref()
-            .map_err(|e| e.clone())
-            .and_then(|_| check(unsafe { sys::cuMemFree_v2(buf.ptr) }, "cuMemFree"));
+        let free = check(unsafe { sys::cuCtxSynchronize() }, "cuCtxSynchronize")
+            .and_then(|()| check(unsafe { sys::cuMemFree_v2(buf.ptr) }, "cuMemFree"));
         let mut old: CUcontext = std::ptr::null_mut();
         // SAFETY: pops exactly the context pushed above.
         let _ = unsafe { sys::cuCtxPopCurrent_v2(&mut old) };
