@@ -366,6 +366,9 @@ fn gemm_ex_default_workspace() {
     g.finish();
 }
 
+/// One thread's GEMM: its spec, a label, and the comparison with the reference.
+type ThreadResult = (GemmSpec, String, Result<common::host::Comparison, String>);
+
 /// Four threads on one handle and one stream, none setting a workspace: their calls share the
 /// stream's default buffer, each holding it while it enqueues (a call's packed copies and
 /// partials span several launches; interleaved with another call's on the one buffer they
@@ -381,47 +384,46 @@ fn gemm_ex_default_workspace_threads() {
     let mut g = Group::new("gemm_ex_default_workspace_threads");
     let seed = g.seed;
     let (hp, stream) = (h.0 as usize, env.stream.raw() as usize);
-    let results: Vec<Vec<(GemmSpec, String, Result<common::host::Comparison, String>)>> =
-        std::thread::scope(|sc| {
-            let threads: Vec<_> = (0..4u64)
-                .map(|t| {
-                    let gpu = &env.gpu;
-                    sc.spawn(move || {
-                        let mut out = Vec::new();
-                        let mut rng = Rng::new(seed ^ (t + 1).wrapping_mul(0x9e37_79b9));
-                        if let Err(e) = gpu.bind() {
-                            panic!("bind: {e}");
-                        }
-                        let h = std::mem::ManuallyDrop::new(BlasHandle(hp as _));
-                        for round in 0..6u64 {
-                            let (m, n, k) = [(255, 129, 4097), (128, 256, 8192), (1000, 520, 1032)]
-                                [((t + round) % 3) as usize];
-                            let mut s =
-                                ex_spec(DType::BF16, DType::BF16, false, (true, false), m, n, k);
-                            s.pad = [1, 0, 0, 3];
-                            s.beta = if round % 2 == 0 { 0.0 } else { 0.5 };
-                            s.c_nan = s.beta == 0.0;
-                            let r = (|| {
-                                let prep = Prepared::new(&s, &mut rng, true)?;
-                                let c = prep.new_output()?;
-                                let args = prep.args(&c, None, stream as *mut c_void);
-                                blas::gemm_ex(
-                                    &h, &s, false, args.alpha, args.beta, args.a, args.b, c.ptr,
-                                )?;
-                                gpu.synchronize()?;
-                                Ok(prep.check_full(&c.download()?))
-                            })();
-                            out.push((s, format!("thread {t} round {round}"), r));
-                        }
-                        out
-                    })
+    let results: Vec<Vec<ThreadResult>> = std::thread::scope(|sc| {
+        let threads: Vec<_> = (0..4u64)
+            .map(|t| {
+                let gpu = &env.gpu;
+                sc.spawn(move || {
+                    let mut out = Vec::new();
+                    let mut rng = Rng::new(seed ^ (t + 1).wrapping_mul(0x9e37_79b9));
+                    if let Err(e) = gpu.bind() {
+                        panic!("bind: {e}");
+                    }
+                    let h = std::mem::ManuallyDrop::new(BlasHandle(hp as _));
+                    for round in 0..6u64 {
+                        let (m, n, k) = [(255, 129, 4097), (128, 256, 8192), (1000, 520, 1032)]
+                            [((t + round) % 3) as usize];
+                        let mut s =
+                            ex_spec(DType::BF16, DType::BF16, false, (true, false), m, n, k);
+                        s.pad = [1, 0, 0, 3];
+                        s.beta = if round % 2 == 0 { 0.0 } else { 0.5 };
+                        s.c_nan = s.beta == 0.0;
+                        let r = (|| {
+                            let prep = Prepared::new(&s, &mut rng, true)?;
+                            let c = prep.new_output()?;
+                            let args = prep.args(&c, None, stream as *mut c_void);
+                            blas::gemm_ex(
+                                &h, &s, false, args.alpha, args.beta, args.a, args.b, c.ptr,
+                            )?;
+                            gpu.synchronize()?;
+                            Ok(prep.check_full(&c.download()?))
+                        })();
+                        out.push((s, format!("thread {t} round {round}"), r));
+                    }
+                    out
                 })
-                .collect();
-            threads
-                .into_iter()
-                .map(|j| j.join().expect("a thread panicked"))
-                .collect()
-        });
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|j| j.join().expect("a thread panicked"))
+            .collect()
+    });
     for (s, how, r) in results.into_iter().flatten() {
         g.record(&s, &how, r);
     }

@@ -906,7 +906,7 @@ fn green_context_plans_for_its_sms() {
     let log = logged_at("green", 3, || {
         // SAFETY: as_ctx is live; the primary context is made current again below.
         unsafe { cu::ctx::set_current(as_ctx) }.unwrap();
-        let ws = DevBuf::alloc(WORKSPACE_BYTES as usize).unwrap();
+        let ws = DevBuf::alloc(WORKSPACE_BYTES).unwrap();
         for s in &cases {
             let p = Prepared::new(s, &mut rng, true).unwrap();
             // The preference allows the workspace, so the heuristic's algo may split.

@@ -725,7 +725,7 @@ impl Sm90Args {
     ) -> Result<Sm90Args> {
         // `DEEPGEMM_TMA_STORE=0` (measurements): the general epilogue, where it is complete
         // (not for a bias along n on tiles over 64 wide, which only the TMA store adds).
-        let general_only = !tma_store_allowed() && !(p.epilogue.bias && p.bias_along_n);
+        let general_only = !(tma_store_allowed() || p.epilogue.bias && p.bias_along_n);
         let store_cols = if general_only {
             None
         } else {
