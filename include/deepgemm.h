@@ -2777,7 +2777,11 @@ enum deepgemmStatus_t deepgemmGetSmCountTarget(deepgemmHandle_t handle, int32_t 
  * default one for the stream: see deepgemmSetWorkspace). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
  * m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
  * handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
- * accepted and means "let deepgemm choose".
+ * accepted and means "let deepgemm choose". `computeType` may also be a cudaDataType, cuBLAS
+ * 10's form that cublas_api.h's C++ overloads migrate: DEEPGEMM_R_32F / C_32F, R_64F / C_64F,
+ * R_16F and R_32I become COMPUTE_32F, 64F, 16F and 32I (their _PEDANTIC forms under
+ * DEEPGEMM_PEDANTIC_MATH), another data type is NOT_SUPPORTED (also in
+ * deepgemmGemmStridedBatchedEx).
  */
 enum deepgemmStatus_t deepgemmGemmEx(deepgemmHandle_t handle,
                                      deepgemmOperation_t transa,

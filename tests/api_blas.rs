@@ -273,7 +273,8 @@ fn gemm_ex_rejects_bad_arguments() {
         ("ldc < m", Ex { ldc: 3, ..EX }),
         ("lda <= 0", Ex { m: 0, lda: 0, ..EX }),
         ("negative lda", Ex { lda: -5, ..EX }),
-        ("unknown compute type", Ex { compute: 0, ..EX }),
+        ("unknown compute type", Ex { compute: 66, ..EX }),
+        ("unknown compute type", Ex { compute: 80, ..EX }),
         (
             "unknown data type",
             Ex {
@@ -339,6 +340,27 @@ fn gemm_ex_rejects_bad_arguments() {
                 bt: 0,
                 ct: 0,
                 compute: DEEPGEMM_COMPUTE_32F_EMULATED_16BFX9,
+                ..EX
+            },
+        ),
+        // cuBLAS 10's cudaDataType compute types with no compute type to migrate to, as
+        // cublas_api.h's overloads return.
+        ("legacy R_8I", Ex { compute: 3, ..EX }),
+        (
+            "legacy R_16BF",
+            Ex {
+                compute: DEEPGEMM_R_16BF,
+                ..EX
+            },
+        ),
+        // ... and those it migrates to a compute type deepgemm does not run (fp16 sums).
+        (
+            "legacy R_16F",
+            Ex {
+                at: 2,
+                bt: 2,
+                ct: 2,
+                compute: DEEPGEMM_R_16F,
                 ..EX
             },
         ),
@@ -580,6 +602,32 @@ fn math_mode_decides_tf32_and_pedantic() {
     }
     assert_eq!(deepgemmGetMathMode(h.0, &mut mode), DEEPGEMM_STATUS_SUCCESS);
     assert_eq!(mode, DEEPGEMM_TF32_TENSOR_OP_MATH);
+    // cuBLAS 10's compute type CUDA_R_32F (0) / C_32F (4) is COMPUTE_32F, then as above (the
+    // C++ overloads' migration; pedantic math makes it COMPUTE_32F_PEDANTIC).
+    for legacy in [DEEPGEMM_R_32F, DEEPGEMM_C_32F] {
+        for (m, want) in [
+            (DEEPGEMM_DEFAULT_MATH, Math::Ffma),
+            (DEEPGEMM_PEDANTIC_MATH, Math::Ffma),
+            (DEEPGEMM_TF32_TENSOR_OP_MATH, Math::MmaTf32),
+        ] {
+            assert_eq!(
+                math_under(m, f32_in(legacy)),
+                want,
+                "legacy {legacy}, mode {m}"
+            );
+        }
+        for (m, want) in [
+            (DEEPGEMM_DEFAULT_MATH, Math::Mma),
+            (DEEPGEMM_PEDANTIC_MATH, Math::Ffma),
+            (DEEPGEMM_TF32_TENSOR_OP_MATH, Math::Mma),
+        ] {
+            let x = Ex {
+                compute: legacy,
+                ..EX
+            };
+            assert_eq!(math_under(m, x), want, "legacy {legacy}, 16-bit, mode {m}");
+        }
+    }
     // Modes cuBLAS does not define are refused and change nothing.
     for bad in [-1, 4, 15, 17 + 16, 32, 1 << 20] {
         assert_eq!(

@@ -62,6 +62,33 @@ pub fn effective_compute(compute: i32, ab_type: i32, math: i32, tf32_disabled: b
     }
 }
 
+/// cuBLAS 10's form of GemmEx took the compute type as a cudaDataType (CUDA_R_32F = 0, ...);
+/// cublas_api.h keeps such calls compiling in C++ by overloads that migrate the value by the
+/// handle's math mode (`cublasMigrateComputeType`). deepgemm's header declares both types as
+/// int32_t, so no overload can tell them apart: the call migrates them instead, the same way
+/// (the two ranges do not overlap: data types are below 64, compute types 64-79). Ok(value
+/// unchanged) for anything that is not such a data type; NOT_SUPPORTED for a data type the
+/// migration has no compute type for, as the overloads return.
+pub fn migrate_legacy_compute(compute: i32, math: i32) -> Result<i32> {
+    use compute_type::*;
+    use cuda_data_type as dt;
+    if compute_type::is_known(compute) || !(0..64).contains(&compute) {
+        return Ok(compute);
+    }
+    let pedantic = math_mode::base(math) == math_mode::PEDANTIC;
+    let pick = |plain, strict| if pedantic { strict } else { plain };
+    match compute {
+        dt::R_32F | dt::C_32F => Ok(pick(COMPUTE_32F, COMPUTE_32F_PEDANTIC)),
+        dt::R_64F | dt::C_64F => Ok(pick(COMPUTE_64F, COMPUTE_64F_PEDANTIC)),
+        dt::R_16F => Ok(pick(COMPUTE_16F, COMPUTE_16F_PEDANTIC)),
+        dt::R_32I => Ok(pick(COMPUTE_32I, COMPUTE_32I_PEDANTIC)),
+        other => Err(crate::unsupported!(
+            "computeType {other} is a cudaDataType with no compute type (cuBLAS 10's form of \
+             GemmEx takes CUDA_R_16F, R_32F, C_32F, R_64F, C_64F or R_32I there)"
+        )),
+    }
+}
+
 /// NVIDIA_TF32_OVERRIDE=0: NVIDIA's libraries then use no TF32 for what a math mode merely
 /// allows. Read at the first GemmEx that asks (a program may set it before its first GEMM).
 pub fn tf32_override_off() -> bool {
@@ -203,6 +230,51 @@ mod tests {
         for m in [-1, 4, 5, 15, 20, 32, 48, 1 << 20] {
             assert!(!is_valid(m), "{m}");
         }
+    }
+
+    #[test]
+    fn legacy_data_type_compute_types_migrate_as_cublas_overloads_do() {
+        use crate::types::cuda_data_type as dt;
+        let m = |c, math| migrate_legacy_compute(c, math);
+        for math in [DEFAULT, TENSOR_OP, TF32_TENSOR_OP, TF32_TENSOR_OP | 16] {
+            assert_eq!(m(dt::R_32F, math).unwrap(), COMPUTE_32F);
+            assert_eq!(m(dt::C_32F, math).unwrap(), COMPUTE_32F);
+            assert_eq!(m(dt::R_64F, math).unwrap(), COMPUTE_64F);
+            assert_eq!(m(dt::C_64F, math).unwrap(), COMPUTE_64F);
+            assert_eq!(m(dt::R_16F, math).unwrap(), COMPUTE_16F);
+            assert_eq!(m(dt::R_32I, math).unwrap(), COMPUTE_32I);
+        }
+        for math in [PEDANTIC, PEDANTIC | DISALLOW_REDUCED_PRECISION_REDUCTION] {
+            assert_eq!(m(dt::R_32F, math).unwrap(), COMPUTE_32F_PEDANTIC);
+            assert_eq!(m(dt::R_64F, math).unwrap(), COMPUTE_64F_PEDANTIC);
+            assert_eq!(m(dt::R_16F, math).unwrap(), COMPUTE_16F_PEDANTIC);
+            assert_eq!(m(dt::R_32I, math).unwrap(), COMPUTE_32I_PEDANTIC);
+        }
+        // Data types the overloads reject.
+        for c in [dt::R_16BF, dt::C_16F, dt::R_8I, dt::R_8F_E4M3, dt::C_32I] {
+            assert!(
+                matches!(m(c, DEFAULT), Err(crate::Error::NotSupported(_))),
+                "{c}"
+            );
+        }
+        // Compute types, and values of neither kind (GemmProblem refuses those), unchanged.
+        for c in [
+            COMPUTE_32F,
+            COMPUTE_32F_FAST_TF32,
+            COMPUTE_16F_PEDANTIC,
+            66,
+            80,
+            -1,
+            1000,
+        ] {
+            assert_eq!(m(c, PEDANTIC).unwrap(), c);
+        }
+        // Then the math mode decides TF32 as for COMPUTE_32F itself.
+        let legacy = m(dt::R_32F, TF32_TENSOR_OP).unwrap();
+        assert_eq!(
+            effective_compute(legacy, R_32F, TF32_TENSOR_OP, false),
+            COMPUTE_32F_FAST_TF32
+        );
     }
 
     #[test]

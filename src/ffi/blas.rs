@@ -181,7 +181,7 @@ fn gemm_ex(
     let h = try_handle(handle)?;
     let x = &GemmExArgs {
         compute_type: api::blas::effective_compute(
-            x.compute_type,
+            api::blas::migrate_legacy_compute(x.compute_type, h.math_mode())?,
             x.a_type,
             h.math_mode(),
             api::blas::tf32_override_off(),
@@ -222,7 +222,11 @@ fn gemm_ex(
 /// default one for the stream: see deepgemmSetWorkspace). Negative m, n, k or a leading dimension below its minimum: INVALID_VALUE;
 /// m or n == 0: SUCCESS, nothing done. The handle's stream on another device than the
 /// handle's: INVALID_VALUE, nothing enqueued. Every cublasGemmAlgo_t value except AUTOTUNE is
-/// accepted and means "let deepgemm choose".
+/// accepted and means "let deepgemm choose". `computeType` may also be a cudaDataType, cuBLAS
+/// 10's form that cublas_api.h's C++ overloads migrate: DEEPGEMM_R_32F / C_32F, R_64F / C_64F,
+/// R_16F and R_32I become COMPUTE_32F, 64F, 16F and 32I (their _PEDANTIC forms under
+/// DEEPGEMM_PEDANTIC_MATH), another data type is NOT_SUPPORTED (also in
+/// deepgemmGemmStridedBatchedEx).
 #[unsafe(no_mangle)]
 #[allow(non_snake_case, clippy::too_many_arguments)]
 pub extern "C" fn deepgemmGemmEx(
