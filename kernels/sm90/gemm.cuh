@@ -519,11 +519,14 @@ __device__ __forceinline__ void gemm(const Sm90Params& p, const TmaDescriptor& t
                 "most 128 wide (registers)");
   // Column split: B's half-tiles start kSubN rows into a K-major B tile (whole 8-row swizzle
   // atoms); a Stream-K slot would need a consumer's three blocks, so data-parallel only, as
-  // the tall tile; no ring epilogue, C by TMA or split-K cluster (not built).
-  static_assert(!kColSplit || (kTransA == 0 && kTransB == 0 && !kRegA && !kSplitCluster &&
-                               !kRingEpilogue && kSubN % 8 == 0 && BLOCK_N >= 128 &&
-                               (kClusterSize == 1 || kClusterSize == 2)),
-                "column split: 16-bit TN, unclustered, 2 x 1 or 1 x 2, halves a multiple of 8");
+  // the tall tile; no ring epilogue, C by TMA or split-K cluster (not built). An M-major A
+  // (NN) is three 128-byte chunks, one an m64 block (`TileA::row_offset`), loaded whole by
+  // each CTA: not in 1 x 2 clusters (A's multicast shares of 192 M-major rows are unbuilt).
+  static_assert(!kColSplit || ((kTransA == 0 || kClusterN == 1) && kTransB == 0 && !kRegA &&
+                               !kSplitCluster && !kRingEpilogue && kSubN % 8 == 0 &&
+                               BLOCK_N >= 128 && (kClusterSize == 1 || kClusterSize == 2)),
+                "column split: 16-bit TN or NN, unclustered, 2 x 1 or (TN) 1 x 2, halves a "
+                "multiple of 8");
   // Wide ping-pong: two consumers of whole 128-row tiles, 16-bit inputs (no register A),
   // unclustered or 2 x 1 (B multicast), data-parallel; C through the general epilogue's
   // reads (its TMA loads of C are sized for one block a consumer), no bias along n by TMA.

@@ -437,16 +437,16 @@ impl Sm90Variant {
     }
 
     /// The column-split 192 x `block_n` tile (`COLUMN_SPLIT_TILES_N`) for these types and
-    /// layouts, or `None` where it is not built: 16-bit in, both operands K-major.
+    /// layouts, or `None` where it is not built: 16-bit in, B K-major (TN, and NN since session
+    /// 77: an M-major A is three 128-byte chunks, one an m64 block; planned only under
+    /// `DEEPGEMM_COLSPLIT_NN`, `column_split_nn`, until measured).
     pub fn column_split_tile(
         ab: ScalarType,
         cd: ScalarType,
         layout: (Major, Major),
         block_n: u32,
     ) -> Option<Sm90Variant> {
-        if !COLUMN_SPLIT_TILES_N.contains(&block_n)
-            || ab.size_bytes() != 2
-            || layout != (Major::K, Major::K)
+        if !COLUMN_SPLIT_TILES_N.contains(&block_n) || ab.size_bytes() != 2 || layout.1 != Major::K
         {
             return None;
         }
@@ -585,7 +585,9 @@ impl Sm90Variant {
             && !self.pingpong()
             && self.ab.size_bytes() == 2
             && ((self.block_m == 128 && CLUSTER_N_TILES_N.contains(&self.block_n))
-                || ((self.tall() || self.column_split()) && cluster_n == 2)))
+                || (self.tall() && cluster_n == 2)
+                // An M-major A's multicast shares of 192 rows are unbuilt (gemm.cuh).
+                || (self.column_split() && cluster_n == 2 && self.major_a == Major::K)))
             .then_some(Sm90Variant { cluster_n, ..self })
     }
 
@@ -1556,8 +1558,30 @@ pub fn column_split_mode() -> TallMode {
     *F
 }
 
-/// `variants` under `column_split_mode`.
+/// Whether the column-split tiles with an M-major A (NN, built in session 77) are planned:
+/// only under `DEEPGEMM_COLSPLIT_NN=1` until a GPU run has measured them against the others
+/// (the model's column-split efficiency was fitted on TN only). Read once.
+pub fn column_split_nn() -> bool {
+    static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        std::env::var("DEEPGEMM_COLSPLIT_NN").is_ok_and(|v| v.trim() == "1")
+    });
+    *F
+}
+
+/// `variants` under `column_split_mode` (the M-major-A ones only with `column_split_nn`).
 pub fn with_column_split(variants: Vec<Sm90Variant>, mode: TallMode) -> Vec<Sm90Variant> {
+    with_column_split_nn(variants, mode, column_split_nn())
+}
+
+/// `with_column_split` with the NN switch given.
+pub fn with_column_split_nn(
+    mut variants: Vec<Sm90Variant>,
+    mode: TallMode,
+    nn: bool,
+) -> Vec<Sm90Variant> {
+    if !nn {
+        variants.retain(|v| !(v.column_split() && v.major_a == Major::MN));
+    }
     mode.apply(variants, Sm90Variant::column_split)
 }
 
@@ -2074,7 +2098,7 @@ mod tests {
                 + 2 * 2 * 2 * TALL_TILES_N.len()
                 + 2 * 2 * TALL_TILES_N.len()
                 + 2 * 11
-                + 2 * 2 * 3 * COLUMN_SPLIT_TILES_N.len()
+                + 2 * 2 * (3 + 2) * COLUMN_SPLIT_TILES_N.len()
                 + 2 * 2 * 4 * 2 * WIDE_PINGPONG_TILES_N.len(),
             "2 input x 2 output types x (4 layouts x 4 tiles + 2 K-major-B layouts x 2 narrow \
              tiles + 4 layouts x 3 cluster tiles + 2 K-major-B layouts x 16 fill tiles + 4 \
@@ -2094,7 +2118,8 @@ mod tests {
              and their ring epilogues (16-bit in and out) both ways; ring epilogues of TN's \
              multicast clusters where they gain a stage (16-bit in and out): 2 x 1 of 128, 144, \
              160, 192, 208, 224, 2 x 2 of 128, 1 x 2 and 1 x 4 of 64 and 96; column-split \
-             192-row tiles: 2 x 2 types x TN x COLUMN_SPLIT_TILES_N, unclustered, 2 x 1 and 1 x 2; \
+             192-row tiles: 2 x 2 types x COLUMN_SPLIT_TILES_N, TN unclustered, 2 x 1 and 1 x 2, NN \
+             unclustered and 2 x 1; \
              wide ping-pong tiles: 2 x 2 types x 4 layouts x WIDE_PINGPONG_TILES_N, \
              unclustered and 2 x 1"
         );
@@ -2454,12 +2479,12 @@ mod tests {
                     + SOLO_TILES_N.len()
                     + split
                     + ring
-                    + if tag == "tn" {
-                        4 * TALL_TILES_N.len() + 3 * COLUMN_SPLIT_TILES_N.len()
-                    } else {
-                        0
+                    + match tag {
+                        "tn" => 4 * TALL_TILES_N.len() + 3 * COLUMN_SPLIT_TILES_N.len(),
+                        "nn" => 2 * COLUMN_SPLIT_TILES_N.len(),
+                        _ => 0,
                     },
-                "{tag}: one per tile and cluster size (tall and column-split tiles: TN)"
+                "{tag}: one per tile and cluster size (tall tiles: TN; column-split: TN, NN)"
             );
             assert!(fitting.iter().all(|v| v.layout_tag() == tag), "{tag}");
         }
@@ -3339,11 +3364,13 @@ mod tests {
             .into_iter()
             .filter(|v| v.column_split())
             .collect();
-        assert_eq!(cs.len(), 4 * 3 * COLUMN_SPLIT_TILES_N.len());
+        // Four type pairs; TN unclustered, 2 x 1 and 1 x 2, NN (an M-major A) without 1 x 2.
+        assert_eq!(cs.len(), 4 * (3 + 2) * COLUMN_SPLIT_TILES_N.len());
         for v in &cs {
             assert_eq!((v.block_m, v.consumers, v.threads()), (192, 2, 384));
             assert!(!v.tall() && !v.pingpong() && !v.solo());
-            assert_eq!((v.major_a, v.major_b), (Major::K, Major::K));
+            assert_eq!(v.major_b, Major::K);
+            assert!(v.major_a == Major::K || v.cluster_n == 1, "{}", v.name());
             assert!(v.ab.size_bytes() == 2 && v.stages >= 4, "{}", v.name());
             assert!(v.smem_bytes() <= HOPPER_SMEM_BUDGET as u64);
             assert_eq!(v.epilogue_n(), v.block_n / 2);
@@ -3361,7 +3388,8 @@ mod tests {
         // 96 columns a consumer: a whole box and one of 32 (column-major D's tail map).
         assert_eq!((v.store_box_cols(), v.epilogue_n() % STORE_BOX), (16, 32));
         assert_eq!(v.stages, 4, "cuBLASLt's 192x192_64x4");
-        assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::MN, Major::K), 192).is_none());
+        assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::K, Major::MN), 192).is_none());
+        assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::MN, Major::MN), 192).is_none());
         assert!(Sm90Variant::column_split_tile(F32, F32, (Major::K, Major::K), 192).is_none());
         assert!(Sm90Variant::column_split_tile(BF16, BF16, (Major::K, Major::K), 128).is_none());
         // 6240x752: 33 x 4 = 132 tiles, one wave, data-parallel only.
@@ -3382,6 +3410,31 @@ mod tests {
         assert_eq!(with_column_split(both.clone(), TallMode::Off), vec![two]);
         assert_eq!(with_column_split(both.clone(), TallMode::Mixed), both);
         assert_eq!(with_column_split(both.clone(), TallMode::Only), vec![v]);
+        // NN: built, fits an NN problem, not in 1 x 2; planned only under its switch.
+        let nn = Sm90Variant::column_split_tile(BF16, BF16, (Major::MN, Major::K), 192).unwrap();
+        assert!(nn.name().contains("_nn_m192n192k64") && nn.name().ends_with("_cs"));
+        assert_eq!(nn.stages, 4);
+        let p_nn = problem(6240, 752, 4600, 0, 0, R_16BF, R_16BF, None);
+        assert!(nn.fits(&p_nn) && !nn.fits(&p) && !v.fits(&p_nn));
+        assert!(nn.with_cluster(2).is_some() && nn.with_cluster_n(2).is_none());
+        assert!(v.with_cluster_n(2).is_some());
+        let mixed = vec![two, v, nn];
+        assert_eq!(
+            with_column_split_nn(mixed.clone(), TallMode::Mixed, false),
+            vec![two, v]
+        );
+        assert_eq!(
+            with_column_split_nn(mixed.clone(), TallMode::Mixed, true),
+            mixed
+        );
+        assert_eq!(
+            with_column_split_nn(mixed.clone(), TallMode::Only, true),
+            vec![v, nn]
+        );
+        assert_eq!(
+            with_column_split_nn(mixed.clone(), TallMode::Off, true),
+            vec![two]
+        );
     }
 
     #[test]

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Session 77: the column-split 192-row tiles with an M-major A (NN; kernels/sm90/gemm.cuh
+# `kColSplit` with kTransA = 1, unclustered and 2 x 1; `DEEPGEMM_COLSPLIT_NN=1`), first run.
+# (1) Correct: the bench's float64 check with them forced (DEEPGEMM_COLSPLIT=only plus the NN
+# switch) unclustered and 2 x 1 on ragged shapes (tiles past both edges, n past the edge by
+# more than half a tile), bf16 and fp16, fp32 out, the epilogues and beta; gpu_matmul's groups
+# under the same switches. (2) Timed: the 21 NN shapes whose first plan the switch moves
+# (scripts/shapes/colsplit-77-nn-moved.txt) against the default plans, alternating twice, then
+# checked under the switch.
+# Predicted: the model (fitted on TN) puts the moves at 0.83-1.00 of the time (median 0.96);
+# session 71's TN moves measured 0.897 against a prediction of 0.95-0.97, and an M-major A
+# loads three 64-row boxes a stage instead of one: 0.90-0.97, none over 1.05.
+#     here:  CUBINS="_nn_m192,$(paste -sd, scripts/shapes/names-77b.txt)" bash scripts/gpu-pack.sh
+#     there: DEADLINE=<seconds> timeout 590 bash scripts/gpu-session77b.sh
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+DEADLINE=${DEADLINE:-560}
+have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
+nvidia-smi -L
+NN="DEEPGEMM_COLSPLIT_NN=1"
+SPECS=("bf16 bf16 default 0" "bf16 fp32 gelu_bias 1" "fp16 fp16 relu 1" "bf16 bf16 bias 1")
+HUNG=
+for cl in 1 2; do
+    for spec in "${SPECS[@]}"; do
+        [ -n "$HUNG" ] && break 2
+        have 40 || break 2
+        set -- $spec
+        out=fp32; [ "$2" = "$1" ] && out=same
+        n=chk-nn-c$cl-$1-$2-$3-b$4
+        with DEEPGEMM_CLUSTER=$cl DEEPGEMM_COLSPLIT=only $NN timeout 40 "$B" --layout NN --dtype $1 --out $out \
+            --epilogue $3 --beta $4 --iters 3 --warmup 1 \
+            --shape 192x192x64 --shape 193x161x65 --shape 17x3x129 --shape 1x1x1 --shape 385x250x1000 \
+            --shape 577x200x4104 --shape 1000x300x2000 --shape 1184x2616x1112 --shape 4097x1000x257 >"$OUT/$n.txt" 2>&1
+        rc=$?; [ $rc = 124 ] && HUNG=1
+        echo "$n rc=$rc PASS $(grep -cE ' PASS$' "$OUT/$n.txt") FAIL $(grep -cE ' FAIL$' "$OUT/$n.txt") kernels: $(grep -oE 'dg_sm90_[^ ,)]*|dg_portable[^ ,)]*' "$OUT/$n.txt" | sed 's/dg_sm90_[a-z0-9]*_[a-z0-9]*_nn_//' | sort -u | tr '\n' ' ')"
+        grep -m3 -E "FAIL" "$OUT/$n.txt" | cut -c1-300
+    done
+done
+echo "checks ${SECONDS}s"
+if [ -n "$HUNG" ]; then
+    echo "column-split NN runs hung: nothing more of them"
+    finish
+    exit 0
+fi
+have 150 && with DEEPGEMM_COLSPLIT=only $NN matmul_groups csnn $((DEADLINE - 110)) shapes_types_transposes tiles_past_the_edges alpha_beta_in_place
+S=.gpu/shapes/colsplit-77-nn-moved.txt
+for r in 1 2; do
+    have 70 || break
+    bench NN_old-$r --layout NN --shapes $S --check none --iters 30
+    with $NN bench NN_new-$r --layout NN --shapes $S --check none --iters 30
+done
+python3 scripts/compare-runs.py "$OUT" "NN_new-*" "NN_old-*" 2>/dev/null | tail -4
+have 40 && with $NN bench NN_new-chk --layout NN --shapes $S --iters 2 --warmup 1
+grep -cE " PASS$" "$OUT/NN_new-chk.txt" 2>/dev/null | sed 's/^/NN_new-chk PASS /'
+grep -E " FAIL$" "$OUT/NN_new-chk.txt" 2>/dev/null | head -3
+finish
