@@ -2832,6 +2832,37 @@ enum deepgemmStatus_t deepgemmGemmStridedBatchedEx(deepgemmHandle_t handle,
                                                    deepgemmGemmAlgo_t algo);
 
 /**
+ * cublasGemmBatchedEx: deepgemmGemmEx over `batchCount` matrices each, matrix i of A at
+ * Aarray[i] (likewise B, C): Aarray, Barray and Carray are device arrays of device pointers,
+ * 8-byte aligned, each matrix pointer aligned to its element (the arrays are read on the
+ * device, so a bad pointer in them faults the launch as it would cuBLAS's). Runs the
+ * portable kernel's pointer-array form (`_pa`): no tensor map, copy or split takes an
+ * array of addresses, so this is a correct path, not a fast one; matrices a fixed distance
+ * apart run far faster through deepgemmGemmStridedBatchedEx. batchCount < 0:
+ * INVALID_VALUE; 0: SUCCESS, nothing done. Arguments otherwise as deepgemmGemmEx.
+ */
+enum deepgemmStatus_t deepgemmGemmBatchedEx(deepgemmHandle_t handle,
+                                            deepgemmOperation_t transa,
+                                            deepgemmOperation_t transb,
+                                            int32_t m,
+                                            int32_t n,
+                                            int32_t k,
+                                            const void *alpha,
+                                            const void *const *Aarray,
+                                            deepgemmDataType_t Atype,
+                                            int32_t lda,
+                                            const void *const *Barray,
+                                            deepgemmDataType_t Btype,
+                                            int32_t ldb,
+                                            const void *beta,
+                                            void *const *Carray,
+                                            deepgemmDataType_t Ctype,
+                                            int32_t ldc,
+                                            int32_t batchCount,
+                                            deepgemmComputeType_t computeType,
+                                            deepgemmGemmAlgo_t algo);
+
+/**
  * cublasSgemm: fp32 C = alpha * op(A) op(B) + beta * C, as deepgemmGemmEx with every type
  * DEEPGEMM_R_32F, DEEPGEMM_COMPUTE_32F and DEEPGEMM_GEMM_DEFAULT: exact fp32 unless the
  * handle's math mode is DEEPGEMM_TF32_TENSOR_OP_MATH (then TF32 tensor cores, as cuBLAS).

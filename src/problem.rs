@@ -111,6 +111,10 @@ pub struct GemmProblem {
     /// The bias runs along n (one value per column of D) instead of m: set only by
     /// `transposed`, whose columns are the caller's rows.
     pub bias_along_n: bool,
+    /// A, B, C and D are device arrays of `batch` device pointers, one matrix each
+    /// (cublasGemmBatchedEx; batch strides 0): only the portable kernel's pointer-array
+    /// variant runs it (`plan::candidates`). Set by the caller after `new`.
+    pub pointer_arrays: bool,
 }
 
 fn stored_strides(spec: &MatrixSpec, ord: Order) -> (i64, i64) {
@@ -412,6 +416,7 @@ impl GemmProblem {
             pointer_mode,
             extent,
             bias_along_n: false,
+            pointer_arrays: false,
         })
     }
 
@@ -576,8 +581,13 @@ impl GemmPointers {
             Ok(())
         };
         let nonempty = !p.is_empty();
-        let ab = p.ab_type.size_bytes();
-        let cd = p.cd_type.size_bytes();
+        // Arrays of matrix pointers (`pointer_arrays`) are 8-byte aligned; the matrices they
+        // point to are the device's to read (the caller's promise, as cuBLAS's).
+        let (ab, cd) = if p.pointer_arrays {
+            (8, 8)
+        } else {
+            (p.ab_type.size_bytes(), p.cd_type.size_bytes())
+        };
         need("A", self.a, nonempty && p.k > 0, ab)?;
         need("B", self.b, nonempty && p.k > 0, ab)?;
         need("D", self.d, nonempty, cd)?;

@@ -1026,3 +1026,159 @@ fn default_workspace_from_many_threads() {
     });
     assert_eq!(testing::recorded_buffers(h.0).allocated.len(), 4);
 }
+
+/// GemmBatchedEx on EX's types and shape, alpha 1 and beta `beta`, with these pointer arrays.
+fn batched(h: &H, batch: i32, [a, b, c]: [usize; 3], beta: f32) -> deepgemmStatus_t {
+    let alpha = 1.0f32;
+    deepgemmGemmBatchedEx(
+        h.0,
+        EX.transa,
+        EX.transb,
+        EX.m,
+        EX.n,
+        EX.k,
+        (&alpha as *const f32).cast(),
+        a as *const *const c_void,
+        EX.at,
+        EX.lda,
+        b as *const *const c_void,
+        EX.bt,
+        EX.ldb,
+        (&beta as *const f32).cast(),
+        c as *const *mut c_void,
+        EX.ct,
+        EX.ldc,
+        batch,
+        EX.compute,
+        EX.algo,
+    )
+}
+
+/// deepgemmGemmBatchedEx (cublasGemmBatchedEx): A, B and C are arrays of matrix pointers,
+/// planned onto the portable kernel's pointer-array form only (no Hopper plan, pack or split
+/// reads an array of addresses), batch strides 0, the arrays' addresses checked (NULL, off 8
+/// bytes) as GemmEx checks matrices', the counts as GemmStridedBatchedEx's.
+#[test]
+fn batched_ex_runs_the_pointer_array_kernel() {
+    use deepgemm::plan::Kernel;
+    let h = handle();
+    // (The recording handle decodes algos only: plan as a call without one does.)
+    let plan_of = |c: &deepgemm::api::RecordedCall| {
+        deepgemm::plan::choose_for_call(&c.problem, &DeviceSpec::H200, &c.ptrs, c.workspace_size)
+            .unwrap()
+    };
+    let arrays = [A, B, C];
+    assert_eq!(batched(&h, 3, arrays, 0.0), DEEPGEMM_STATUS_SUCCESS);
+    let call = testing::recorded(h.0)[0];
+    let p = call.problem;
+    assert!(p.pointer_arrays);
+    assert_eq!((p.m, p.n, p.k, p.batch), (4, 3, 5, 3));
+    assert_eq!((p.a.batch, p.b.batch, p.c.batch, p.d.batch), (0, 0, 0, 0));
+    let ptrs = call.ptrs;
+    assert_eq!(
+        (ptrs.a, ptrs.b, ptrs.c, ptrs.d),
+        (A as u64, B as u64, C as u64, C as u64)
+    );
+    let plan = plan_of(&call);
+    match plan.kernel {
+        Kernel::Portable(v) => {
+            assert!(
+                v.pointer_arrays && v.name().ends_with("_pa"),
+                "{}",
+                v.name()
+            );
+            assert_eq!(v.math, Math::Mma);
+        }
+        k => panic!("GemmBatchedEx planned {k:?}"),
+    }
+    assert!(plan.pack.is_none() && !plan.swap && plan.workspace == 0);
+    assert_eq!(plan.grid[2], 3, "one grid layer a batch");
+    // Large and aligned as it may be, never a Hopper plan; the same shape strided is one.
+    let big = |arrays: bool| {
+        let (one, dims) = (1.0f32, 4096);
+        let alpha = (&one as *const f32).cast();
+        let x = (DEEPGEMM_OP_T, DEEPGEMM_OP_N, DEEPGEMM_R_16BF);
+        if arrays {
+            deepgemmGemmBatchedEx(
+                h.0,
+                x.0,
+                x.1,
+                dims,
+                dims,
+                dims,
+                alpha,
+                A as *const *const c_void,
+                x.2,
+                dims,
+                B as *const *const c_void,
+                x.2,
+                dims,
+                alpha,
+                C as *const *mut c_void,
+                x.2,
+                dims,
+                2,
+                DEEPGEMM_COMPUTE_32F,
+                DEEPGEMM_GEMM_DEFAULT,
+            )
+        } else {
+            let s = (dims as i64) * (dims as i64);
+            deepgemmGemmStridedBatchedEx(
+                h.0,
+                x.0,
+                x.1,
+                dims,
+                dims,
+                dims,
+                alpha,
+                A as *const c_void,
+                x.2,
+                dims,
+                s,
+                B as *const c_void,
+                x.2,
+                dims,
+                s,
+                alpha,
+                C as *mut c_void,
+                x.2,
+                dims,
+                s,
+                2,
+                DEEPGEMM_COMPUTE_32F,
+                DEEPGEMM_GEMM_DEFAULT,
+            )
+        }
+    };
+    assert_eq!(big(true), DEEPGEMM_STATUS_SUCCESS);
+    let last = *testing::recorded(h.0).last().unwrap();
+    assert!(matches!(plan_of(&last).kernel, Kernel::Portable(v) if v.pointer_arrays));
+    assert_eq!(big(false), DEEPGEMM_STATUS_SUCCESS);
+    let last = *testing::recorded(h.0).last().unwrap();
+    assert!(!last.problem.pointer_arrays);
+    assert!(matches!(plan_of(&last).kernel, Kernel::Sm90(_)));
+    let before = testing::recorded(h.0).len();
+    // Arrays: NULL or off 8 bytes (an element-aligned matrix address is not enough).
+    for (name, bad) in [
+        ("A NULL", [0, B, C]),
+        ("B NULL", [A, 0, C]),
+        ("C NULL", [A, B, 0]),
+        ("A off 8", [A + 2, B, C]),
+        ("C off 8", [A, B, C + 4]),
+    ] {
+        assert_eq!(
+            batched(&h, 3, bad, 0.0),
+            DEEPGEMM_STATUS_INVALID_VALUE,
+            "{name}"
+        );
+    }
+    assert_eq!(batched(&h, -1, arrays, 0.0), DEEPGEMM_STATUS_INVALID_VALUE);
+    assert_eq!(batched(&h, 0, arrays, 0.0), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(testing::recorded(h.0).len(), before, "nothing enqueued");
+    // beta != 0 reads C through its array too; a NULL handle.
+    assert_eq!(batched(&h, 2, arrays, 0.5), DEEPGEMM_STATUS_SUCCESS);
+    assert_eq!(
+        batched(&H(null_mut()), 2, arrays, 0.5),
+        DEEPGEMM_STATUS_NOT_INITIALIZED
+    );
+}

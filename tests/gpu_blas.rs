@@ -268,6 +268,61 @@ fn gemm_strided_batched_ex() {
     g.finish();
 }
 
+/// GemmBatchedEx (arrays of matrix pointers, the portable kernel's pointer-array form): the
+/// strided test's shapes and strides with the matrices' addresses in device arrays, in order
+/// and reversed (with the batch order: see `blas::gemm_batched_ex`), every type and
+/// transpose, beta 0 over a NaN C and beta != 0, host and device scalars.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gemm_batched_ex() {
+    let env = Env::new();
+    let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Group::new("gemm_batched_ex");
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, &batch) in [1u64, 3, 7].iter().enumerate() {
+                let mut s = ex_spec(
+                    ab,
+                    cd,
+                    tf32,
+                    tr,
+                    65 + j as u64 * 62,
+                    33,
+                    129 - 64 * (i as u64 % 2),
+                );
+                s.batch = batch;
+                if (i + j) % 2 == 1 {
+                    s.batch_pad = [37, 3, 0, 11];
+                    s.pad = [1, 0, 0, 3];
+                }
+                s.beta = if j == 1 { 0.0 } else { 0.5 };
+                s.c_nan = s.beta == 0.0;
+                s.device_scalars = i == 2;
+                let compute = if tf32 {
+                    DEEPGEMM_COMPUTE_32F_FAST_TF32
+                } else {
+                    DEEPGEMM_COMPUTE_32F
+                };
+                for reversed in [false, true] {
+                    let r = run_with(&env, &h, &s, &mut g.rng, |alpha, beta, abc| {
+                        blas::gemm_batched_ex(&h, &s, compute, alpha, beta, abc, reversed)
+                    });
+                    g.record(
+                        &s,
+                        if reversed {
+                            "GemmBatchedEx reversed"
+                        } else {
+                            "GemmBatchedEx"
+                        },
+                        r,
+                    );
+                }
+            }
+        }
+    }
+    g.finish();
+}
+
 /// GemmEx and GemmStridedBatchedEx with a workspace set on the handle (deepgemmSetWorkspace,
 /// session 51): odd leading dimensions and A or B one element past an aligned allocation
 /// (packed copies in the workspace, or blocks of them where it is smaller: before, the

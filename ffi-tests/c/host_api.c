@@ -488,6 +488,14 @@ static void handles(void) {
                      16, NULL, DEEPGEMM_R_16F, 4, 16, &beta, NULL, DEEPGEMM_R_16F, 4, 16, 2,
                      DEEPGEMM_COMPUTE_32F, DEEPGEMM_GEMM_DEFAULT_TENSOR_OP),
                  DEEPGEMM_STATUS_NOT_INITIALIZED);
+    /* cublasGemmBatchedEx's array types: const void *const A[], void *const C[]. */
+    const void *const a_array[2] = {NULL, NULL};
+    void *const c_array[2] = {NULL, NULL};
+    CHECK_STATUS(deepgemmGemmBatchedEx(NULL, DEEPGEMM_OP_T, DEEPGEMM_OP_N, 4, 4, 4, &alpha,
+                                       a_array, DEEPGEMM_R_16BF, 4, a_array, DEEPGEMM_R_16BF, 4,
+                                       &beta, c_array, DEEPGEMM_R_16BF, 4, 2, DEEPGEMM_R_32F,
+                                       DEEPGEMM_GEMM_DEFAULT),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
 }
 
 int main(void) {

@@ -196,6 +196,13 @@ void handles() {
                                 DEEPGEMM_R_32F, 8, nullptr, DEEPGEMM_R_32F, 8, &one, nullptr,
                                 DEEPGEMM_R_32F, 8, DEEPGEMM_COMPUTE_32F, DEEPGEMM_GEMM_DEFAULT),
                  DEEPGEMM_STATUS_NOT_INITIALIZED);
+    const void* const arrays[1] = {nullptr};
+    void* const outputs[1] = {nullptr};
+    CHECK_STATUS(deepgemmGemmBatchedEx(nullptr, DEEPGEMM_OP_T, DEEPGEMM_OP_N, 8, 8, 8, &one,
+                                       arrays, DEEPGEMM_R_32F, 8, arrays, DEEPGEMM_R_32F, 8, &one,
+                                       outputs, DEEPGEMM_R_32F, 8, 1, DEEPGEMM_COMPUTE_32F,
+                                       DEEPGEMM_GEMM_DEFAULT),
+                 DEEPGEMM_STATUS_NOT_INITIALIZED);
 }
 
 }  // namespace

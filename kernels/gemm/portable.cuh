@@ -82,7 +82,10 @@ struct TileFetch {
   }
 };
 
-template <class Mainloop, typename TCD>
+// kPtrArrays (cublasGemmBatchedEx): p.a, p.b, p.c and p.d are device arrays of p.batch
+// matrix pointers, batch strides 0; matrix `batch` of each is read from its array once per
+// batch a block visits (C's only where beta != 0: with beta = 0 it need not be valid).
+template <class Mainloop, typename TCD, bool kPtrArrays = false>
 __device__ __forceinline__ void portable_gemm(const GemmParams& p) {
   using TAB = typename Mainloop::TAB;
   constexpr int BLOCK_M = Mainloop::BLOCK_M;
@@ -110,18 +113,35 @@ __device__ __forceinline__ void portable_gemm(const GemmParams& p) {
   const bool has_bias = (p.flags & GEMM_FLAG_BIAS) != 0;
   const bool bias_f32 = (p.flags & GEMM_FLAG_BIAS_F32) != 0;
 
-  const TAB* a = static_cast<const TAB*>(p.a);
-  const TAB* b = static_cast<const TAB*>(p.b);
   // C may alias D; each element of C is read only by the thread that then writes the same
   // element of D, so no ordering between threads is needed.
-  const TCD* c = static_cast<const TCD*>(p.c);
-  TCD* d = static_cast<TCD*>(p.d);
 
   // The loop bounds depend only on blockIdx and p, so every __syncthreads below is reached
   // by the whole block.
   for (long long batch = blockIdx.z; batch < p.batch; batch += gridDim.z) {
-    const long long a_off = batch * p.a_bs;
-    const long long b_off = batch * p.b_bs;
+    // This batch's matrices: from the pointer arrays, or the bases plus the batch strides
+    // (offsets added where used, as before pointer arrays: the same code for that form).
+    const TAB* a;
+    const TAB* b;
+    const TCD* c;
+    TCD* d;
+    long long a_off, b_off, c_off, d_off;
+    if constexpr (kPtrArrays) {
+      a = static_cast<const TAB* const*>(p.a)[batch];
+      b = static_cast<const TAB* const*>(p.b)[batch];
+      c = beta != 0.f ? static_cast<const TCD* const*>(p.c)[batch] : nullptr;
+      d = static_cast<TCD* const*>(p.d)[batch];
+      a_off = b_off = c_off = d_off = 0;
+    } else {
+      a = static_cast<const TAB*>(p.a);
+      b = static_cast<const TAB*>(p.b);
+      c = static_cast<const TCD*>(p.c);
+      d = static_cast<TCD*>(p.d);
+      a_off = batch * p.a_bs;
+      b_off = batch * p.b_bs;
+      c_off = batch * p.c_bs;
+      d_off = batch * p.d_bs;
+    }
     for (long long n_tile = blockIdx.y; n_tile < n_tiles; n_tile += gridDim.y) {
       for (long long m_tile = blockIdx.x; m_tile < m_tiles; m_tile += gridDim.x) {
         const long long m0 = m_tile * BLOCK_M;
@@ -155,14 +175,14 @@ __device__ __forceinline__ void portable_gemm(const GemmParams& p) {
           if (i >= p.m || j >= p.n) return;
           float x = has_product ? alpha * acc : 0.f;
           // beta == 0 must not read C: C may be NULL or hold NaN (BLAS semantics).
-          if (beta != 0.f) x = fmaf(beta, to_float(c[batch * p.c_bs + i * p.c_ms + j * p.c_ns]), x);
+          if (beta != 0.f) x = fmaf(beta, to_float(c[c_off + i * p.c_ms + j * p.c_ns]), x);
           if (has_bias) {
             const long long at = batch * p.bias_bs + i;
             x += bias_f32 ? static_cast<const float*>(p.bias)[at]
                           : to_float(static_cast<const TCD*>(p.bias)[at]);
           }
           x = apply_activation(x, p.activation);
-          d[batch * p.d_bs + i * p.d_ms + j * p.d_ns] = from_float<TCD>(x);
+          d[d_off + i * p.d_ms + j * p.d_ns] = from_float<TCD>(x);
         });
       }
     }

@@ -168,7 +168,9 @@ pub extern "C" fn deepgemmGetSmCountTarget(
     })
 }
 
-/// Shared body of GemmEx and GemmStridedBatchedEx.
+/// Shared body of GemmEx, GemmStridedBatchedEx and (`arrays`: A, B and C are arrays of
+/// per-batch matrix pointers) GemmBatchedEx.
+#[allow(clippy::too_many_arguments)]
 fn gemm_ex(
     handle: deepgemmHandle_t,
     x: &GemmExArgs,
@@ -177,6 +179,7 @@ fn gemm_ex(
     b: *const c_void,
     beta: *const c_void,
     c: *mut c_void,
+    arrays: bool,
 ) -> crate::Result<()> {
     let h = try_handle(handle)?;
     let x = &GemmExArgs {
@@ -192,7 +195,8 @@ fn gemm_ex(
         return Ok(());
     };
     op.pointer_mode = h.pointer_mode();
-    let p = GemmProblem::new(&op, &sa, &sb, &sc, &sc)?;
+    let mut p = GemmProblem::new(&op, &sa, &sb, &sc, &sc)?;
+    p.pointer_arrays = arrays;
     let (alpha, beta) = scalars(&p, alpha, beta)?;
     let ptrs = GemmPointers {
         alpha,
@@ -270,7 +274,7 @@ pub extern "C" fn deepgemmGemmEx(
             compute_type: computeType,
             algo,
         };
-        gemm_ex(handle, &x, alpha, A, B, beta, C)
+        gemm_ex(handle, &x, alpha, A, B, beta, C, false)
     })
 }
 
@@ -323,7 +327,72 @@ pub extern "C" fn deepgemmGemmStridedBatchedEx(
             compute_type: computeType,
             algo,
         };
-        gemm_ex(handle, &x, alpha, A, B, beta, C)
+        gemm_ex(handle, &x, alpha, A, B, beta, C, false)
+    })
+}
+
+/// cublasGemmBatchedEx: deepgemmGemmEx over `batchCount` matrices each, matrix i of A at
+/// Aarray[i] (likewise B, C): Aarray, Barray and Carray are device arrays of device pointers,
+/// 8-byte aligned, each matrix pointer aligned to its element (the arrays are read on the
+/// device, so a bad pointer in them faults the launch as it would cuBLAS's). Runs the
+/// portable kernel's pointer-array form (`_pa`): no tensor map, copy or split takes an
+/// array of addresses, so this is a correct path, not a fast one; matrices a fixed distance
+/// apart run far faster through deepgemmGemmStridedBatchedEx. batchCount < 0:
+/// INVALID_VALUE; 0: SUCCESS, nothing done. Arguments otherwise as deepgemmGemmEx.
+#[unsafe(no_mangle)]
+#[allow(non_snake_case, clippy::too_many_arguments)]
+pub extern "C" fn deepgemmGemmBatchedEx(
+    handle: deepgemmHandle_t,
+    transa: deepgemmOperation_t,
+    transb: deepgemmOperation_t,
+    m: i32,
+    n: i32,
+    k: i32,
+    alpha: *const c_void,
+    Aarray: *const *const c_void,
+    Atype: deepgemmDataType_t,
+    lda: i32,
+    Barray: *const *const c_void,
+    Btype: deepgemmDataType_t,
+    ldb: i32,
+    beta: *const c_void,
+    Carray: *const *mut c_void,
+    Ctype: deepgemmDataType_t,
+    ldc: i32,
+    batchCount: i32,
+    computeType: deepgemmComputeType_t,
+    algo: deepgemmGemmAlgo_t,
+) -> deepgemmStatus_t {
+    ffi_boundary("deepgemmGemmBatchedEx", || {
+        let x = GemmExArgs {
+            transa,
+            transb,
+            m,
+            n,
+            k,
+            a_type: Atype,
+            lda,
+            stride_a: 0,
+            b_type: Btype,
+            ldb,
+            stride_b: 0,
+            c_type: Ctype,
+            ldc,
+            stride_c: 0,
+            batch: batchCount,
+            compute_type: computeType,
+            algo,
+        };
+        gemm_ex(
+            handle,
+            &x,
+            alpha,
+            Aarray.cast(),
+            Barray.cast(),
+            beta,
+            Carray.cast_mut().cast(),
+            true,
+        )
     })
 }
 
@@ -358,6 +427,7 @@ pub extern "C" fn deepgemmSgemm(
             B.cast(),
             beta.cast(),
             C.cast(),
+            false,
         )
     })
 }
@@ -404,6 +474,7 @@ pub extern "C" fn deepgemmSgemmStridedBatched(
             B.cast(),
             beta.cast(),
             C.cast(),
+            false,
         )
     })
 }

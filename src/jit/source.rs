@@ -220,8 +220,9 @@ pub fn render(v: &KernelVariant) -> String {
     let _ = writeln!(
         out,
         "extern \"C\" __global__ void __launch_bounds__({threads}) {name}(const GemmParams p) {{\n  \
-         portable_gemm<{class}<{ab}, {m}, {n}, {k}, {threads}>, {cd}>(p);\n}}",
+         portable_gemm<{class}<{ab}, {m}, {n}, {k}, {threads}>, {cd}, {arrays}>(p);\n}}",
         threads = v.threads,
+        arrays = v.pointer_arrays,
         ab = v.ab.kernel_type(),
         cd = v.cd.kernel_type(),
         m = v.tile.m,

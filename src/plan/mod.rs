@@ -142,6 +142,9 @@ pub struct KernelVariant {
     pub math: Math,
     pub tile: Tile,
     pub threads: u32,
+    /// A, B, C and D are device arrays of per-batch matrix pointers (`GemmProblem::
+    /// pointer_arrays`; kernels/gemm/portable.cuh `kPtrArrays`), `_pa` in the name.
+    pub pointer_arrays: bool,
 }
 
 impl KernelVariant {
@@ -149,14 +152,15 @@ impl KernelVariant {
     /// Derived from the configuration, never written by hand.
     pub fn name(&self) -> String {
         format!(
-            "dg_portable_{}_{}_{}_m{}n{}k{}_t{}",
+            "dg_portable_{}_{}_{}_m{}n{}k{}_t{}{}",
             self.ab.tag(),
             self.cd.tag(),
             self.math.tag(),
             self.tile.m,
             self.tile.n,
             self.tile.k,
-            self.threads
+            self.threads,
+            if self.pointer_arrays { "_pa" } else { "" }
         )
     }
 
@@ -175,7 +179,12 @@ impl KernelVariant {
                     &[Math::Ffma, Math::Mma]
                 };
                 for &math in maths {
-                    v.push(KernelVariant::portable(ab, cd, math));
+                    let k = KernelVariant::portable(ab, cd, math);
+                    v.push(k);
+                    v.push(KernelVariant {
+                        pointer_arrays: true,
+                        ..k
+                    });
                 }
             }
         }
@@ -202,6 +211,7 @@ impl KernelVariant {
             math,
             tile,
             threads: 128,
+            pointer_arrays: false,
         }
     }
 
@@ -471,7 +481,10 @@ pub fn portable(p: &GemmProblem, dev: &DeviceSpec) -> Result<Plan> {
     } else {
         Math::Ffma
     };
-    let variant = KernelVariant::portable(p.ab_type, p.cd_type, math);
+    let variant = KernelVariant {
+        pointer_arrays: p.pointer_arrays,
+        ..KernelVariant::portable(p.ab_type, p.cd_type, math)
+    };
     let grid_for = |tiles: u64, cap: u64| -> u32 { tiles.clamp(1, cap) as u32 };
     let m_tiles = ceil_div(p.m, variant.tile.m as u64);
     let n_tiles = ceil_div(p.n, variant.tile.n as u64);
@@ -1215,6 +1228,11 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 /// strides, its plan on packed copies (`pack::hopper_packed`, which needs workspace) comes
 /// first if packing pays (`pack::pays`), else after the portable plan.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
+    if p.pointer_arrays {
+        // Per-batch pointers only the portable kernel reads (no tensor map, pack or split
+        // takes an array of addresses).
+        return Ok(vec![portable(p, dev)?]);
+    }
     let mut out = tile_candidates(p, dev)?;
     // Decode's shapes: the skinny kernel first where DEEPGEMM_SKINNY asks for it (`plan::skinny`).
     if !portable_only() {
@@ -1243,7 +1261,7 @@ pub fn candidates_for(
         d: false,
         ..misaligned
     };
-    if !misaligned.a && !misaligned.b {
+    if p.pointer_arrays || (!misaligned.a && !misaligned.b) {
         return candidates(p, dev);
     }
     let portable = portable(p, dev)?;
@@ -1294,7 +1312,7 @@ pub fn configured_universe(
 ) -> Result<Vec<Plan>> {
     let mut out = candidates_for(p, dev, misaligned)?;
     let hopper = dev.cc_major == 9 && dev.cc_minor == 0;
-    if misaligned.a || misaligned.b || portable_only() || !hopper {
+    if misaligned.a || misaligned.b || portable_only() || !hopper || p.pointer_arrays {
         return Ok(out);
     }
     let t = p.transposed();
@@ -1543,7 +1561,9 @@ mod tests {
     #[test]
     fn variant_names_are_unique_and_derived() {
         let all = KernelVariant::all();
-        assert_eq!(all.len(), 10);
+        // 5 type pairs x 2 maths, each plain and with pointer arrays (GemmBatchedEx).
+        assert_eq!(all.len(), 20);
+        assert_eq!(all.iter().filter(|v| v.pointer_arrays).count(), 10);
         let mut names: Vec<String> = all.iter().map(|v| v.name()).collect();
         names.sort();
         names.dedup();
@@ -1552,6 +1572,11 @@ mod tests {
             KernelVariant::portable(ScalarType::BF16, ScalarType::F32, Math::Mma).name(),
             "dg_portable_bf16_f32_mma_m64n64k32_t128"
         );
+        let arrays = KernelVariant {
+            pointer_arrays: true,
+            ..KernelVariant::portable(ScalarType::BF16, ScalarType::F32, Math::Mma)
+        };
+        assert_eq!(arrays.name(), "dg_portable_bf16_f32_mma_m64n64k32_t128_pa");
         for n in &names {
             assert!(n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
         }

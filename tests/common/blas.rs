@@ -173,6 +173,72 @@ pub fn gemm_ex_as(
     )
 }
 
+/// `spec` (in place, column-major, any batch) through deepgemmGemmBatchedEx: each operand's
+/// matrices where the strided form has them (base + i * batch stride), their addresses put in
+/// device arrays, with `reversed` the arrays listing the matrices last to first and the batch
+/// order of the call reversed with them (so matrix i of the call is the spec's batch
+/// count - 1 - i, and the output lands where the strided call puts it: a kernel that read the
+/// arrays out of order, or ignored them for the strides, writes the wrong batches). Waits for
+/// the device before freeing the arrays.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_batched_ex(
+    h: &BlasHandle,
+    spec: &GemmSpec,
+    compute: i32,
+    alpha: *const c_void,
+    beta: *const c_void,
+    [a, b, c]: [u64; 3],
+    reversed: bool,
+) -> Result<(), String> {
+    let ClassicArgs {
+        ops: [ta, tb],
+        mnk: [m, n, k],
+        lds: [lda, ldb, ldc],
+        strides: [sa, sb, sc],
+        batch,
+    } = ClassicArgs::of(spec, true, "GemmBatchedEx")?;
+    let (at, ct) = (spec.ab.cuda(), spec.cd.cuda());
+    let array = |base: u64, stride: i64, elem: usize| -> Result<super::device::DevBuf, String> {
+        let mut bytes = Vec::with_capacity(batch.max(1) as usize * 8);
+        for i in 0..batch.max(0) as i64 {
+            let j = if reversed { batch as i64 - 1 - i } else { i };
+            let ptr = (base as i64 + j * stride * elem as i64) as u64;
+            bytes.extend_from_slice(&ptr.to_le_bytes());
+        }
+        let buf = super::device::DevBuf::alloc(bytes.len().max(8))?;
+        buf.upload(&bytes)?;
+        Ok(buf)
+    };
+    let (ea, ec) = (spec.ab.size(), spec.cd.size());
+    let (aa, ba, ca) = (array(a, sa, ea)?, array(b, sb, ea)?, array(c, sc, ec)?);
+    let s = deepgemmGemmBatchedEx(
+        h.0,
+        ta,
+        tb,
+        m,
+        n,
+        k,
+        alpha,
+        aa.ptr as *const *const c_void,
+        at,
+        lda,
+        ba.ptr as *const *const c_void,
+        at,
+        ldb,
+        beta,
+        ca.ptr as *const *mut c_void,
+        ct,
+        ldc,
+        batch,
+        compute,
+        DEEPGEMM_GEMM_DEFAULT,
+    );
+    // The launch reads the arrays: they outlive it.
+    let synced = cudarc::driver::result::ctx::synchronize().map_err(|e| format!("{e:?}"));
+    check("GemmBatchedEx", s)?;
+    synced
+}
+
 /// `spec` (fp32 in and out, in place, column-major) through deepgemmSgemm, or
 /// deepgemmSgemmStridedBatched when `strided`, with C's buffer as D.
 pub fn sgemm(
