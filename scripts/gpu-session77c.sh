@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 77's first call on a machine: what is owed on a GPU at `70a5df2`, in order of age.
+# (1) The handle's default workspace after session 76's review fixes (`gpu_blas
+# gemm_ex_default_workspace` and `_threads`, the second never run; the first try in session 76
+# spent its 120 s compiling, so 200). (2) deepgemmGemmBatchedEx on the portable kernel's
+# pointer-array form (`gpu_blas gemm_batched_ex`, 48 specs x in-order and reversed arrays).
+# (3) scripts/gpu-session77b.sh: the NN column-split tiles, checked forced and timed on the 21
+# shapes their switch moves. Predicted: (1) and (2) pass; (3) as its header says.
+#     here:  CUBINS="_pp,_nn_m192,$(paste -sd, scripts/shapes/names-77b.txt)" bash scripts/gpu-pack.sh
+#     there: DEADLINE=<seconds> timeout 590 bash scripts/gpu-session77c.sh
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+DEADLINE=${DEADLINE:-560}
+nvidia-smi -L
+blas_test() {
+    local name=$1 secs=$2
+    timeout "$secs" .gpu/tests/gpu_blas --ignored --test-threads=1 --nocapture "$name" >"$OUT/blas-$name.txt" 2>&1
+    echo "gpu_blas $name rc=$? ${SECONDS}s: $(grep -E '^(group|test result)' "$OUT/blas-$name.txt" | tr '\n' ' ')"
+    grep -m6 -E "FAIL|panicked" "$OUT/blas-$name.txt"
+}
+blas_test gemm_ex_default_workspace 200
+blas_test gemm_batched_ex 100
+DEADLINE=$((DEADLINE - SECONDS)) bash "$(dirname "$0")/gpu-session77b.sh"
