@@ -19,6 +19,10 @@ have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
 nvidia-smi -L
 NN="DEEPGEMM_COLSPLIT_NN=1"
 SPECS=("bf16 bf16 default 0" "bf16 fp32 gelu_bias 1" "fp16 fp16 relu 1" "bf16 bf16 bias 1")
+# SHORT=1 (a call with ~3 minutes for this): two specs a cluster shape, no gpu_matmul groups,
+# one round of timings.
+[ -n "${SHORT:-}" ] && SPECS=("bf16 bf16 default 0" "fp16 fp32 gelu_bias 1")
+ROUNDS="1 2"; [ -n "${SHORT:-}" ] && ROUNDS=1
 HUNG=
 for cl in 1 2; do
     for spec in "${SPECS[@]}"; do
@@ -42,10 +46,10 @@ if [ -n "$HUNG" ]; then
     finish
     exit 0
 fi
-have 150 && with DEEPGEMM_COLSPLIT=only $NN matmul_groups csnn $((DEADLINE - 110)) shapes_types_transposes tiles_past_the_edges alpha_beta_in_place
+[ -z "${SHORT:-}" ] && have 150 && with DEEPGEMM_COLSPLIT=only $NN matmul_groups csnn $((DEADLINE - 110)) shapes_types_transposes tiles_past_the_edges alpha_beta_in_place
 S=.gpu/shapes/colsplit-77-nn-moved.txt
-for r in 1 2; do
-    have 70 || break
+for r in $ROUNDS; do
+    have 60 || break
     bench NN_old-$r --layout NN --shapes $S --check none --iters 30
     with $NN bench NN_new-$r --layout NN --shapes $S --check none --iters 30
 done

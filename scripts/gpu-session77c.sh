@@ -18,6 +18,7 @@ blas_test() {
     echo "gpu_blas $name rc=$? ${SECONDS}s: $(grep -E '^(group|test result)' "$OUT/blas-$name.txt" | tr '\n' ' ')"
     grep -m6 -E "FAIL|panicked" "$OUT/blas-$name.txt"
 }
-blas_test gemm_ex_default_workspace 200
+# BLAS_SECS: the first test's limit (its compiles), default 200.
+blas_test gemm_ex_default_workspace "${BLAS_SECS:-200}"
 blas_test gemm_batched_ex 100
 DEADLINE=$((DEADLINE - SECONDS)) bash "$(dirname "$0")/gpu-session77b.sh"
