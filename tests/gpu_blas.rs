@@ -233,91 +233,67 @@ fn sgemm_matches_the_reference() {
     g.finish();
 }
 
-/// GemmStridedBatchedEx: batch counts 1, 3 and 7, strides equal to and larger than the
-/// matrices, every type and transpose.
+/// The batched tests' cases: batch counts 1, 3 and 7, strides equal to and larger than the
+/// matrices, every type and transpose, beta 0 over a NaN C and beta != 0; with each its
+/// transpose's index (`i`).
+fn batched_specs() -> Vec<(usize, GemmSpec)> {
+    let mut out = Vec::new();
+    for &(ab, cd, tf32) in &TYPE_COMBOS {
+        for (i, &tr) in TRANSPOSES.iter().enumerate() {
+            for (j, &batch) in [1u64, 3, 7].iter().enumerate() {
+                let mut s = ex_spec(
+                    ab,
+                    cd,
+                    tf32,
+                    tr,
+                    65 + j as u64 * 62,
+                    33,
+                    129 - 64 * (i as u64 % 2),
+                );
+                s.batch = batch;
+                if (i + j) % 2 == 1 {
+                    s.batch_pad = [37, 3, 0, 11];
+                    s.pad = [1, 0, 0, 3];
+                }
+                s.beta = if j == 1 { 0.0 } else { 0.5 };
+                s.c_nan = s.beta == 0.0;
+                out.push((i, s));
+            }
+        }
+    }
+    out
+}
+
+/// GemmStridedBatchedEx on `batched_specs`.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gemm_strided_batched_ex() {
     let env = Env::new();
     let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
     let mut g = Group::new("gemm_strided_batched_ex");
-    for &(ab, cd, tf32) in &TYPE_COMBOS {
-        for (i, &tr) in TRANSPOSES.iter().enumerate() {
-            for (j, &batch) in [1u64, 3, 7].iter().enumerate() {
-                let mut s = ex_spec(
-                    ab,
-                    cd,
-                    tf32,
-                    tr,
-                    65 + j as u64 * 62,
-                    33,
-                    129 - 64 * (i as u64 % 2),
-                );
-                s.batch = batch;
-                if (i + j) % 2 == 1 {
-                    s.batch_pad = [37, 3, 0, 11];
-                    s.pad = [1, 0, 0, 3];
-                }
-                s.beta = if j == 1 { 0.0 } else { 0.5 };
-                s.c_nan = s.beta == 0.0;
-                let r = run_ex(&env, &h, &s, true, &mut g.rng);
-                g.record(&s, "GemmStridedBatchedEx", r);
-            }
-        }
+    for (_, s) in batched_specs() {
+        let r = run_ex(&env, &h, &s, true, &mut g.rng);
+        g.record(&s, "GemmStridedBatchedEx", r);
     }
     g.finish();
 }
 
-/// GemmBatchedEx (arrays of matrix pointers, the portable kernel's pointer-array form): the
-/// strided test's shapes and strides with the matrices' addresses in device arrays, in order
-/// and reversed (with the batch order: see `blas::gemm_batched_ex`), every type and
-/// transpose, beta 0 over a NaN C and beta != 0, host and device scalars.
+/// GemmBatchedEx (arrays of matrix pointers, the portable kernel's pointer-array form):
+/// `batched_specs` with the matrices' addresses in device arrays, in order and reversed (with
+/// the batch order: see `blas::gemm_batched_ex`), device scalars for one transpose.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gemm_batched_ex() {
     let env = Env::new();
     let h = BlasHandle::new().unwrap_or_else(|e| panic!("{e}"));
     let mut g = Group::new("gemm_batched_ex");
-    for &(ab, cd, tf32) in &TYPE_COMBOS {
-        for (i, &tr) in TRANSPOSES.iter().enumerate() {
-            for (j, &batch) in [1u64, 3, 7].iter().enumerate() {
-                let mut s = ex_spec(
-                    ab,
-                    cd,
-                    tf32,
-                    tr,
-                    65 + j as u64 * 62,
-                    33,
-                    129 - 64 * (i as u64 % 2),
-                );
-                s.batch = batch;
-                if (i + j) % 2 == 1 {
-                    s.batch_pad = [37, 3, 0, 11];
-                    s.pad = [1, 0, 0, 3];
-                }
-                s.beta = if j == 1 { 0.0 } else { 0.5 };
-                s.c_nan = s.beta == 0.0;
-                s.device_scalars = i == 2;
-                let compute = if tf32 {
-                    DEEPGEMM_COMPUTE_32F_FAST_TF32
-                } else {
-                    DEEPGEMM_COMPUTE_32F
-                };
-                for reversed in [false, true] {
-                    let r = run_with(&env, &h, &s, &mut g.rng, |alpha, beta, abc| {
-                        blas::gemm_batched_ex(&h, &s, compute, alpha, beta, abc, reversed)
-                    });
-                    g.record(
-                        &s,
-                        if reversed {
-                            "GemmBatchedEx reversed"
-                        } else {
-                            "GemmBatchedEx"
-                        },
-                        r,
-                    );
-                }
-            }
+    for (i, mut s) in batched_specs() {
+        s.device_scalars = i == 2;
+        for (reversed, label) in [(false, "GemmBatchedEx"), (true, "GemmBatchedEx reversed")] {
+            let r = run_with(&env, &h, &s, &mut g.rng, |alpha, beta, abc| {
+                blas::gemm_batched_ex(&h, &s, alpha, beta, abc, reversed)
+            });
+            g.record(&s, label, r);
         }
     }
     g.finish();

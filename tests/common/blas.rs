@@ -180,11 +180,9 @@ pub fn gemm_ex_as(
 /// count - 1 - i, and the output lands where the strided call puts it: a kernel that read the
 /// arrays out of order, or ignored them for the strides, writes the wrong batches). Waits for
 /// the device before freeing the arrays.
-#[allow(clippy::too_many_arguments)]
 pub fn gemm_batched_ex(
     h: &BlasHandle,
     spec: &GemmSpec,
-    compute: i32,
     alpha: *const c_void,
     beta: *const c_void,
     [a, b, c]: [u64; 3],
@@ -230,7 +228,7 @@ pub fn gemm_batched_ex(
         ct,
         ldc,
         batch,
-        compute,
+        spec.compute_type(),
         DEEPGEMM_GEMM_DEFAULT,
     );
     // The launch reads the arrays: they outlive it.
