@@ -10,7 +10,10 @@
 # Predicted: the model (fitted on TN) puts the moves at 0.83-1.00 of the time (median 0.96);
 # session 71's TN moves measured 0.897 against a prediction of 0.95-0.97, and an M-major A
 # loads three 64-row boxes a stage instead of one: 0.90-0.97, none over 1.05.
-#     here:  CUBINS="_nn_m192,$(paste -sd, scripts/shapes/names-77b.txt)" bash scripts/gpu-pack.sh
+# Session 78 (a review): TT computed transposed is NN, so the switch moves TT shapes onto these
+# tiles too (with a row-major D): (3) the same forced checks in TT, and the 12 TT moves
+# (scripts/shapes/colsplit-78-tt-moved.txt, modelled 0.83-0.99) timed likewise.
+#     here:  CUBINS="_cs,$(paste -sd, scripts/shapes/names-78b.txt)" bash scripts/gpu-pack.sh
 #     there: DEADLINE=<seconds> timeout 590 bash scripts/gpu-session77b.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"
@@ -24,14 +27,15 @@ SPECS=("bf16 bf16 default 0" "bf16 fp32 gelu_bias 1" "fp16 fp16 relu 1" "bf16 bf
 [ -n "${SHORT:-}" ] && SPECS=("bf16 bf16 default 0" "fp16 fp32 gelu_bias 1")
 ROUNDS="1 2"; [ -n "${SHORT:-}" ] && ROUNDS=1
 HUNG=
+for lay in NN TT; do
 for cl in 1 2; do
     for spec in "${SPECS[@]}"; do
         [ -n "$HUNG" ] && break 2
         have 40 || break 2
         set -- $spec
         out=fp32; [ "$2" = "$1" ] && out=same
-        n=chk-nn-c$cl-$1-$2-$3-b$4
-        with DEEPGEMM_CLUSTER=$cl DEEPGEMM_COLSPLIT=only $NN timeout 40 "$B" --layout NN --dtype $1 --out $out \
+        n=chk-${lay,,}-c$cl-$1-$2-$3-b$4
+        with DEEPGEMM_CLUSTER=$cl DEEPGEMM_COLSPLIT=only $NN timeout 40 "$B" --layout $lay --dtype $1 --out $out \
             --epilogue $3 --beta $4 --iters 3 --warmup 1 \
             --shape 192x192x64 --shape 193x161x65 --shape 17x3x129 --shape 1x1x1 --shape 385x250x1000 \
             --shape 577x200x4104 --shape 1000x300x2000 --shape 1184x2616x1112 --shape 4097x1000x257 >"$OUT/$n.txt" 2>&1
@@ -40,12 +44,16 @@ for cl in 1 2; do
         grep -m3 -E "FAIL" "$OUT/$n.txt" | cut -c1-300
     done
 done
+done
 echo "checks ${SECONDS}s"
 if [ -n "$HUNG" ]; then
     echo "column-split NN runs hung: nothing more of them"
     finish
     exit 0
 fi
+# Session 78: nvrtc_sm90's direct column-split cases (TN 1 x 1 / 2 x 1 / 1 x 2, NN 1 x 1 /
+# 2 x 1, both epilogues, row-major storage), against the float64 reference.
+have 150 && with DEEPGEMM_SM90_VARIANTS=_cs direct cs-direct 90
 [ -z "${SHORT:-}" ] && have 150 && with DEEPGEMM_COLSPLIT=only $NN matmul_groups csnn $((DEADLINE - 110)) shapes_types_transposes tiles_past_the_edges alpha_beta_in_place
 S=.gpu/shapes/colsplit-77-nn-moved.txt
 for r in $ROUNDS; do
@@ -57,4 +65,14 @@ python3 scripts/compare-runs.py "$OUT" "NN_new-*" "NN_old-*" 2>/dev/null | tail 
 have 40 && with $NN bench NN_new-chk --layout NN --shapes $S --iters 2 --warmup 1
 grep -cE " PASS$" "$OUT/NN_new-chk.txt" 2>/dev/null | sed 's/^/NN_new-chk PASS /'
 grep -E " FAIL$" "$OUT/NN_new-chk.txt" 2>/dev/null | head -3
+T=.gpu/shapes/colsplit-78-tt-moved.txt
+for r in $ROUNDS; do
+    have 50 || break
+    bench TT_old-$r --layout TT --shapes $T --check none --iters 30
+    with $NN bench TT_new-$r --layout TT --shapes $T --check none --iters 30
+done
+python3 scripts/compare-runs.py "$OUT" "TT_new-*" "TT_old-*" 2>/dev/null | tail -4
+have 30 && with $NN bench TT_new-chk --layout TT --shapes $T --iters 2 --warmup 1
+grep -cE " PASS$" "$OUT/TT_new-chk.txt" 2>/dev/null | sed 's/^/TT_new-chk PASS /'
+grep -E " FAIL$" "$OUT/TT_new-chk.txt" 2>/dev/null | head -3
 finish

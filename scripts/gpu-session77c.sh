@@ -3,10 +3,13 @@
 # (1) The handle's default workspace after session 76's review fixes (`gpu_blas
 # gemm_ex_default_workspace` and `_threads`, the second never run; the first try in session 76
 # spent its 120 s compiling, so 200). (2) deepgemmGemmBatchedEx on the portable kernel's
-# pointer-array form (`gpu_blas gemm_batched_ex`, 48 specs x in-order and reversed arrays).
+# pointer-array form (`gpu_blas gemm_batched_ex`, 48 specs x in-order and reversed arrays,
+# and since session 78 a k = 0 spec a type with NULL arrays for A and B, which the kernel read
+# before session 78's fix: an illegal address).
 # (3) scripts/gpu-session77b.sh: the NN column-split tiles, checked forced and timed on the 21
-# shapes their switch moves. Predicted: (1) and (2) pass; (3) as its header says.
-#     here:  CUBINS="_pp,_nn_m192,$(paste -sd, scripts/shapes/names-77b.txt)" bash scripts/gpu-pack.sh
+# NN shapes their switch moves, and (session 78) the same in TT, which is NN transposed (12
+# moves). Predicted: (1) and (2) pass; (3) as its header says.
+#     here:  CUBINS="_pp,_cs,$(paste -sd, scripts/shapes/names-78b.txt)" bash scripts/gpu-pack.sh
 #     there: DEADLINE=<seconds> timeout 590 bash scripts/gpu-session77c.sh
 set -uo pipefail
 . "$(dirname "$0")/gpu-env.sh"

@@ -598,6 +598,9 @@ fn log_choice(
         }
         (Kernel::Sm90(_), None) => "main-tile kernel".to_string(),
         (Kernel::Portable(_), _) if plan::portable_only() => "DEEPGEMM_KERNELS=portable".into(),
+        (Kernel::Portable(_), _) if p.pointer_arrays => {
+            "arrays of matrix pointers (GemmBatchedEx): only the portable kernel reads them".into()
+        }
         (Kernel::Portable(_), _) => {
             let direct = plan::hopper(p, dev);
             let reason = match &direct {

@@ -286,6 +286,8 @@ fn gemm_ex_rejects_bad_arguments() {
         ("A NULL", Ex { a: 0, ..EX }),
         ("C NULL", Ex { c: 0, ..EX }),
         ("A misaligned", Ex { a: A + 1, ..EX }),
+        // Neither a compute type nor a cudaDataType (cuBLAS 10's form), below 64 as above.
+        ("compute 40", Ex { compute: 40, ..EX }),
     ];
     for (name, x) in &bad {
         assert_eq!(run(&h, *x), DEEPGEMM_STATUS_INVALID_VALUE, "{name}");
@@ -1181,4 +1183,36 @@ fn batched_ex_runs_the_pointer_array_kernel() {
         batched(&H(null_mut()), 2, arrays, 0.5),
         DEEPGEMM_STATUS_NOT_INITIALIZED
     );
+    // k = 0 needs no A or B: NULL arrays are fine (as NULL matrices are for GemmEx), and the
+    // kernel reads them only for a product (kernels/gemm/portable.cuh; gpu_blas runs it).
+    let (one, half) = (1.0f32, 0.5f32);
+    let k0 = |a: usize, b: usize| {
+        deepgemmGemmBatchedEx(
+            h.0,
+            EX.transa,
+            EX.transb,
+            EX.m,
+            EX.n,
+            0,
+            (&one as *const f32).cast(),
+            a as *const *const c_void,
+            EX.at,
+            EX.lda,
+            b as *const *const c_void,
+            EX.bt,
+            EX.ldb,
+            (&half as *const f32).cast(),
+            C as *const *mut c_void,
+            EX.ct,
+            EX.ldc,
+            2,
+            EX.compute,
+            EX.algo,
+        )
+    };
+    assert_eq!(k0(0, 0), DEEPGEMM_STATUS_SUCCESS);
+    let last = *testing::recorded(h.0).last().unwrap();
+    assert!(last.problem.pointer_arrays && last.problem.k == 0);
+    assert!(matches!(plan_of(&last).kernel, Kernel::Portable(v) if v.pointer_arrays));
+    assert_eq!(k0(A, B), DEEPGEMM_STATUS_SUCCESS);
 }

@@ -260,6 +260,12 @@ fn batched_specs() -> Vec<(usize, GemmSpec)> {
                 out.push((i, s));
             }
         }
+        // k = 0: D = beta * C (GemmBatchedEx passes NULL arrays for A and B then, which
+        // cuBLAS allows as it allows NULL matrices: the kernel must not read them).
+        let mut s = ex_spec(ab, cd, tf32, TRANSPOSES[1], 33, 17, 0);
+        s.batch = 3;
+        s.beta = 0.5;
+        out.push((1, s));
     }
     out
 }

@@ -750,6 +750,7 @@ mod gpu {
         v.extend(fill_cases());
         v.extend(pingpong_cases());
         v.extend(wide_pingpong_cases());
+        v.extend(column_split_cases());
         v.extend(solo_cases());
         v.extend(split_k_cases());
         v.extend(ring_cases());
@@ -1929,6 +1930,113 @@ mod gpu {
         v
     }
 
+    /// Column-split 192-row tiles (`sm90::COLUMN_SPLIT_TILES_N`: two consumers, each every
+    /// row in three m64 blocks and half the columns): TN unclustered, 2 x 1 and 1 x 2, NN
+    /// (an M-major A, session 77) unclustered and 2 x 1, each width in turn. Per form: several
+    /// tiles a CTA with a last tile row of 8 or 40 rows (the origin moved back by whole 64s,
+    /// blocks skipped) through the TMA store; and a small problem whose last tile column holds
+    /// 58 columns (consumer 1's half wholly past n), beta with fp32 D or C aliasing an
+    /// unaligned D (the general epilogue). Row-major storage and an fp32 bias besides. (Until
+    /// session 78 only the bench's checks and gpu_matmul under the switches ran them.)
+    fn column_split_cases() -> Vec<Case> {
+        use ScalarType::*;
+        let cs = Case {
+            block_m: 192,
+            ..BASE
+        };
+        let forms = [(1, 1, 1), (1, 2, 1), (1, 1, 2), (0, 1, 1), (0, 2, 1)];
+        let mut v = Vec::new();
+        for (i, &(ta, cluster, cluster_n)) in forms.iter().enumerate() {
+            let block_n = sm90::COLUMN_SPLIT_TILES_N[i % sm90::COLUMN_SPLIT_TILES_N.len()];
+            v.push(Case {
+                ta,
+                cluster,
+                cluster_n,
+                block_n,
+                ab: if i % 2 == 0 { BF16 } else { F16 },
+                cd: if i % 2 == 0 { BF16 } else { F16 },
+                m: [2888, 2920][i % 2],
+                n: 2380,
+                k: [136, 520, 1032, 72, 264][i],
+                epilogue: [
+                    epilogue::DEFAULT,
+                    epilogue::GELU_BIAS,
+                    epilogue::RELU,
+                    epilogue::BIAS,
+                    epilogue::GELU,
+                ][i],
+                ..cs
+            });
+            v.push(Case {
+                ta,
+                cluster,
+                cluster_n,
+                block_n,
+                ab: if i % 2 == 0 { F16 } else { BF16 },
+                cd: if i % 2 == 0 { F32 } else { BF16 },
+                alias: i % 2 == 1,
+                cd_pad: if i % 2 == 1 { 3 } else { 0 },
+                m: [200, 392, 1000][i % 3],
+                n: block_n as u64 + 58,
+                k: 264,
+                alpha: 0.5,
+                beta: [0.5, 1.0, -1.0, 0.25, 0.5][i],
+                epilogue: [
+                    epilogue::GELU,
+                    epilogue::RELU_BIAS,
+                    epilogue::DEFAULT,
+                    epilogue::GELU_BIAS,
+                    epilogue::BIAS,
+                ][i],
+                ..cs
+            });
+        }
+        v.extend([
+            // Row-major storage (a TT problem computed as NN transposed stores D so), batches,
+            // device scalars; the transposes give K-major operands (TN's majors), then an
+            // M-major A (NN's).
+            Case {
+                row_major: true,
+                ta: 0,
+                tb: 1,
+                block_n: 192,
+                m: 520,
+                n: 904,
+                k: 264,
+                batch: 3,
+                device_scalars: true,
+                alpha: 0.75,
+                beta: 0.5,
+                epilogue: epilogue::GELU,
+                ..cs
+            },
+            Case {
+                ta: 1,
+                tb: 1,
+                row_major: true,
+                block_n: 160,
+                m: 776,
+                n: 500,
+                k: 1000,
+                epilogue: epilogue::RELU,
+                ..cs
+            },
+            // An fp32 bias with GELU, NN in 2 x 1 with an odd number of tile rows.
+            Case {
+                ta: 0,
+                cluster: 2,
+                block_n: 176,
+                m: 968,
+                n: 1000,
+                k: 200,
+                epilogue: epilogue::GELU_BIAS,
+                bias_f32: true,
+                ..cs
+            },
+        ]);
+        v
+    }
+
     /// Two cases per layout and 64-row tile width (ping-pong or `solo`): ragged m (a last tile
     /// of 1 row) and n, short and long k, beta, each epilogue in turn, both 16-bit types and
     /// fp32 out.
@@ -2607,6 +2715,7 @@ mod gpu {
         let mut tma = std::collections::HashSet::new();
         let mut pingpong = std::collections::HashSet::new();
         let mut wide_pingpong = std::collections::HashSet::new();
+        let mut column_split = std::collections::HashSet::new();
         let mut solo = std::collections::HashSet::new();
         let mut general_16bit_beta0 = 0;
         let mut c_tma_paths = std::collections::HashSet::new();
@@ -2671,6 +2780,9 @@ mod gpu {
             if v.wide_pingpong {
                 wide_pingpong.insert((v.layout_tag(), v.cluster_m, tma_path));
             }
+            if v.column_split() {
+                column_split.insert((v.layout_tag(), v.cluster_m, v.cluster_n, tma_path));
+            }
             if v.solo() {
                 solo.insert((v.layout_tag(), v.block_n, tma_path, takes_c_tma(&c, &p, &v)));
             }
@@ -2690,6 +2802,22 @@ mod gpu {
             2,
             "ring epilogues through both epilogue paths"
         );
+        // Column split: TN unclustered, 2 x 1 and 1 x 2, NN unclustered and 2 x 1, each
+        // through both epilogues.
+        for (tag, cm, cn) in [
+            ("tn", 1, 1),
+            ("tn", 2, 1),
+            ("tn", 1, 2),
+            ("nn", 1, 1),
+            ("nn", 2, 1),
+        ] {
+            for tma in [true, false] {
+                assert!(
+                    column_split.contains(&(tag, cm, cn, tma)),
+                    "column split {tag} {cm}x{cn}, TMA store {tma}: {column_split:?}"
+                );
+            }
+        }
         // Row-major slabs of 16 and 8 columns, both 16-bit types, with and without a bias.
         for cols in [16, 8] {
             for cd in [ScalarType::BF16, ScalarType::F16] {

@@ -127,8 +127,10 @@ __device__ __forceinline__ void portable_gemm(const GemmParams& p) {
     TCD* d;
     long long a_off, b_off, c_off, d_off;
     if constexpr (kPtrArrays) {
-      a = static_cast<const TAB* const*>(p.a)[batch];
-      b = static_cast<const TAB* const*>(p.b)[batch];
+      // With k = 0 the arrays of A and B may be NULL (the host checks them only for a
+      // product, as GemmEx checks A and B): not read then.
+      a = has_product ? static_cast<const TAB* const*>(p.a)[batch] : nullptr;
+      b = has_product ? static_cast<const TAB* const*>(p.b)[batch] : nullptr;
       c = beta != 0.f ? static_cast<const TCD* const*>(p.c)[batch] : nullptr;
       d = static_cast<TCD* const*>(p.d)[batch];
       a_off = b_off = c_off = d_off = 0;

@@ -17,8 +17,9 @@
 //     The mainloop probe (scripts/probes/tile-forms.cu, session 69) ran a 128 x 128 block of D
 //     in 579 cycles a 64-k at 192 x 192 against 610 at 128 x 256 (aligned lines) and 831
 //     against 908 where lines start mid-sector. The epilogue runs the row-split one on each
-//     64-row block at the consumer's column base. Data-parallel, 16-bit TN, unclustered, 2 x 1
-//     (B multicast) or 1 x 2 (A multicast);
+//     64-row block at the consumer's column base. Data-parallel, 16-bit in, B K-major: TN
+//     unclustered, 2 x 1 (B multicast) or 1 x 2 (A multicast); NN (an M-major A, three
+//     128-byte chunks a stage, session 77) unclustered or 2 x 1;
 //   - solo (BLOCK_M = 64, kConsumers = 1): one consumer warpgroup computes whole 64-row tiles
 //     in a CTA of 256 threads, small enough (shared memory, registers) that two CTAs share an
 //     SM: twice the CTAs of the 128-row tiles on shapes with few tiles, each SM's two CTAs

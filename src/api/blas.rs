@@ -66,13 +66,13 @@ pub fn effective_compute(compute: i32, ab_type: i32, math: i32, tf32_disabled: b
 /// cublas_api.h keeps such calls compiling in C++ by overloads that migrate the value by the
 /// handle's math mode (`cublasMigrateComputeType`). deepgemm's header declares both types as
 /// int32_t, so no overload can tell them apart: the call migrates them instead, the same way
-/// (the two ranges do not overlap: data types are below 64, compute types 64-79). Ok(value
-/// unchanged) for anything that is not such a data type; NOT_SUPPORTED for a data type the
+/// (the two ranges do not overlap: data types are 0-35, compute types 64-79). Ok(value
+/// unchanged) for anything that is not such a data type (an unknown value stays INVALID_VALUE); NOT_SUPPORTED for a data type the
 /// migration has no compute type for, as the overloads return.
 pub fn migrate_legacy_compute(compute: i32, math: i32) -> Result<i32> {
     use compute_type::*;
     use cuda_data_type as dt;
-    if compute_type::is_known(compute) || !(0..64).contains(&compute) {
+    if compute_type::is_known(compute) || !dt::is_known(compute) {
         return Ok(compute);
     }
     let pedantic = math_mode::base(math) == math_mode::PEDANTIC;
@@ -266,6 +266,10 @@ mod tests {
             80,
             -1,
             1000,
+            // Below 64 but no cudaDataType either: INVALID_VALUE later, as 66 is.
+            36,
+            40,
+            63,
         ] {
             assert_eq!(m(c, PEDANTIC).unwrap(), c);
         }

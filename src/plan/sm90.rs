@@ -202,8 +202,9 @@ pub const TALL_BLOCK_M: u32 = 192;
 /// Widths of the column-split 192-row tiles (`Sm90Variant::column_split_tile`; kernels/sm90/
 /// gemm.cuh `kColSplit`): two consumer warpgroups, each computing every row of the tile in
 /// three m64 blocks and half its columns (three m64n(block_n / 2) wgmmas a k-slice, 144
-/// accumulators at 192 wide), 384 threads, 16-bit TN, data-parallel, unclustered, 2 x 1 and
-/// 1 x 2. cuBLASLt's "coopB" tiles: it ran 6240x752x4600 on 192 x 192 in 1 x 2 (132 CTAs,
+/// accumulators at 192 wide), 384 threads, 16-bit in with a K-major B, data-parallel: TN
+/// unclustered, 2 x 1 and 1 x 2; NN (an M-major A, session 77) unclustered and 2 x 1, planned
+/// only under `DEEPGEMM_COLSPLIT_NN=1` until measured. cuBLASLt's "coopB" tiles: it ran 6240x752x4600 on 192 x 192 in 1 x 2 (132 CTAs,
 /// 58.5 us, tensor pipe 84%) against deepgemm's 83.6 us (session 69, `69c`); the mainloop probe
 /// (scripts/probes/tile-forms.cu) ran a 128 x 128 block of D a 64-k in 579 cycles at 192 x 192,
 /// 640 at 192 x 160, against 610 at 128 x 256 (lines aligned; mid-sector 831 / 903 / 908).
@@ -3352,9 +3353,10 @@ mod tests {
         assert_eq!(with_tall(vec![two], TallMode::Only), vec![two]);
     }
 
-    /// The column-split 192-row tiles: 16-bit TN, two consumers (384 threads) of half the
-    /// columns each, unclustered, 2 x 1 and 1 x 2, data-parallel only, stores in the consumer's
-    /// half-width boxes, and switched by `DEEPGEMM_COLSPLIT`.
+    /// The column-split 192-row tiles: 16-bit TN (unclustered, 2 x 1 and 1 x 2) and NN
+    /// (unclustered and 2 x 1), two consumers (384 threads) of half the columns each,
+    /// data-parallel only, stores in the consumer's half-width boxes, and switched by
+    /// `DEEPGEMM_COLSPLIT` (NN also by `DEEPGEMM_COLSPLIT_NN`).
     #[test]
     fn column_split_tiles_run_data_parallel_under_their_switch() {
         use crate::plan::streamk::{Forced, decompositions_with};

@@ -209,6 +209,8 @@ pub fn gemm_batched_ex(
     };
     let (ea, ec) = (spec.ab.size(), spec.cd.size());
     let (aa, ba, ca) = (array(a, sa, ea)?, array(b, sb, ea)?, array(c, sc, ec)?);
+    // k = 0 reads neither A nor B: their arrays go NULL, as a caller may pass them.
+    let (a_arr, b_arr) = if k == 0 { (0, 0) } else { (aa.ptr, ba.ptr) };
     let s = deepgemmGemmBatchedEx(
         h.0,
         ta,
@@ -217,10 +219,10 @@ pub fn gemm_batched_ex(
         n,
         k,
         alpha,
-        aa.ptr as *const *const c_void,
+        a_arr as *const *const c_void,
         at,
         lda,
-        ba.ptr as *const *const c_void,
+        b_arr as *const *const c_void,
         at,
         ldb,
         beta,
