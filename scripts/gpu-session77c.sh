@@ -24,4 +24,15 @@ blas_test() {
 # BLAS_SECS: the first test's limit (its compiles), default 200.
 blas_test gemm_ex_default_workspace "${BLAS_SECS:-200}"
 blas_test gemm_batched_ex 100
+# (2b, session 78) The bulk-copy packer probe (scripts/probes/bulk-pack.cu, ~1 min with its
+# build): whether idle producer warps could hide 4095³'s copies under the GEMM; its header has
+# the prediction and the threshold (~1.9 TB/s with ~16 KiB staged an SM).
+if [ $((DEADLINE - SECONDS)) -gt 300 ] && [ -z "${SKIP_PROBE:-}" ]; then
+    NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    "$NVCC" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels -I scripts/probes \
+        scripts/probes/bulk-pack.cu -o /tmp/bulk-pack 2>&1 | grep -v "^$" | tail -5
+    timeout 120 /tmp/bulk-pack >"$OUT/bulk-pack.txt" 2>&1
+    echo "=== bulk-pack probe rc=$? ${SECONDS}s"
+    cat "$OUT/bulk-pack.txt"
+fi
 DEADLINE=$((DEADLINE - SECONDS)) bash "$(dirname "$0")/gpu-session77b.sh"
