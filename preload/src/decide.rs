@@ -197,6 +197,15 @@ pub fn effective_compute(
         ));
     }
     if ab_type != dt::R_32F {
+        if compute == ct::COMPUTE_32F_FAST_TF32 {
+            // cuBLAS lists TF32 compute for fp32 inputs only; deepgemm would run the 16-bit
+            // product as COMPUTE_32F. Whatever cuBLAS answers (NOT_SUPPORTED, as its type
+            // tables read) is the host program's to see (a review, session 78).
+            return Err(Forward::new(
+                Reason::ComputeType,
+                "COMPUTE_32F_FAST_TF32 on 16-bit inputs (cuBLAS's tables have it for fp32 only)",
+            ));
+        }
         if mode == math_mode::PEDANTIC || compute == ct::COMPUTE_32F_PEDANTIC {
             // cuBLAS's pedantic modes keep tensor cores out (IEEE fp32 accumulation), which
             // deepgemm's 16-bit plans do not.
@@ -496,6 +505,11 @@ mod tests {
             effective_compute(ct::COMPUTE_32F, dt::R_16F, TENSOR_OP, false),
             Ok(ct::COMPUTE_32F)
         );
+        // TF32 compute on 16-bit inputs is cuBLAS's to accept or refuse.
+        for ab in [dt::R_16BF, dt::R_16F] {
+            let e = effective_compute(ct::COMPUTE_32F_FAST_TF32, ab, DEFAULT, false).unwrap_err();
+            assert_eq!(e.reason, Reason::ComputeType);
+        }
         // ... but pedantic math or compute keeps them on cuBLAS (no tensor cores there).
         for (compute, math) in [
             (ct::COMPUTE_32F, PEDANTIC),

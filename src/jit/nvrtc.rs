@@ -6,6 +6,8 @@
 
 use std::ffi::{CString, c_char};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use cudarc::nvrtc::{result, sys};
 use once_cell::sync::OnceCell;
@@ -23,18 +25,44 @@ pub struct Compiled {
 
 /// True when libnvrtc can be loaded. Never panics. A positive answer is remembered (a
 /// loaded library stays loaded); a negative one is re-checked, so installing NVRTC while a
-/// process runs is noticed.
+/// process runs is noticed, but at most once every `RECHECK_MS` (a miss probes every name
+/// cudarc knows, ~0.5 ms of dlopen()s: under the LD_PRELOAD library, where every GEMM asks,
+/// that was paid by each call of a process without NVRTC on its loader path; a review,
+/// session 78).
 pub fn is_available() -> bool {
     static FOUND: OnceCell<()> = OnceCell::new();
     if FOUND.get().is_some() {
         return true;
     }
+    if !recheck_due(&LAST_MISS, now_ms()) {
+        return false;
+    }
     // SAFETY: only dlopen()s candidate library names and drops the handle; no NVRTC call.
     let found = catch_unwind(|| unsafe { sys::is_culib_present() }).unwrap_or(false);
     if found {
         let _ = FOUND.set(());
+    } else {
+        LAST_MISS.store(now_ms(), Ordering::Relaxed);
     }
     found
+}
+
+/// How long a negative `is_available` stands before the library is looked for again.
+const RECHECK_MS: u64 = 2_000;
+/// When the last look found no libnvrtc (`now_ms`), or `NEVER`.
+static LAST_MISS: AtomicU64 = AtomicU64::new(NEVER);
+const NEVER: u64 = u64::MAX;
+
+/// Milliseconds since this process first asked (monotonic).
+fn now_ms() -> u64 {
+    static START: once_cell::sync::Lazy<Instant> = once_cell::sync::Lazy::new(Instant::now);
+    START.elapsed().as_millis() as u64
+}
+
+/// Whether a look for the library is due at `now` after the last miss stored in `last`.
+fn recheck_due(last: &AtomicU64, now: u64) -> bool {
+    let miss = last.load(Ordering::Relaxed);
+    miss == NEVER || now.saturating_sub(miss) >= RECHECK_MS
 }
 
 fn not_available() -> Error {
@@ -219,6 +247,19 @@ mod tests {
             "libnvrtc is not loadable: put it on LD_LIBRARY_PATH or set DEEPGEMM_SKIP_NVRTC_TESTS=1"
         );
         true
+    }
+
+    /// A miss stands for `RECHECK_MS`, then the library is looked for again.
+    #[test]
+    fn a_miss_is_rechecked_only_after_a_while() {
+        let last = AtomicU64::new(NEVER);
+        assert!(recheck_due(&last, 0), "never looked: look");
+        last.store(1_000, Ordering::Relaxed);
+        assert!(!recheck_due(&last, 1_000));
+        assert!(!recheck_due(&last, 1_000 + RECHECK_MS - 1));
+        assert!(recheck_due(&last, 1_000 + RECHECK_MS));
+        // A clock read before the miss was stored (another thread's) does not wrap around.
+        assert!(!recheck_due(&last, 999));
     }
 
     #[test]

@@ -96,10 +96,31 @@ pub fn init() -> Result<()> {
             if count < 1 {
                 return Err(Error::NotInitialized("no CUDA device found".into()));
             }
-            Ok(())
+            driver_supported(driver_version())
         })
     })
     .clone()
+}
+
+/// The oldest driver deepgemm runs on: CUDA 12.0's, the first with the entry points every
+/// launch goes through (cuLibraryLoadData, cuLaunchKernelEx; cuTensorMapEncodeTiled on
+/// Hopper).
+const MIN_DRIVER: i32 = 12000;
+
+/// NOT_INITIALIZED, said once at initialisation, for a driver older than `MIN_DRIVER`
+/// (`version` as cuDriverGetVersion gives it; 0: unknown, let the calls tell). Before session
+/// 78 such a driver initialised, and every call then failed on a missing symbol inside
+/// cudarc: a panic caught at the C boundary each time, printed by the default panic hook
+/// (a review of the LD_PRELOAD library, where that is every GEMM of the host program).
+fn driver_supported(version: i32) -> Result<()> {
+    if version != 0 && version < MIN_DRIVER {
+        return Err(Error::NotInitialized(format!(
+            "the CUDA driver supports CUDA {}.{}; deepgemm needs a driver for CUDA 12.0 or later",
+            version / 1000,
+            version % 1000 / 10
+        )));
+    }
+    Ok(())
 }
 
 /// A device as the library sees it: ordinal plus the plain facts planning needs.
@@ -510,6 +531,23 @@ pub fn same_device(handle_dev: i32, stream_dev: i32) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn drivers_before_cuda_12_are_not_initialized() {
+        for v in [11080, 11000, 10020] {
+            let e = driver_supported(v).unwrap_err();
+            assert!(matches!(e, Error::NotInitialized(_)), "{v}: {e}");
+        }
+        assert!(
+            driver_supported(11080)
+                .unwrap_err()
+                .to_string()
+                .contains("CUDA 11.8")
+        );
+        for v in [0, 12000, 12040, 13010] {
+            driver_supported(v).unwrap();
+        }
+    }
     use super::*;
 
     #[test]
