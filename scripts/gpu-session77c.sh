@@ -29,7 +29,7 @@ s=$(cap 100); [ "$s" -ge 20 ] && blas_test gemm_batched_ex "$s"
 # (2b, session 78) The bulk-copy packer probe (scripts/probes/bulk-pack.cu, ~1 min with its
 # build): whether idle producer warps could hide 4095³'s copies under the GEMM; its header has
 # the prediction and the threshold (~1.9 TB/s with ~16 KiB staged an SM).
-if [ $((DEADLINE - SECONDS)) -gt 300 ] && [ -z "${SKIP_PROBE:-}" ]; then
+if [ $((DEADLINE - SECONDS)) -gt 200 ] && [ -z "${SKIP_PROBE:-}" ]; then
     NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     "$NVCC" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels -I scripts/probes \
         scripts/probes/bulk-pack.cu -o /tmp/bulk-pack 2>&1 | grep -v "^$" | tail -5

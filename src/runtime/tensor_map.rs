@@ -925,6 +925,17 @@ pub unsafe fn launch(
             args.params.sk_tiles
         )));
     }
+    // The tall and column-split tiles have no Stream-K fixup (kernels/sm90/gemm.cuh skips it
+    // for them): a CTA sharing a tile would store its partial sum as the tile. The planner
+    // lists them data-parallel only (`streamk::decompositions`); refused here too (a review,
+    // session 78), as the ring epilogue is.
+    if (v.tall() || v.column_split()) && args.params.sk_tiles != 0 {
+        return Err(crate::error::Error::Internal(format!(
+            "{}: tall and column-split tiles run data-parallel only ({} Stream-K tiles)",
+            v.name(),
+            args.params.sk_tiles
+        )));
+    }
     let mut kernel_args = args.launch_args();
     // SAFETY: the entry takes exactly (Sm90Params, CUtensorMap x 4) by value and
     // `kernel_args` points at those five objects, alive for this call; the rest is the
