@@ -3086,8 +3086,15 @@ mod gpu {
             .unwrap()
             .params
             .flags;
-        let c_by_tma =
-            flags & FLAG_C_TMA != 0 && v.split_k == 1 && !v.ring_epilogue && c.beta != 0.0;
+        // (As the kernel's `load_c`: not where a consumer runs several m64 blocks, the wide
+        // ping-pong and column-split tiles, whatever the host's flag says; session 78's first
+        // run of their row-major cases with beta stopped here.)
+        let c_by_tma = flags & FLAG_C_TMA != 0
+            && v.split_k == 1
+            && !v.ring_epilogue
+            && !v.wide_pingpong
+            && !v.column_split()
+            && c.beta != 0.0;
         assert_eq!(
             v.has_tma_store() && flags & FLAG_TMA_STORE != 0 && (c.beta == 0.0 || c_by_tma),
             takes_tma_store(c, &p, &v),

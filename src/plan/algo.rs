@@ -651,9 +651,9 @@ static SHAPES: Lazy<Vec<(i32, Impl, u32, u32)>> = Lazy::new(|| {
     // sectors (`sm90::tall_pays`), they are no tile a profiler should time on every problem.
     // A configuration naming one (192 x 72 is a cuBLASLt tile id) still resolves to them where
     // they take the problem (`plan::every_hopper_plan`), as a heuristic algo of theirs does.
-    // Nor the column-split tiles, likewise B K-major only (TN; NN under
-    // `DEEPGEMM_COLSPLIT_NN=1`) and ranked by the model (kept out of the enumeration too; a
-    // configuration naming 192 x 192 finds them the same way).
+    // Nor the column-split tiles, likewise B K-major only (TN and NN) and ranked by the model
+    // (kept out of the enumeration too; a configuration naming 192 x 192 finds them the same
+    // way).
     for v in sm90::Sm90Variant::all()
         .into_iter()
         .filter(|v| !v.tall() && !v.column_split())

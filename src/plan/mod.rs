@@ -2178,7 +2178,7 @@ mod tests {
             "{}",
             c.name()
         );
-        for (m, n, k) in [(2904, 1496, 13976), (6896, 2520, 8776)] {
+        for (m, n, k) in [(6896, 2520, 8776)] {
             let c = first(m, n, k);
             assert!(
                 !c.swap && cluster_hybrid(&c, &tt(m, n, k), &dev),
@@ -2186,6 +2186,14 @@ mod tests {
                 c.name()
             );
         }
+        // Since session 78 the NN column split (transposed) beats that hybrid at 2904x1496x13976:
+        // 175.1 us against 183.3 on an H100 (`78a`), and the model ranks it first.
+        let c = first(2904, 1496, 13976);
+        assert!(
+            c.swap && matches!(c.kernel, Kernel::Sm90(v) if v.column_split()),
+            "{}",
+            c.name()
+        );
     }
 
     #[test]

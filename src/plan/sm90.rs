@@ -204,7 +204,7 @@ pub const TALL_BLOCK_M: u32 = 192;
 /// three m64 blocks and half its columns (three m64n(block_n / 2) wgmmas a k-slice, 144
 /// accumulators at 192 wide), 384 threads, 16-bit in with a K-major B, data-parallel: TN
 /// unclustered, 2 x 1 and 1 x 2; NN (an M-major A, session 77) unclustered and 2 x 1, planned
-/// only under `DEEPGEMM_COLSPLIT_NN=1` until measured. cuBLASLt's "coopB" tiles: it ran 6240x752x4600 on 192 x 192 in 1 x 2 (132 CTAs,
+/// by default since session 78 (`column_split_nn`). cuBLASLt's "coopB" tiles: it ran 6240x752x4600 on 192 x 192 in 1 x 2 (132 CTAs,
 /// 58.5 us, tensor pipe 84%) against deepgemm's 83.6 us (session 69, `69c`); the mainloop probe
 /// (scripts/probes/tile-forms.cu) ran a 128 x 128 block of D a 64-k in 579 cycles at 192 x 192,
 /// 640 at 192 x 160, against 610 at 128 x 256 (lines aligned; mid-sector 831 / 903 / 908).
@@ -439,8 +439,8 @@ impl Sm90Variant {
 
     /// The column-split 192 x `block_n` tile (`COLUMN_SPLIT_TILES_N`) for these types and
     /// layouts, or `None` where it is not built: 16-bit in, B K-major (TN, and NN since session
-    /// 77: an M-major A is three 128-byte chunks, one an m64 block; planned only under
-    /// `DEEPGEMM_COLSPLIT_NN`, `column_split_nn`, until measured).
+    /// 77: an M-major A is three 128-byte chunks, one an m64 block; planned by default since
+    /// session 78, `column_split_nn`).
     pub fn column_split_tile(
         ab: ScalarType,
         cd: ScalarType,
@@ -1559,12 +1559,15 @@ pub fn column_split_mode() -> TallMode {
     *F
 }
 
-/// Whether the column-split tiles with an M-major A (NN, built in session 77) are planned:
-/// only under `DEEPGEMM_COLSPLIT_NN=1` until a GPU run has measured them against the others
-/// (the model's column-split efficiency was fitted on TN only). Read once.
+/// Whether the column-split tiles with an M-major A (NN, and TT computed as NN transposed;
+/// built in session 77) are planned: by default since session 78, whose first run of them
+/// (H100, `78a`, `scripts/gpu-session77b.sh`) timed the shapes the switch moves at 0.904 of
+/// the default plans' time over 21 NN shapes (0.69-1.08) and 0.829 over 12 TT ones
+/// (0.68-0.96), every forced check and gpu_matmul group passing; `DEEPGEMM_COLSPLIT_NN=0`
+/// leaves them out. Read once.
 pub fn column_split_nn() -> bool {
     static F: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
-        std::env::var("DEEPGEMM_COLSPLIT_NN").is_ok_and(|v| v.trim() == "1")
+        std::env::var("DEEPGEMM_COLSPLIT_NN").map_or(true, |v| v.trim() != "0")
     });
     *F
 }
