@@ -1030,7 +1030,12 @@ fn default_workspace_from_many_threads() {
 }
 
 /// GemmBatchedEx on EX's types and shape, alpha 1 and beta `beta`, with these pointer arrays.
-fn batched(h: &H, batch: i32, [a, b, c]: [usize; 3], beta: f32) -> deepgemmStatus_t {
+fn batched(h: &H, batch: i32, arrays: [usize; 3], beta: f32) -> deepgemmStatus_t {
+    batched_k(h, batch, EX.k, arrays, beta)
+}
+
+/// `batched` with the problem's k given.
+fn batched_k(h: &H, batch: i32, k: i32, [a, b, c]: [usize; 3], beta: f32) -> deepgemmStatus_t {
     let alpha = 1.0f32;
     deepgemmGemmBatchedEx(
         h.0,
@@ -1038,7 +1043,7 @@ fn batched(h: &H, batch: i32, [a, b, c]: [usize; 3], beta: f32) -> deepgemmStatu
         EX.transb,
         EX.m,
         EX.n,
-        EX.k,
+        k,
         (&alpha as *const f32).cast(),
         a as *const *const c_void,
         EX.at,
@@ -1185,31 +1190,7 @@ fn batched_ex_runs_the_pointer_array_kernel() {
     );
     // k = 0 needs no A or B: NULL arrays are fine (as NULL matrices are for GemmEx), and the
     // kernel reads them only for a product (kernels/gemm/portable.cuh; gpu_blas runs it).
-    let (one, half) = (1.0f32, 0.5f32);
-    let k0 = |a: usize, b: usize| {
-        deepgemmGemmBatchedEx(
-            h.0,
-            EX.transa,
-            EX.transb,
-            EX.m,
-            EX.n,
-            0,
-            (&one as *const f32).cast(),
-            a as *const *const c_void,
-            EX.at,
-            EX.lda,
-            b as *const *const c_void,
-            EX.bt,
-            EX.ldb,
-            (&half as *const f32).cast(),
-            C as *const *mut c_void,
-            EX.ct,
-            EX.ldc,
-            2,
-            EX.compute,
-            EX.algo,
-        )
-    };
+    let k0 = |a: usize, b: usize| batched_k(&h, 2, 0, [a, b, C], 0.5);
     assert_eq!(k0(0, 0), DEEPGEMM_STATUS_SUCCESS);
     let last = *testing::recorded(h.0).last().unwrap();
     assert!(last.problem.pointer_arrays && last.problem.k == 0);

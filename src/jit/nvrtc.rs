@@ -34,7 +34,8 @@ pub fn is_available() -> bool {
     if FOUND.get().is_some() {
         return true;
     }
-    if !recheck_due(&LAST_MISS, now_ms()) {
+    let now = now_ms();
+    if !recheck_due(&LAST_MISS, now) {
         return false;
     }
     // SAFETY: only dlopen()s candidate library names and drops the handle; no NVRTC call.
@@ -42,7 +43,7 @@ pub fn is_available() -> bool {
     if found {
         let _ = FOUND.set(());
     } else {
-        LAST_MISS.store(now_ms(), Ordering::Relaxed);
+        LAST_MISS.store(now, Ordering::Relaxed);
     }
     found
 }

@@ -531,6 +531,7 @@ pub fn same_device(handle_dev: i32, stream_dev: i32) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn drivers_before_cuda_12_are_not_initialized() {
@@ -548,7 +549,6 @@ mod tests {
             driver_supported(v).unwrap();
         }
     }
-    use super::*;
 
     #[test]
     fn a_context_limits_its_calls_to_the_fewest_sms_it_reports() {
