@@ -51,6 +51,8 @@ pub struct Key {
     forced: streamk::Forced,
     /// A's and B's base addresses assumed off TMA's 16 bytes (`plan::candidates_for`).
     misaligned: Misaligned,
+    /// A slab plan's block: its list without slab plans of its own (`plan::block_candidates`).
+    block: bool,
 }
 
 impl Key {
@@ -66,6 +68,15 @@ impl Key {
             portable_only: plan::portable_only(),
             forced: streamk::forced(),
             misaligned: Misaligned::of(which),
+            block: false,
+        }
+    }
+
+    /// The key of `plan::block_candidates(problem, dev, which)`.
+    pub fn block(problem: &GemmProblem, dev: &DeviceSpec, which: Which) -> Key {
+        Key {
+            block: true,
+            ..Key::misaligned(problem, dev, which)
         }
     }
 }
@@ -264,10 +275,12 @@ impl PlanCache {
             return Ok(r.clone());
         }
         let which = key.misaligned.which();
-        let ranked = Arc::new(Ranked::misaligned(
-            plan::candidates_for(&key.problem, &key.dev, which)?,
-            key.misaligned,
-        ));
+        let plans = if key.block {
+            plan::block_candidates(&key.problem, &key.dev, which)?
+        } else {
+            plan::candidates_for(&key.problem, &key.dev, which)?
+        };
+        let ranked = Arc::new(Ranked::misaligned(plans, key.misaligned));
         let mut map = shard.write();
         // Read under the lock: `set_capacity` stores, then empties each shard under its lock.
         let per_shard = Self::per_shard(self.capacity());
@@ -323,6 +336,15 @@ pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Arc<Ranked>> {
 /// `plan::candidates_for(p, dev, misaligned)` through the process-wide cache (its A and B).
 pub fn candidates_for(p: &GemmProblem, dev: &DeviceSpec, misaligned: Which) -> Result<Arc<Ranked>> {
     CACHE.get_or_plan(&Key::misaligned(p, dev, misaligned))
+}
+
+/// `plan::block_candidates(p, dev, misaligned)` through the process-wide cache.
+pub fn block_candidates(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: Which,
+) -> Result<Arc<Ranked>> {
+    CACHE.get_or_plan(&Key::block(p, dev, misaligned))
 }
 
 /// `Plan::from_algo(data, p, dev)` through the cache: a lookup and a comparison of words,
@@ -830,7 +852,9 @@ mod tests {
 
     #[test]
     fn hits_return_exactly_what_candidates_returns() {
-        let cache = PlanCache::new(64);
+        // A shard's bound (capacity / SHARDS) above the test's 21 keys: no shard empties, so
+        // the count below holds whatever shards the keys hash to.
+        let cache = PlanCache::new(SHARDS * 32);
         for dev in [DeviceSpec::H200, DeviceSpec::A100, DeviceSpec::T4] {
             for p in problems() {
                 let key = Key::new(&p, &dev);

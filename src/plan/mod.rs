@@ -545,8 +545,12 @@ pub fn hopper_plans_upto(
             streamk::forced()
         ));
     }
-    // Stable: equal estimates keep the wider tile and the data-parallel schedule first.
-    plans.sort_by_key(|p| p.estimate_ns);
+    // Stable: equal estimates keep the wider tile and the data-parallel schedule first. Keys
+    // and indices are sorted, not the plans: moving whole plans was a sixth of a packed
+    // problem's planning (session 79).
+    let mut order: Vec<(u64, usize)> = plans.iter().map(|c| c.estimate_ns).zip(0..).collect();
+    order.sort_unstable();
+    let mut plans: Vec<Plan> = order.into_iter().map(|(_, i)| plans[i]).collect();
     pingpong_for_narrow(&mut plans, p, dev);
     solo_for_short(&mut plans, p, dev);
     solo_for_tiny_m(&mut plans, p, dev);
@@ -972,7 +976,12 @@ fn swap_margin(p: &GemmProblem, swapped: &Plan) -> f64 {
     // op(A) is m x k and op(B) k x n: K-major is a unit stride along k.
     let tn = p.a.col == 1 && p.b.row == 1;
     let stores = |q: &GemmProblem| {
-        sm90::tma_store(q, sm90::TMA_STRIDE_ALIGN, crate::problem::Scalar::Host(0.0)).is_ok()
+        sm90::tma_store_ok(
+            q,
+            sm90::TMA_STRIDE_ALIGN,
+            crate::problem::Scalar::Host(0.0),
+            false,
+        )
     };
     let tile_stores = match swapped.kernel {
         Kernel::Sm90(v) => v.tma_store_cols(&p.transposed()).is_some(),
@@ -1228,12 +1237,17 @@ fn why_not_sm90(p: &GemmProblem) -> String {
 /// strides, its plan on packed copies (`pack::hopper_packed`, which needs workspace) comes
 /// first if packing pays (`pack::pays`), else after the portable plan.
 pub fn candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
+    candidates_slabbed(p, dev, true)
+}
+
+/// `candidates`, with or without slab plans (`block_candidates`).
+fn candidates_slabbed(p: &GemmProblem, dev: &DeviceSpec, slabs: bool) -> Result<Vec<Plan>> {
     if p.pointer_arrays {
         // Per-batch pointers only the portable kernel reads (no tensor map, pack or split
         // takes an array of addresses).
         return Ok(vec![portable(p, dev)?]);
     }
-    let mut out = tile_candidates(p, dev)?;
+    let mut out = tile_candidates(p, dev, slabs)?;
     // Decode's shapes: the skinny kernel first where DEEPGEMM_SKINNY asks for it (`plan::skinny`).
     if !portable_only() {
         if let Some(s) = skinny::plan(p, dev) {
@@ -1257,12 +1271,33 @@ pub fn candidates_for(
     dev: &DeviceSpec,
     misaligned: pack::Which,
 ) -> Result<Vec<Plan>> {
+    candidates_with(p, dev, misaligned, true)
+}
+
+/// `candidates_for` without slab plans: what one block of a slab plan chooses from
+/// (`slab::block_plan`, which never runs a slab plan inside a block). Planning a misfit
+/// problem's slab levels is most of its planning (~90 block shapes for 4097³: ~10 ms of a
+/// first call's CPU time, session 79), and each block of a slab plan planned them again.
+pub fn block_candidates(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: pack::Which,
+) -> Result<Vec<Plan>> {
+    candidates_with(p, dev, misaligned, false)
+}
+
+fn candidates_with(
+    p: &GemmProblem,
+    dev: &DeviceSpec,
+    misaligned: pack::Which,
+    slabs: bool,
+) -> Result<Vec<Plan>> {
     let misaligned = pack::Which {
         d: false,
         ..misaligned
     };
     if p.pointer_arrays || (!misaligned.a && !misaligned.b) {
-        return candidates(p, dev);
+        return candidates_slabbed(p, dev, slabs);
     }
     let portable = portable(p, dev)?;
     if portable_only() {
@@ -1289,7 +1324,9 @@ pub fn candidates_for(
             .or_else(|| h.iter().map(|c| c.workspace).min())
             .unwrap_or(u64::MAX);
         out.extend(h);
-        out.extend(slab::slab_plans(p, dev, whole, misaligned));
+        if slabs {
+            out.extend(slab::slab_plans(p, dev, whole, misaligned));
+        }
         out.push(portable);
     } else {
         out.push(portable);
@@ -1361,7 +1398,7 @@ fn every_hopper_plan(p: &GemmProblem, dev: &DeviceSpec) -> Vec<Plan> {
 
 /// `candidates` without the skinny kernel: the Hopper tile plans (direct, transposed, packed,
 /// in slabs) and the portable plan.
-fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
+fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec, slabs: bool) -> Result<Vec<Plan>> {
     let mut out = Vec::with_capacity(MAX_SM90_PLANS + 1);
     let portable = portable(p, dev)?;
     if !portable_only() {
@@ -1406,7 +1443,9 @@ fn tile_candidates(p: &GemmProblem, dev: &DeviceSpec) -> Result<Vec<Plan>> {
                 // Then the same work in blocks whose copies fit smaller workspaces.
                 let whole = h.iter().map(|c| c.workspace).min().unwrap_or(u64::MAX);
                 out.extend(h);
-                out.extend(slab::slab_plans(p, dev, whole, pack::Which::NONE));
+                if slabs {
+                    out.extend(slab::slab_plans(p, dev, whole, pack::Which::NONE));
+                }
                 out.push(portable);
             } else {
                 out.push(portable);
@@ -2171,7 +2210,7 @@ mod tests {
         // transposed 128x160 clusters, 6896x2520x8776 403.1 against 450.7 on 2 x 2, `48b`).
         let dev = DeviceSpec::H200;
         let tt = |m, n, k| crate::problem::dense_bf16(m, n, k, 1, 1);
-        let first = |m, n, k| tile_candidates(&tt(m, n, k), &dev).unwrap()[0];
+        let first = |m, n, k| tile_candidates(&tt(m, n, k), &dev, true).unwrap()[0];
         let c = first(6024, 2136, 8992);
         assert!(
             c.swap && !cluster_hybrid(&c, &tt(6024, 2136, 8992).transposed(), &dev),
@@ -2205,7 +2244,8 @@ mod tests {
         // model ranks a swapped narrow-tile plan first (after the skinny kernel's where
         // DEEPGEMM_SKINNY plans it).
         for (m, n, k) in [(1, 4096, 4096), (16, 14336, 4096)] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             assert!(c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
             assert!(c[0].name().contains("+swap"));
             let all = candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
@@ -2216,7 +2256,8 @@ mod tests {
         // rows zero-filled by TMA) model about as well; either way a narrow tile, and the
         // swapped plans are among the candidates.
         for (m, n, k) in [(3, 2112, 1000), (16, 1000, 4096)] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             assert!(narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
             assert!(c.iter().any(|p| p.swap), "{m}x{n}x{k}");
         }
@@ -2224,14 +2265,16 @@ mod tests {
         // unswapped narrow ones would be half empty along m and ran 1.3-1.6x slower than
         // modelled in the session-4 sweeps, which `streamk::estimate_s` now charges).
         for (m, n, k) in [(64, 2112, 7168), (64, 4096, 7168), (64, 4096, 4096)] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             assert!(c[0].swap, "{m}x{n}x{k}: {}", c[0].name());
         }
         // A swapped m = 64 whose weights (A, 29 MB) two 32-wide tile columns would each
         // stream: one 64-wide column instead (session 12, 12b: 15.8 us against 18.7 on
         // 128x32), and likewise unswapped for the transposed shape.
         for (m, n, k, swap) in [(64, 7168, 2048, true), (7168, 64, 2048, false)] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             match c[0].kernel {
                 Kernel::Sm90(v) => assert_eq!((c[0].swap, v.block_n), (swap, 64), "{m}x{n}x{k}"),
                 k => panic!("not sm90: {k:?}"),
@@ -2239,7 +2282,8 @@ mod tests {
         }
         // A small n takes the narrow tiles as it is.
         for (m, n, k) in [(4096, 1, 4096), (1000, 16, 2048)] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             assert!(!c[0].swap && narrow(&c[0]), "{m}x{n}x{k}: {}", c[0].name());
         }
         // Large m: swapped only where the transposed tiles quantise clearly better. A square
@@ -2251,7 +2295,8 @@ mod tests {
             (3000, 1000, 4000),
             (4096, 14336, 4096),
         ] {
-            let c = tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev).unwrap();
+            let c =
+                tile_candidates(&tn(m, n, k, crate::types::epilogue::DEFAULT), &dev, true).unwrap();
             assert!(c.iter().all(|p| !p.swap), "{m}x{n}x{k}");
         }
         // TT 3000 x 1000 x 4000 (B N-major): no fill widths as it is (an MN-major B tile is

@@ -717,7 +717,7 @@ pub fn short_d_s(p: &GemmProblem) -> f64 {
     let short = p.m < SHORT_D_ROWS
         && p.m.saturating_mul(p.n).saturating_mul(p.batch.max(1)) < SHORT_D_ELEMENTS;
     // D's layout only (beta and D's address are the call's): whether the TMA store can write it.
-    let staged = || sm90::tma_store(p, 0x1000, crate::problem::Scalar::Host(0.0)).is_err();
+    let staged = || !sm90::tma_store_ok(p, 0x1000, crate::problem::Scalar::Host(0.0), false);
     if short && (p.m < SHORT_D_STORED_ROWS || staged()) {
         SHORT_D_S
     } else {

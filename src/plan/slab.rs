@@ -215,7 +215,7 @@ pub fn block_plan(
     ptrs: &GemmPointers,
     workspace_size: u64,
 ) -> Result<Plan> {
-    let ranked = cache::candidates_for(b, dev, pack::pointer_misfits(ptrs))?;
+    let ranked = cache::block_candidates(b, dev, pack::pointer_misfits(ptrs))?;
     let plans: Vec<Plan> = ranked
         .plans()
         .iter()
@@ -244,6 +244,33 @@ mod tests {
         let mut op = OpSpec::new(COMPUTE_32F, R_32F);
         op.trans_a = 1;
         GemmProblem::new(&op, &a, &b, &d, &d).unwrap()
+    }
+
+    /// A block's list (`plan::block_candidates`, what `block_plan` chooses from) is the
+    /// problem's full list without its slab plans, in the same order: leaving them out of a
+    /// block's planning changes no block's choice. Over strides TMA cannot take (A, B, both,
+    /// D) and base addresses it cannot take.
+    #[test]
+    fn block_lists_are_the_full_lists_without_slab_plans() {
+        let dev = h200();
+        let none = pack::Which::NONE;
+        let a_off = pack::Which { a: true, ..none };
+        let mut slabbed = 0;
+        for (p, misaligned) in [
+            (tn(4097, 4097, 4097, 4097, 4097, 4097), none),
+            (tn(2049, 2048, 4097, 4097, 4097, 2049), none),
+            (tn(1000, 3001, 4001, 4001, 4001, 1000), none),
+            (tn(4096, 4096, 4096, 4100, 4096, 4096), none),
+            (tn(4096, 4096, 4096, 4096, 4096, 4096), a_off),
+            (tn(300, 5000, 3000, 3000, 3000, 301), none),
+        ] {
+            let full = crate::plan::candidates_for(&p, &dev, misaligned).unwrap();
+            let block = crate::plan::block_candidates(&p, &dev, misaligned).unwrap();
+            let without: Vec<Plan> = full.iter().filter(|c| !c.is_slabbed()).copied().collect();
+            assert_eq!(block, without, "{p:?}");
+            slabbed += full.len() - without.len();
+        }
+        assert!(slabbed > 0, "some list had slab plans");
     }
 
     #[test]

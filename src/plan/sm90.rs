@@ -949,8 +949,21 @@ impl Sm90Variant {
 
     /// Every sm90 variant the library can launch (CI compiles each of them): bf16 and fp16 in,
     /// the input type or fp32 out, each layout of `LAYOUTS` and tile of `TILES`; tf32 (fp32 in
-    /// and out) with each tile, TN only. Stages for the Hopper budget.
+    /// and out) with each tile, TN only. Stages for the Hopper budget. A copy of `all_static`.
     pub fn all() -> Vec<Sm90Variant> {
+        Self::all_static().to_vec()
+    }
+
+    /// `all`, built once: the planner scans it for every problem it plans, and a packed
+    /// problem's slab levels plan dozens of blocks (building the list each time was ~15% of
+    /// a 4097³ plan's 15 ms, session 79).
+    pub fn all_static() -> &'static [Sm90Variant] {
+        static ALL: once_cell::sync::Lazy<Vec<Sm90Variant>> =
+            once_cell::sync::Lazy::new(Sm90Variant::build_all);
+        &ALL
+    }
+
+    fn build_all() -> Vec<Sm90Variant> {
         let mut v = Vec::new();
         for ab in [ScalarType::BF16, ScalarType::F16, ScalarType::F32] {
             let cds: &[ScalarType] = if ab == ScalarType::F32 {
@@ -1108,7 +1121,12 @@ impl Sm90Variant {
 
     /// True when this variant computes `p` (types, transposes, TMA stride rules, sizes).
     pub fn fits(&self, p: &GemmProblem) -> bool {
-        self.check(p).is_ok()
+        // Most of `all()` differ from `p` in types: refuse those before `check` formats its
+        // reason (the packed planner asks this thousands of times a problem).
+        p.ab_type == self.ab
+            && p.cd_type == self.cd
+            && p.math == math_for(self.ab)
+            && self.check(p).is_ok()
     }
 
     /// True when the device can run this variant: sm_90 (the `a` features) and enough
@@ -1243,31 +1261,74 @@ pub fn tma_store_with(
     beta: Scalar,
     padded: bool,
 ) -> Result<StoreLayout, String> {
+    store_refusal(p, d_address, beta, padded).map_err(|r| r.to_string())
+}
+
+/// `tma_store_with(..).is_ok()` without formatting a reason: the cost model asks it for every
+/// variant and schedule it prices (a packed problem's slab levels: thousands of times).
+pub fn tma_store_ok(p: &GemmProblem, d_address: u64, beta: Scalar, padded: bool) -> bool {
+    store_refusal(p, d_address, beta, padded).is_ok()
+}
+
+/// Why the TMA-store epilogue cannot write D (`tma_store_with`), formatted only when asked.
+#[derive(Clone, Copy, Debug)]
+enum StoreRefusal {
+    Type(ScalarType),
+    Beta,
+    Address(u64),
+    Ld(i64, &'static str),
+    NoUnitStride,
+    BatchStride(i64, &'static str),
+    Ragged(u64),
+}
+
+impl std::fmt::Display for StoreRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Self::Type(t) => write!(f, "{t:?} output (TMA stores 16-bit D only)"),
+            Self::Beta => write!(f, "beta != 0 (C is read)"),
+            Self::Address(a) => write!(f, "D = {a:#x} is not 16-byte aligned"),
+            Self::Ld(ld, e) => write!(f, "D: leading dimension {ld} {e}"),
+            Self::NoUnitStride => write!(f, "D has no unit stride"),
+            Self::BatchStride(s, e) => write!(f, "D: batch stride {s} {e}"),
+            Self::Ragged(inner) => write!(
+                f,
+                "D's contiguous extent {inner} is not a multiple of 16 bytes (TMA stores whole \
+                 16-byte units)"
+            ),
+        }
+    }
+}
+
+fn store_refusal(
+    p: &GemmProblem,
+    d_address: u64,
+    beta: Scalar,
+    padded: bool,
+) -> Result<StoreLayout, StoreRefusal> {
     if p.cd_type.size_bytes() != 2 {
-        return Err(format!("{:?} output (TMA stores 16-bit D only)", p.cd_type));
+        return Err(StoreRefusal::Type(p.cd_type));
     }
     if let Scalar::Host(b) = beta {
         if b != 0.0 {
-            return Err("beta != 0 (C is read)".into());
+            return Err(StoreRefusal::Beta);
         }
     }
     if d_address == 0 || d_address % TMA_STRIDE_ALIGN != 0 {
-        return Err(format!("D = {d_address:#x} is not 16-byte aligned"));
+        return Err(StoreRefusal::Address(d_address));
     }
     let elem = p.cd_type.size_bytes() as u64;
     let layout = match (p.d.row, p.d.col) {
-        (1, ld) if tma_stride_ok(ld, elem).is_ok() => StoreLayout::ColMajor,
-        (ld, 1) if tma_stride_ok(ld, elem).is_ok() => StoreLayout::RowMajor,
-        (1, ld) | (ld, 1) => {
-            return Err(format!(
-                "D: leading dimension {ld} {}",
-                tma_stride_ok(ld, elem).unwrap_err()
-            ));
-        }
-        _ => return Err("D has no unit stride".into()),
+        (1, ld) => tma_stride_ok(ld, elem)
+            .map(|()| StoreLayout::ColMajor)
+            .map_err(|e| StoreRefusal::Ld(ld, e))?,
+        (ld, 1) => tma_stride_ok(ld, elem)
+            .map(|()| StoreLayout::RowMajor)
+            .map_err(|e| StoreRefusal::Ld(ld, e))?,
+        _ => return Err(StoreRefusal::NoUnitStride),
     };
     if p.batch > 1 {
-        tma_stride_ok(p.d.batch, elem).map_err(|e| format!("D: batch stride {} {e}", p.d.batch))?;
+        tma_stride_ok(p.d.batch, elem).map_err(|e| StoreRefusal::BatchStride(p.d.batch, e))?;
     }
     // TMA stores clip at the tensor's edge in whole 16-byte units along the contiguous
     // dimension: with n = 255 row-major (a 510-byte line) the last unit's padding element was
@@ -1275,9 +1336,7 @@ pub fn tma_store_with(
     // general epilogue.
     let (_, inner, _) = layout.dims(p);
     if !padded && inner * elem % TMA_STRIDE_ALIGN != 0 {
-        return Err(format!(
-            "D's contiguous extent {inner} is not a multiple of 16 bytes (TMA stores whole 16-byte units)"
-        ));
+        return Err(StoreRefusal::Ragged(inner));
     }
     Ok(layout)
 }
@@ -1732,9 +1791,10 @@ pub fn fitting_with(
     dev: &DeviceSpec,
     cluster: Option<(u32, u32)>,
 ) -> Vec<Sm90Variant> {
-    let mut v: Vec<Sm90Variant> = Sm90Variant::all()
-        .into_iter()
+    let mut v: Vec<Sm90Variant> = Sm90Variant::all_static()
+        .iter()
         .filter(|v| v.fits(p) && v.fits_device(dev) && !row_slabs_of_8(v, p))
+        .copied()
         .collect();
     // A clustered variant fits wherever its unclustered twin does (`check` ignores the
     // cluster), so the twin goes exactly where the tile is built clustered.

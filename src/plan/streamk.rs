@@ -100,11 +100,26 @@ impl Decomposition {
     /// Split-K: tiles are split but no CTA's range crosses a tile boundary, so every CTA works
     /// on one tile only and no owner waits for a contributor busy with another tile.
     pub fn ranges_within_tiles(&self, k_iters: u64) -> bool {
+        // As `range_begin`'s ranges walked in order, with each one's offset into its tile kept
+        // instead of two divisions a CTA (the model asks this of every schedule it prices).
         let k = k_iters.max(1);
-        (0..self.sk_ctas).all(|c| {
-            let (begin, end) = (self.range_begin(c, k), self.range_begin(c + 1, k));
-            end <= begin || begin / k == (end - 1) / k
-        })
+        let ctas = self.sk_ctas as u64;
+        if ctas == 0 {
+            return true;
+        }
+        let (base, rem) = (self.sk_tiles * k / ctas, self.sk_tiles * k % ctas);
+        if base > k || (base == k && rem > 0) {
+            return false; // the first range is longer than a tile
+        }
+        let mut offset = 0;
+        for c in 0..ctas {
+            let len = base + u64::from(c < rem);
+            if offset + len > k {
+                return false;
+            }
+            offset = (offset + len) % k;
+        }
+        true
     }
 
     /// Whether some tile is computed by more than one CTA (then the fixup needs workspace).
@@ -955,8 +970,7 @@ fn in_place_d_tile_s(v: &Sm90Variant, p: &GemmProblem) -> f64 {
     // store although its lines end inside a 16-byte unit; an odd leading dimension fails
     // either way.
     let host_zero = crate::problem::Scalar::Host(0.0);
-    if v.tma_store_cols(p).is_none()
-        || crate::plan::sm90::tma_store_with(p, 0x1000, host_zero, true).is_ok()
+    if v.tma_store_cols(p).is_none() || crate::plan::sm90::tma_store_ok(p, 0x1000, host_zero, true)
     {
         return 0.0;
     }
@@ -1312,6 +1326,37 @@ pub(crate) mod tests {
     /// mainloop: over several tiles a CTA they are charged less than the cooperative 128 x 128
     /// (the same mainloop rate) by about an epilogue a tile, and where the epilogue outlasts
     /// the mainloop (a short k) by half of it at most.
+    #[test]
+    fn ranges_within_tiles_matches_its_definition() {
+        // The walk against the definition: no CTA's range [begin, end) crosses a multiple of k.
+        let naive = |d: &Decomposition, k: u64| {
+            (0..d.sk_ctas).all(|c| {
+                let (b, e) = (d.range_begin(c, k), d.range_begin(c + 1, k));
+                e <= b || b / k == (e - 1) / k
+            })
+        };
+        let mut seen = [0u32; 2];
+        for sk_tiles in 0..40u64 {
+            for sk_ctas in 0..70u32 {
+                for k in [1u64, 2, 3, 4, 5, 7, 8, 16, 33, 64] {
+                    let d = Decomposition {
+                        sk_tiles,
+                        sk_ctas,
+                        grid: sk_ctas.max(1),
+                    };
+                    let want = naive(&d, k);
+                    assert_eq!(
+                        d.ranges_within_tiles(k),
+                        want,
+                        "{sk_tiles} tiles {sk_ctas} ctas k {k}"
+                    );
+                    seen[want as usize] += 1;
+                }
+            }
+        }
+        assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+    }
+
     #[test]
     fn wide_pingpong_hides_all_but_the_last_epilogue() {
         use crate::plan::sm90::Major;
