@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Session 79's call (~6 min): (1) the direct cases owed since session 78 (scripts/gpu-session78c.sh:
+# 13 column-split and 15 wide ping-pong cases; predicted: all pass, the kernels did not change);
+# (2) a misfit problem's first call before and after `fc297d5` (the planner's CPU time: a slab
+# plan's blocks plan no slab levels of their own, and the list is built ~2.5x faster), in the
+# bench's 32 MiB (PyTorch's workspace): 4095³ / 4097³ / 4100³ TN, each in a process of its own
+# so that each is first sight. Predicted from this machine's CPU (session 79, tests not kept):
+# the heuristic's time 25-32 -> 10-16 ms here (51-67 ms on the GPU machine in session 78, so
+# ~20-30 there), and the first call's block planning ~70-90 ms less; timings unchanged (the
+# same plans: every `--plans` list of every kept shape file is identical).
+#     here:  CUBINS="_pp,_cs,$(paste -sd, scripts/shapes/names-78a.txt),<the block kernels>" bash scripts/gpu-pack.sh
+#            bash scripts/gpu-pack-old.sh afd4285
+#     there: DEADLINE=<seconds> timeout 590 bash scripts/gpu-session79a.sh
+set -uo pipefail
+. "$(dirname "$0")/gpu-env.sh"
+DEADLINE=${DEADLINE:-400}
+have() { [ $((SECONDS + $1)) -lt "$DEADLINE" ]; }
+nvidia-smi -L
+# The kernels are the same source in both builds, so one content-keyed cache serves both.
+OLD_CACHE=$DEEPGEMM_CACHE_DIR
+with DEEPGEMM_SM90_VARIANTS=_cs,_pp direct cs-pp-direct 250
+for s in 4095x4095x4095 4097x4097x4097 4100x4100x4100; do
+    have 40 && bench_old "first-old-$s" --shape "$s" --iters 10 --check none
+    have 40 && bench "first-new-$s" --shape "$s" --iters 10 --check none
+done
+grep -h -E "heuristic .* ms" "$OUT"/first-*.txt | cut -c1-200
+finish
