@@ -100,26 +100,26 @@ impl Decomposition {
     /// Split-K: tiles are split but no CTA's range crosses a tile boundary, so every CTA works
     /// on one tile only and no owner waits for a contributor busy with another tile.
     pub fn ranges_within_tiles(&self, k_iters: u64) -> bool {
-        // As `range_begin`'s ranges walked in order, with each one's offset into its tile kept
-        // instead of two divisions a CTA (the model asks this of every schedule it prices).
+        // No range crosses a tile boundary exactly when every boundary j·k is some CTA's
+        // `range_begin`: one test a tile instead of a walk over every CTA (the model asks this
+        // of every schedule it prices, split-K ones with many CTAs a tile among them).
         let k = k_iters.max(1);
         let ctas = self.sk_ctas as u64;
-        if ctas == 0 {
-            return true;
+        let total = self.sk_tiles * k;
+        if ctas == 0 || total / ctas == 0 {
+            return true; // no ranges, or none longer than one iteration
         }
-        let (base, rem) = (self.sk_tiles * k / ctas, self.sk_tiles * k % ctas);
-        if base > k || (base == k && rem > 0) {
-            return false; // the first range is longer than a tile
-        }
-        let mut offset = 0;
-        for c in 0..ctas {
-            let len = base + u64::from(c < rem);
-            if offset + len > k {
-                return false;
+        let (base, rem) = (total / ctas, total % ctas);
+        // The first `rem` ranges are base + 1 long and end at `long_end`; the rest base long.
+        let long_end = rem * (base + 1);
+        (1..self.sk_tiles).all(|j| {
+            let x = j * k;
+            if x <= long_end {
+                x % (base + 1) == 0
+            } else {
+                (x - long_end) % base == 0
             }
-            offset = (offset + len) % k;
-        }
-        true
+        })
     }
 
     /// Whether some tile is computed by more than one CTA (then the fixup needs workspace).
