@@ -77,6 +77,9 @@ fn run_all(opts: &Options) -> ExitCode {
     if opts.plans {
         return print_plans(opts);
     }
+    if opts.plan_time {
+        return print_plan_time(opts);
+    }
     if let Some(names) = &opts.precompile {
         return precompile(names, opts.manifest.as_deref());
     }
@@ -368,6 +371,66 @@ fn print_all_plans(opts: &Options) -> ExitCode {
                     plan.name()
                 );
             }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--plan-time`: the CPU time of each shape's first sight in this process (an H200's plans,
+/// the process-wide plan cache cold for it): the candidate list (what the heuristic builds),
+/// then that plus what a call with the bench's workspace plans (`plan::choose_among` and, for a
+/// slab plan, each block's `slab::block_plan`): a call's planning before its first launch.
+/// Shapes are timed in the order given; the first pays the planner's one-time set-up.
+fn print_plan_time(opts: &Options) -> ExitCode {
+    use deepgemm::plan::{DeviceSpec, cache, choose_among, pack, slab};
+    let dev = DeviceSpec::H200.with_sm_target(opts.sm_target);
+    let workspace = run::workspace_bytes() as u64;
+    let ptrs = deepgemm::problem::GemmPointers {
+        alpha: deepgemm::problem::Scalar::Host(1.0),
+        beta: deepgemm::problem::Scalar::Host(0.0),
+        a: 0x1000_0000,
+        b: 0x2000_0000,
+        c: 0x3000_0000,
+        d: 0x3000_0000,
+        bias: 0,
+    };
+    println!(
+        "shape                 list ms  call ms  blocks  plan ({} MiB workspace)",
+        workspace >> 20
+    );
+    for shape in plan_shapes(opts) {
+        let spec = run::spec_for(opts, shape);
+        let label = format!("{}x{}x{}", shape.0, shape.1, shape.2);
+        let p = match run::problem_of(&spec) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{label}: {e}");
+                continue;
+            }
+        };
+        let t = std::time::Instant::now();
+        let timed =
+            cache::candidates_for(&p, &dev, pack::pointer_misfits(&ptrs)).and_then(|list| {
+                let listed = t.elapsed();
+                let chosen = choose_among(list.plans(), &p, &dev, &ptrs, workspace)?;
+                let mut blocks = 0;
+                if chosen.is_slabbed() {
+                    for (m0, mc, n0, nc) in slab::blocks(&p, chosen.slabs) {
+                        let b = p.block(m0, mc, n0, nc);
+                        slab::block_plan(&b, &dev, &ptrs.block(&p, m0, n0), chosen.workspace)?;
+                        blocks += 1;
+                    }
+                }
+                Ok((listed, t.elapsed(), blocks, chosen))
+            });
+        match timed {
+            Ok((listed, called, blocks, chosen)) => println!(
+                "{label:<20} {:8.2} {:8.2} {blocks:7}  {}",
+                listed.as_secs_f64() * 1e3,
+                called.as_secs_f64() * 1e3,
+                chosen.name()
+            ),
+            Err(e) => println!("{label}: {e}"),
         }
     }
     ExitCode::SUCCESS

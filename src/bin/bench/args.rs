@@ -49,6 +49,9 @@ usage: deepgemm-bench [options]
   --plans-all          the same for every Hopper plan, direct and transposed (\"+swap\"), not just
                        the heuristic's list: to score the model against --sweep timings
                        (scripts/sweep-regret.py)
+  --plan-time          the planner's CPU time for each shape on first sight (no GPU): its
+                       candidate list, then what a call with --workspace-mib (default 32)
+                       plans, a slab plan's blocks included
   --precompile NAMES   compile the sm90 kernels whose names contain one of the comma-separated
                        NAMES (\"all\": every one) for sm_90a into the disk cache
                        (DEEPGEMM_CACHE_DIR), on every core, and exit (no GPU needed)
@@ -126,6 +129,8 @@ pub struct Options {
     /// Print the planner's ranked candidates for an H200 and exit (no GPU needed).
     pub plans: bool,
     pub plans_all: bool,
+    /// `--plan-time`: time the planner on each shape's first sight and exit (no GPU needed).
+    pub plan_time: bool,
     /// `--precompile`: name substrings of the sm90 kernels to compile into the disk cache.
     pub precompile: Option<String>,
     /// `--manifest`: where `--precompile` lists the cache files of its kernels.
@@ -176,6 +181,7 @@ impl Default for Options {
             seed: None,
             plans: false,
             plans_all: false,
+            plan_time: false,
             precompile: None,
             manifest: None,
             workspace_mib: None,
@@ -382,6 +388,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             "--no-cublas" => o.cublas = false,
             "--plans" => o.plans = true,
             "--plans-all" => o.plans_all = true,
+            "--plan-time" => o.plan_time = true,
             "--precompile" => o.precompile = Some(value()?.to_string()),
             "--manifest" => o.manifest = Some(PathBuf::from(value()?)),
             "--host-overhead" => o.host_overhead = true,
