@@ -28,9 +28,11 @@ grep -h -E "heuristic .* ms" "$OUT"/first-*.txt | cut -c1-200
 # 128 x 128 and 128 x 256 forced with their split-K / Stream-K schedules, all timed (--sweep).
 # The default, 128 x 64 split-K pairs (`_ks2`), re-reads A (m x k) once per tile column: for
 # 127x4095x4096 ~96 MB through the L2 against 64 MB on 128 x 128 split 4 ways (sk32x128),
-# which the model charges as an unfitted Stream-K fixup (39.5 us against 16.2). Predicted:
-# 128 x 128 sk32x128 within ~0.75 of `_ks2`'s time at 127x4095x4096 (23.3 us on the H100 in
-# session 78) and the m = 64 / 128 shapes alike; if so the split-K charge extends to single
+# which the model charges as an unfitted Stream-K fixup (39.5 us against 16.2). Session 18
+# measured such a split slower on one tile row (128x4096x14336 on 128 x 128 sk32x128 46.7 us
+# against the pairs' 42.8, H200), so the prediction is weak: 128 x 128 sk32x128 at 0.8-1.1 of
+# `_ks2`'s time at 127x4095x4096 (23.3 us on the H100 in session 78), where the L2 traffic
+# (not the fixup) would be what decides; if under 0.9, the split-K charge extends to single
 # tile rows of 128-wide tiles.
 S=.gpu/shapes/splitk-wide-79.txt
 have 90 && sweep splitk-default 100 --shapes $S
