@@ -651,21 +651,28 @@ pub fn hopper_packed_plans(
     also: Which,
 ) -> Result<Vec<Plan>, String> {
     let mut which = stride_misfits(p).or(also);
+    // The plans of A and B packed with D left in place, where the probe below made them.
+    let mut probed: Option<Vec<Plan>> = None;
     if d_misfit(p).is_some() {
         // Only when the copy beats the general epilogue at the tile count of the best plan
         // (D's layout does not change which tiles the model prefers).
         let ab = Which { d: false, ..which };
-        let probe = match spec(p, ab) {
+        let ab_spec = spec(p, ab);
+        let probe = match ab_spec {
             Some(s) => packed_problem(p, &s),
             None => *p,
         };
-        if let Some(best) = crate::plan::hopper_plans(&probe, dev)?.first() {
+        let plans = crate::plan::hopper_plans(&probe, dev)?;
+        if let Some(best) = plans.first() {
             if let crate::plan::Kernel::Sm90(v) = best.kernel {
                 let area = v.block_m as u64 * v.block_n as u64;
                 which.d = d_copy_forced()
                     .unwrap_or_else(|| d_pays(p, v.block_n, v.num_tiles(p), area, dev.sm_count));
             }
         }
+        // Without D's copy the problem below is the probe's own: its plans are these (a slab
+        // plan's blocks plan this twice each otherwise).
+        probed = ab_spec.is_some().then_some(plans);
     }
     if !which.any() {
         return Err("A, B and D suit TMA as they are".into());
@@ -675,7 +682,10 @@ pub fn hopper_packed_plans(
     if spec.d.is_some() {
         pack_ns += (d_copy_s(p) * 1e9) as u64;
     }
-    let mut plans = crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?;
+    let mut plans = match probed {
+        Some(plans) if !which.d => plans,
+        _ => crate::plan::hopper_plans(&packed_problem(p, &spec), dev)?,
+    };
     for plan in &mut plans {
         // The copies come first in the workspace; whatever else the plan needs follows them.
         plan.workspace += spec.workspace_bytes();
