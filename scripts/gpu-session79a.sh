@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Session 79's call (~8 min): (1) the direct cases owed since session 78 (scripts/gpu-session78c.sh:
 # 13 column-split and 15 wide ping-pong cases; predicted: all pass, the kernels did not change);
-# (2) a misfit problem's first call before and after `fc297d5` (the planner's CPU time: a slab
-# plan's blocks plan no slab levels of their own, and the list is built ~2.5x faster), in the
-# bench's 32 MiB (PyTorch's workspace): 4095³ / 4097³ / 4100³ TN, each in a process of its own
-# so that each is first sight. Predicted from this machine's CPU (session 79, tests not kept):
-# the heuristic's time 25-32 -> 10-16 ms here (51-67 ms on the GPU machine in session 78, so
-# ~20-30 there), and the first call's block planning ~70-90 ms less; timings unchanged (the
+# (2) a misfit problem's first call before and after session 79's planner changes (`fc297d5`,
+# `96dee2d`, `af6b83d`: a slab plan's blocks plan no slab levels of their own, the D probe's
+# plans reused, the list built ~4x faster), in the bench's 32 MiB (PyTorch's workspace):
+# 4095³ / 4097³ / 4100³ TN, each in a process of its own so that each is first sight.
+# Predicted from this machine's CPU (`deepgemm-bench --plan-time`, BENCHMARKS.md session 79):
+# the heuristic's time 25-38 -> 5-7 ms here (51-67 ms on the GPU machine in session 78, so
+# ~10-15 there), and the first call's block planning ~70-90 ms less; timings unchanged (the
 # same plans: every `--plans` list of every kept shape file is identical).
 #     here:  CUBINS="_pp,_cs,$(paste -sd, scripts/shapes/names-78a.txt),$(paste -sd, scripts/shapes/names-79a.txt)" bash scripts/gpu-pack.sh
 #            bash scripts/gpu-pack-old.sh afd4285
