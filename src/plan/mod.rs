@@ -527,6 +527,8 @@ pub fn hopper_plans_upto(
     if dev.cc_major != 9 || dev.cc_minor != 0 {
         return Err(format!("sm_{}{} is not sm_90", dev.cc_major, dev.cc_minor));
     }
+    #[cfg(test)]
+    tests::PLANNINGS.with(|n| n.set(n.get() + 1));
     let variants = sm90::fitting(p, dev);
     if variants.is_empty() {
         return Err(why_not_sm90(p));
@@ -1561,6 +1563,53 @@ mod tests {
     use crate::error::Error;
     use crate::problem::{MatrixSpec, OpSpec, aligned_ptrs};
     use crate::types::{compute_type::*, cuda_data_type::*};
+
+    thread_local! {
+        /// `hopper_plans_upto` calls on this thread (`planning_a_misfit_problem_is_bounded`).
+        pub(super) static PLANNINGS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// What planning a problem whose operands TMA cannot read costs, in Hopper plannings: its
+    /// list plans the slab levels' distinct block shapes once each (no second planning of a
+    /// packed problem whose D copy does not pay), and a block's list (`block_candidates`,
+    /// what each block of a slab plan chooses from at run time) plans no slab levels at all.
+    /// Session 79 found each block planning its own slab levels (~90 block shapes a block)
+    /// and every packed block planned twice: 4095³'s first call 115 ms of CPU.
+    #[test]
+    fn planning_a_misfit_problem_is_bounded() {
+        let dev = DeviceSpec::H200;
+        let count = |f: &dyn Fn()| {
+            PLANNINGS.with(|n| n.set(0));
+            f();
+            PLANNINGS.with(|n| n.get())
+        };
+        let none = pack::Which::NONE;
+        for m in [4095, 4097, 4100] {
+            let mut op = OpSpec::new(COMPUTE_32F, R_32F);
+            op.trans_a = 1;
+            let a = MatrixSpec::col(R_16BF, m, m, m as i64);
+            let d = MatrixSpec::col(R_16BF, m, m, m as i64);
+            let p = GemmProblem::new(&op, &a, &a, &d, &d).unwrap();
+            let listed = count(&|| {
+                let c = candidates_for(&p, &dev, none).unwrap();
+                assert!(c.iter().any(|c| c.is_slabbed()), "{m}: slab levels listed");
+            });
+            // 97-107 in session 79 (the distinct block shapes of ~40 cuts).
+            assert!(
+                (2..=150).contains(&listed),
+                "{m}: {listed} plannings for the list"
+            );
+            let b = p.block(0, 2048, 0, 2048);
+            let block = count(&|| {
+                let c = block_candidates(&b, &dev, none).unwrap();
+                assert!(
+                    !c.iter().any(|c| c.is_slabbed()),
+                    "{m}: a block lists no slab plan"
+                );
+            });
+            assert!(block <= 3, "{m}: {block} plannings for a block's list");
+        }
+    }
 
     fn problem(m: u64, n: u64, k: u64, batch: i32, ab: i32, cd: i32, ct: i32) -> GemmProblem {
         let mut a = MatrixSpec::col(ab, m, k, m.max(1) as i64);
