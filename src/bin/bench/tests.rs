@@ -36,6 +36,9 @@ fn parse_defaults() {
     assert!(s.sweep && s.algo_index == 2 && !s.interleave);
     assert!(opts(&["--sweep", "--interleave"]).unwrap().interleave);
     assert!(opts(&["--interleave"]).is_err());
+    assert!(!o.plans && !o.plans_all && !o.plan_time);
+    let t = opts(&["--plan-time", "--workspace-mib", "8"]).unwrap();
+    assert!(t.plan_time && !t.plans && t.workspace_mib == Some(8));
     let p = opts(&["--precompile", "_f32_,m128n256", "--manifest", "/tmp/m.txt"]).unwrap();
     assert_eq!(p.precompile.as_deref(), Some("_f32_,m128n256"));
     assert_eq!(
