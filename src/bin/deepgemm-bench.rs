@@ -376,6 +376,22 @@ fn print_all_plans(opts: &Options) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The addresses `--plans` and `--plan-time` plan a call at: aligned, but A and B moved by
+/// `--offset` elements (the list a call at such addresses chooses from: views at an offset
+/// are packed, or run in blocks).
+fn plan_pointers(opts: &Options, spec: &host::GemmSpec) -> deepgemm::problem::GemmPointers {
+    let e = spec.ab.size() as u64;
+    deepgemm::problem::GemmPointers {
+        alpha: deepgemm::problem::Scalar::Host(1.0),
+        beta: deepgemm::problem::Scalar::Host(0.0),
+        a: 0x1000_0000 + opts.offset[0] * e,
+        b: 0x2000_0000 + opts.offset[1] * e,
+        c: 0x3000_0000,
+        d: 0x3000_0000,
+        bias: 0,
+    }
+}
+
 /// `--plan-time`: the CPU time of each shape's first sight in this process (an H200's plans,
 /// the process-wide plan cache cold for it): the candidate list (what the heuristic builds),
 /// then that plus what a call with the bench's workspace plans (`plan::choose_among` and, for a
@@ -385,21 +401,13 @@ fn print_plan_time(opts: &Options) -> ExitCode {
     use deepgemm::plan::{DeviceSpec, cache, choose_among, pack, slab};
     let dev = DeviceSpec::H200.with_sm_target(opts.sm_target);
     let workspace = run::workspace_bytes() as u64;
-    let ptrs = deepgemm::problem::GemmPointers {
-        alpha: deepgemm::problem::Scalar::Host(1.0),
-        beta: deepgemm::problem::Scalar::Host(0.0),
-        a: 0x1000_0000,
-        b: 0x2000_0000,
-        c: 0x3000_0000,
-        d: 0x3000_0000,
-        bias: 0,
-    };
     println!(
         "shape                 list ms  call ms  blocks  plan ({} MiB workspace)",
         workspace >> 20
     );
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
+        let ptrs = plan_pointers(opts, &spec);
         let label = format!("{}x{}x{}", shape.0, shape.1, shape.2);
         let p = match run::problem_of(&spec) {
             Ok(p) => p,
@@ -443,21 +451,8 @@ fn print_plans(opts: &Options) -> ExitCode {
     let dev = DeviceSpec::H200.with_sm_target(opts.sm_target);
     for shape in plan_shapes(opts) {
         let spec = run::spec_for(opts, shape);
-        // `--offset`: the list a call at such addresses chooses from (views at an offset are
-        // packed, or run in blocks).
-        let e = spec.ab.size() as u64;
-        let at = |base: u64, offset: u64| base + offset * e;
         let plans = match run::problem_of(&spec).and_then(|p| {
-            let ptrs = deepgemm::problem::GemmPointers {
-                alpha: deepgemm::problem::Scalar::Host(1.0),
-                beta: deepgemm::problem::Scalar::Host(0.0),
-                a: at(0x1000_0000, opts.offset[0]),
-                b: at(0x2000_0000, opts.offset[1]),
-                c: 0x3000_0000,
-                d: 0x3000_0000,
-                bias: 0,
-            };
-            let misaligned = deepgemm::plan::pack::pointer_misfits(&ptrs);
+            let misaligned = deepgemm::plan::pack::pointer_misfits(&plan_pointers(opts, &spec));
             candidates_for(&p, &dev, misaligned)
         }) {
             Ok(p) => p,

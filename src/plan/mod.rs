@@ -1214,9 +1214,10 @@ pub fn hopper(p: &GemmProblem, dev: &DeviceSpec) -> std::result::Result<Plan, St
 /// The most telling reason no sm90 variant takes `p`: the rule that failed for a variant of
 /// the problem's types and layout, else the types or the layout themselves.
 fn why_not_sm90(p: &GemmProblem) -> String {
-    let same_types: Vec<sm90::Sm90Variant> = sm90::Sm90Variant::all()
-        .into_iter()
+    let same_types: Vec<sm90::Sm90Variant> = sm90::Sm90Variant::all_static()
+        .iter()
         .filter(|v| v.ab == p.ab_type && v.cd == p.cd_type)
+        .copied()
         .collect();
     if same_types.is_empty() || p.math != sm90::math_for(p.ab_type) {
         return format!(

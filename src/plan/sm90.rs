@@ -1052,7 +1052,7 @@ impl Sm90Variant {
     /// Why this variant cannot run `p` (`Err` with a reason for the plan log), or `Ok`.
     pub fn check(&self, p: &GemmProblem) -> Result<(), String> {
         let math = math_for(self.ab);
-        if p.math != math || p.ab_type != self.ab || p.cd_type != self.cd {
+        if !self.takes_types(p) {
             return Err(format!(
                 "types {:?}/{:?} ({:?}) are not this variant's {:?}/{:?} ({:?})",
                 p.ab_type, p.cd_type, p.math, self.ab, self.cd, math
@@ -1123,10 +1123,12 @@ impl Sm90Variant {
     pub fn fits(&self, p: &GemmProblem) -> bool {
         // Most of `all()` differ from `p` in types: refuse those before `check` formats its
         // reason (the packed planner asks this thousands of times a problem).
-        p.ab_type == self.ab
-            && p.cd_type == self.cd
-            && p.math == math_for(self.ab)
-            && self.check(p).is_ok()
+        self.takes_types(p) && self.check(p).is_ok()
+    }
+
+    /// `p`'s A/B and C/D types and math are this variant's (`check`'s first rule).
+    fn takes_types(&self, p: &GemmProblem) -> bool {
+        p.math == math_for(self.ab) && p.ab_type == self.ab && p.cd_type == self.cd
     }
 
     /// True when the device can run this variant: sm_90 (the `a` features) and enough

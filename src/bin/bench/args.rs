@@ -51,7 +51,7 @@ usage: deepgemm-bench [options]
                        (scripts/sweep-regret.py)
   --plan-time          the planner's CPU time for each shape on first sight (no GPU): its
                        candidate list, then what a call with --workspace-mib (default 32)
-                       plans, a slab plan's blocks included
+                       and A, B at --offset plans, a slab plan's blocks included
   --precompile NAMES   compile the sm90 kernels whose names contain one of the comma-separated
                        NAMES (\"all\": every one) for sm_90a into the disk cache
                        (DEEPGEMM_CACHE_DIR), on every core, and exit (no GPU needed)
